@@ -1,0 +1,1 @@
+"""The games: rules as data and pure functions, one module or package per game."""
