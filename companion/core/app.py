@@ -1,0 +1,328 @@
+"""The box as a whole: the start menu, the game in play, undo, and the journal it keeps.
+
+``App`` is pure. It holds the registry of games and returns, for every input, the new
+:class:`AppState` and the effects for the runtime to perform, in order:
+
+- :class:`JournalNew`, :class:`JournalAction`, :class:`JournalUndo`: what the journal must
+  record. The runtime writes them **before** performing the other effects (DESIGN.md rule 6).
+- :class:`~companion.core.game.Play`: a tune for the buzzer.
+- :class:`ResultChanged`: the game's result became known (or was undone).
+
+Rules it enforces:
+- Illegal input never changes the game: a :class:`RuleError` from a game leaves the state
+  as it was, and the refusal is shown as a notice until the next accepted input.
+- Undo drops the last player action (and the automatic actions, timer expiry or power-cut
+  restore, that followed it) and replays the rest from the start of the game. There is
+  nothing to undo before the first player action.
+- BACK opens the menu over the game (the game goes on); hold BACK undoes. In the menu
+  UP / DOWN move, NEXT chooses, BACK goes back a level.
+- Warnings are heard once each: every tick reports the marks whose instants fall between
+  the previous tick (or accepted action) and now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Literal
+
+from companion.core.buttons import Button, Gesture
+from companion.core.game import (
+    AUTOMATIC_ACTIONS,
+    Expire,
+    Game,
+    GameAction,
+    Hold,
+    Play,
+    Press,
+    RuleError,
+    resolve_options,
+)
+from companion.core.timer import Countdown
+
+# Marks at or below this many seconds left get the more urgent beep.
+FINAL_WARNING_SECONDS = 3
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A journaled game action and the game-clock instant it happened at."""
+
+    action: GameAction
+    at: float
+
+
+@dataclass(frozen=True)
+class Session:
+    """The game in play: how it started, every action since, and the state they give."""
+
+    game: str
+    options: Mapping[str, str]
+    seed: int
+    state: Any
+    history: tuple[Recorded, ...] = ()
+
+
+@dataclass(frozen=True)
+class Menu:
+    """The start menu: the list of games, then the options of the chosen one."""
+
+    page: Literal["games", "options"] = "games"
+    cursor: int = 0
+    game: str | None = None
+    values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class AppState:
+    session: Session | None = None
+    menu: Menu | None = field(default_factory=Menu)
+    notice: str | None = None
+    last_tick: float = 0.0
+    # The seed a game started from the menu will use. The runtime draws it from its injected
+    # random source (DESIGN.md rule 3), so the pure menu needs no randomness of its own.
+    next_seed: int = 0
+
+
+@dataclass(frozen=True)
+class JournalNew:
+    game: str
+    options: Mapping[str, str]
+    seed: int
+    at: float
+
+
+@dataclass(frozen=True)
+class JournalAction:
+    action: GameAction
+    at: float
+
+
+@dataclass(frozen=True)
+class JournalUndo:
+    dropped: int
+
+
+@dataclass(frozen=True)
+class ResultChanged:
+    result: Any
+
+
+Effect = JournalNew | JournalAction | JournalUndo | Play | ResultChanged
+
+BACK_TO_GAME = "Back to game"
+
+
+class App:
+    """The pure state machine of the whole box; see the module docstring."""
+
+    def __init__(self, games: Iterable[Game[Any]]) -> None:
+        self.games: Mapping[str, Game[Any]] = MappingProxyType({g.name: g for g in games})
+
+    # -- starting and restoring --------------------------------------------------------------
+
+    def new_game(self, state: AppState, name: str, given: Mapping[str, str], seed: int,
+                 now: float) -> tuple[AppState, list[Effect]]:
+        """Start ``name`` with ``given`` options (``key=value`` strings)."""
+        game = self._game(name)
+        options = MappingProxyType(resolve_options(game.options, given))
+        session = Session(name, options, seed, game.new(options, seed))
+        return (AppState(session=session, menu=None, last_tick=now, next_seed=state.next_seed),
+                [JournalNew(name, dict(options), seed, now), Play("click")])
+
+    def restore(self, name: str, options: Mapping[str, str], seed: int,
+                history: Iterable[Recorded], now: float) -> AppState:
+        """The state rebuilt from a journal: the game started, then every action replayed."""
+        game = self._game(name)
+        frozen_options = MappingProxyType(dict(options))
+        session = self._replay(game, Session(name, frozen_options, seed,
+                                             game.new(frozen_options, seed)), tuple(history))
+        return AppState(session=session, menu=None, last_tick=now)
+
+    # -- inputs ------------------------------------------------------------------------------
+
+    def gesture(self, state: AppState, gesture: Gesture,
+                now: float) -> tuple[AppState, list[Effect]]:
+        """A recognised press or hold (from the buttons or the line protocol)."""
+        if state.menu is not None:
+            return self._menu_input(state, gesture, now)
+        if gesture.kind == "press" and gesture.button is Button.BACK:
+            return replace(state, menu=Menu(), notice=None), []
+        if gesture.kind == "hold" and gesture.button is Button.BACK:
+            return self.undo(state, now)
+        action: GameAction = (Press(gesture.button) if gesture.kind == "press"
+                              else Hold(gesture.button))
+        return self.act(state, action, now)
+
+    def act(self, state: AppState, action: GameAction,
+            now: float) -> tuple[AppState, list[Effect]]:
+        """Apply a game action; raises :class:`RuleError` (state untouched) if refused."""
+        session = self._session(state)
+        game = self._game(session.game)
+        new_game_state, plays = game.step(session.state, action, now)
+        new_session = replace(session, state=new_game_state,
+                              history=(*session.history, Recorded(action, now)))
+        effects: list[Effect] = [JournalAction(action, now), *plays]
+        effects.extend(self._result_change(game, session.state, new_game_state))
+        return replace(state, session=new_session, notice=None, last_tick=now), effects
+
+    def undo(self, state: AppState, now: float) -> tuple[AppState, list[Effect]]:
+        """Take back the last player action (and the automatic ones after it)."""
+        session = self._session(state)
+        history = list(session.history)
+        dropped = 0
+        while history and isinstance(history[-1].action, AUTOMATIC_ACTIONS):
+            history.pop()
+            dropped += 1
+        if not history:
+            raise RuleError("nothing to undo")
+        history.pop()
+        dropped += 1
+        game = self._game(session.game)
+        restarted = replace(session, state=game.new(session.options, session.seed), history=())
+        replayed = self._replay(game, restarted, tuple(history))
+        effects: list[Effect] = [JournalUndo(dropped), Play("click")]
+        effects.extend(self._result_change(game, session.state, replayed.state))
+        return replace(state, session=replayed, notice=None, last_tick=now), effects
+
+    def tick(self, state: AppState, now: float) -> tuple[AppState, list[Effect]]:
+        """Time has reached ``now``: sound the warnings due, expire a countdown that ran out."""
+        countdown = self.countdown(state)
+        effects: list[Effect] = []
+        if countdown is not None:
+            for mark in countdown.warnings_between(state.last_tick, now):
+                effects.append(Play("warning-final" if mark <= FINAL_WARNING_SECONDS
+                                    else "warning"))
+            if countdown.is_due(now):
+                assert countdown.deadline is not None
+                state, expired = self.act(state, Expire(), countdown.deadline)
+                effects.extend(expired)
+        return replace(state, last_tick=now), effects
+
+    def refuse(self, state: AppState, error: RuleError) -> AppState:
+        """The state after a refused input: unchanged, with the reason on screen."""
+        return replace(state, notice=error.message)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def countdown(self, state: AppState) -> Countdown | None:
+        if state.session is None:
+            return None
+        return self._game(state.session.game).countdown(state.session.state)
+
+    def next_wake(self, state: AppState, now: float) -> float | None:
+        """When the box must look again: a warning, the expiry or a change of the display."""
+        countdown = self.countdown(state)
+        return countdown.next_wake(now) if countdown is not None else None
+
+    def to_json(self, state: AppState, now: float) -> dict[str, Any]:
+        """The ``state`` reply: the game's object, plus ``menu`` (null unless it is open)."""
+        if state.session is None:
+            body: dict[str, Any] = {"game": None, "players": None, "phase": "menu",
+                                    "step": "menu", "result": None}
+        else:
+            body = self._game(state.session.game).to_json(state.session.state, now)
+        body["menu"] = None if state.menu is None else self._menu_json(state.menu)
+        return body
+
+    def menu_items(self, state: AppState) -> list[str]:
+        """The lines of the games page of the menu."""
+        items = [BACK_TO_GAME] if state.session is not None else []
+        return items + [game.title for game in self.games.values()]
+
+    def game(self, name: str) -> Game[Any]:
+        return self._game(name)
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _game(self, name: str) -> Game[Any]:
+        try:
+            return self.games[name]
+        except KeyError:
+            known = ", ".join(self.games)
+            raise RuleError(f"unknown game {name!r}; games: {known}", "bad-argument") from None
+
+    @staticmethod
+    def _session(state: AppState) -> Session:
+        if state.session is None:
+            raise RuleError("no game in play; choose one in the menu or send 'new GAME'")
+        return state.session
+
+    @staticmethod
+    def _replay(game: Game[Any], session: Session, history: tuple[Recorded, ...]) -> Session:
+        game_state = session.state
+        for recorded in history:
+            game_state, _ = game.step(game_state, recorded.action, recorded.at)
+        return replace(session, state=game_state, history=history)
+
+    @staticmethod
+    def _result_change(game: Game[Any], before: Any, after: Any) -> list[Effect]:
+        old, new = game.result(before), game.result(after)
+        return [] if old == new else [ResultChanged(new)]
+
+    def _menu_json(self, menu: Menu) -> dict[str, Any]:
+        body: dict[str, Any] = {"page": menu.page, "cursor": menu.cursor}
+        if menu.game is not None:
+            body["game"] = menu.game
+            body["values"] = dict(zip((spec.key for spec in self._game(menu.game).options),
+                                      menu.values, strict=False))
+        return body
+
+    def _menu_input(self, state: AppState, gesture: Gesture,
+                    now: float) -> tuple[AppState, list[Effect]]:
+        menu = state.menu
+        assert menu is not None
+        if gesture.kind == "hold":
+            if gesture.button is Button.BACK and state.session is not None:
+                return replace(state, menu=None, notice=None), []
+            raise RuleError("in the menu: UP / DOWN choose, NEXT selects, BACK goes back")
+        if menu.page == "games":
+            return self._games_page(state, menu, gesture.button, now)
+        return self._options_page(state, menu, gesture.button, now)
+
+    def _games_page(self, state: AppState, menu: Menu, button: Button,
+                    now: float) -> tuple[AppState, list[Effect]]:
+        items = self.menu_items(state)
+        if button in (Button.UP, Button.DOWN):
+            step = -1 if button is Button.UP else 1
+            moved = replace(menu, cursor=(menu.cursor + step) % len(items))
+            return replace(state, menu=moved, notice=None), []
+        if button is Button.BACK:
+            if state.session is None:
+                raise RuleError("choose a game to play")
+            return replace(state, menu=None, notice=None), []
+        chosen = items[menu.cursor]
+        if chosen == BACK_TO_GAME:
+            return replace(state, menu=None, notice=None), []
+        name = next(game.name for game in self.games.values() if game.title == chosen)
+        defaults = tuple(spec.default for spec in self._game(name).options)
+        if not defaults:
+            return self.new_game(state, name, {}, state.next_seed, now)
+        options_page = Menu(page="options", cursor=0, game=name, values=defaults)
+        return replace(state, menu=options_page, notice=None), []
+
+    def _options_page(self, state: AppState, menu: Menu, button: Button,
+                      now: float) -> tuple[AppState, list[Effect]]:
+        assert menu.game is not None
+        specs = self._game(menu.game).options
+        spec = specs[menu.cursor]
+        if button in (Button.UP, Button.DOWN):
+            choices = spec.choices
+            current = menu.values[menu.cursor]
+            index = choices.index(current) if current in choices else 0
+            index = (index + (1 if button is Button.UP else -1)) % len(choices)
+            values = list(menu.values)
+            values[menu.cursor] = choices[index]
+            return replace(state, menu=replace(menu, values=tuple(values)), notice=None), []
+        if button is Button.BACK:
+            if menu.cursor == 0:
+                titles = self.menu_items(state)
+                game_title = self._game(menu.game).title
+                return replace(state, menu=Menu(cursor=titles.index(game_title)),
+                               notice=None), []
+            return replace(state, menu=replace(menu, cursor=menu.cursor - 1), notice=None), []
+        if menu.cursor + 1 < len(specs):
+            return replace(state, menu=replace(menu, cursor=menu.cursor + 1), notice=None), []
+        given = {spec.key: value for spec, value in zip(specs, menu.values, strict=True)}
+        return self.new_game(state, menu.game, given, state.next_seed, now)

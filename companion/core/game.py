@@ -1,0 +1,156 @@
+"""What a game on the box is: its options, the actions it takes, the effects it asks for.
+
+Every game is a set of pure functions over an immutable state (the :class:`Game` protocol):
+
+    new(options, seed) -> state
+    step(state, action, now) -> (state, effects)      # raises RuleError, state untouched
+
+The actions a game receives are the recognised gestures (:class:`Press`, :class:`Hold`) and
+two that the box itself produces: :class:`Expire` (its countdown reached zero) and
+:class:`Restore` (the box came back after a power cut; a running countdown must pause).
+All four are journaled, so replaying them from ``new`` rebuilds the state exactly.
+
+``now`` is the game clock: seconds on a clock that survives restarts (see runtime.py), never
+wall-clock time. A game keeps absolute deadlines on that clock (core/timer.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from companion.core.buttons import Button
+from companion.core.timer import Countdown
+
+
+@dataclass(frozen=True)
+class Press:
+    """A short press of a button."""
+
+    button: Button
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A long press of a button."""
+
+    button: Button
+
+
+@dataclass(frozen=True)
+class Expire:
+    """The game's countdown reached zero."""
+
+
+@dataclass(frozen=True)
+class Restore:
+    """The box restarted after losing power; a running countdown pauses."""
+
+
+GameAction = Press | Hold | Expire | Restore
+
+AUTOMATIC_ACTIONS = (Expire, Restore)
+"""Actions the box makes by itself; undo skips over them to the last player action."""
+
+
+@dataclass(frozen=True)
+class Play:
+    """Play the named tune (core/tunes.py) on the buzzer."""
+
+    tune: str
+
+
+class RuleError(Exception):
+    """An action the rules do not allow now. The state stays as it was.
+
+    ``code`` is the line protocol's error word (``not-allowed``, ``bad-argument``, ...);
+    the message is what the screen and the ``err`` line say.
+    """
+
+    def __init__(self, message: str, code: str = "not-allowed") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class OptionError(RuleError):
+    """A ``new`` option that the game does not know or does not accept."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="bad-argument")
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One ``key=value`` option of ``new GAME``, and how the start menu offers it.
+
+    ``choices`` are what UP / DOWN cycle through in the menu. ``accepts`` lets the line
+    protocol take values outside the menu's choices (a number of seconds, say); ``allowed``
+    describes the accepted values in error messages.
+    """
+
+    key: str
+    label: str
+    choices: tuple[str, ...]
+    default: str
+    accepts: Callable[[str], bool] | None = None
+    allowed: str = ""
+
+    def normalise(self, value: str) -> str:
+        """The value as the game stores it, or :class:`OptionError` naming what is allowed."""
+        cleaned = value.strip().lower()
+        if cleaned in self.choices or (self.accepts is not None and self.accepts(cleaned)):
+            return cleaned
+        allowed = self.allowed or "|".join(self.choices)
+        raise OptionError(f"{self.key}={value!r} is not allowed; use {self.key}={allowed}")
+
+
+def resolve_options(specs: tuple[OptionSpec, ...], given: Mapping[str, str]) -> dict[str, str]:
+    """Every option of a game, from what was given and the defaults; refuses unknown keys."""
+    known = {spec.key: spec for spec in specs}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        keys = ", ".join(known) or "none"
+        raise OptionError(f"unknown option {unknown[0]!r}; this game takes: {keys}")
+    return {spec.key: spec.normalise(given.get(spec.key, spec.default)) for spec in specs}
+
+
+def int_between(low: int, high: int) -> Callable[[str], bool]:
+    """An ``accepts`` test for a whole number from ``low`` to ``high``."""
+
+    def accepts(value: str) -> bool:
+        return value.isdigit() and low <= int(value) <= high
+
+    return accepts
+
+
+S = TypeVar("S")
+
+
+class Game(Protocol[S]):
+    """A game the box runs: pure functions over an immutable state ``S``."""
+
+    name: str
+    title: str
+    options: tuple[OptionSpec, ...]
+
+    def new(self, options: Mapping[str, str], seed: int) -> S:
+        """The state at the start, from resolved options (all keys present)."""
+        ...
+
+    def step(self, state: S, action: GameAction, now: float) -> tuple[S, tuple[Play, ...]]:
+        """Apply one action at ``now``; raise :class:`RuleError` if the rules forbid it."""
+        ...
+
+    def countdown(self, state: S) -> Countdown | None:
+        """The countdown the box should watch (warnings, expiry, redraws), if any."""
+        ...
+
+    def to_json(self, state: S, now: float) -> dict[str, Any]:
+        """The ``state`` object of CONTRACT.md section 3."""
+        ...
+
+    def result(self, state: S) -> Any:
+        """``None`` while the game goes on; then ``"win"``, ``"lose"`` or a result object."""
+        ...

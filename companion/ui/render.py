@@ -1,0 +1,76 @@
+"""Screen model -> 1-bit PIL image of the panel's size, with the fonts shipped in the package.
+
+The fonts are Spleen bitmap fonts (BSD-2-Clause, see fonts/LICENSE.spleen) converted to
+Pillow's own format, so every machine draws the same pixels. Reading them from the package
+is the only I/O here: package data, loaded once per process on first use.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+from PIL import Image, ImageDraw, ImageFont
+
+from companion.ui.screen import (
+    BIG_WIDTH,
+    LINE_WIDTH,
+    SMALL_LINE_WIDTH,
+    STATUS_WIDTH,
+    TITLE_WIDTH,
+    Screen,
+    fit,
+)
+
+WIDTH = 128
+HEIGHT = 64
+TITLE_HEIGHT = 12
+STATUS_TOP = 56
+
+Font = ImageFont.ImageFont
+
+
+@cache
+def font(size: str) -> Font:
+    """A shipped Spleen font by size name: 5x8, 6x12, 8x16, 12x24 or 16x32."""
+    with resources.as_file(resources.files("companion.ui") / "fonts" / f"spleen-{size}.pil") as f:
+        return ImageFont.load(str(f))
+
+
+def render(screen: Screen, width: int = WIDTH, height: int = HEIGHT) -> Image.Image:
+    """Draw ``screen`` as a mode "1" image (white pixels lit)."""
+    image = Image.new("1", (width, height), 0)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width - 1, TITLE_HEIGHT - 1), fill=1)
+    draw.text((2, 0), fit(screen.title, TITLE_WIDTH), font=font("6x12"), fill=0)
+    if screen.big is not None:
+        _draw_big(draw, screen, width)
+    else:
+        _draw_lines(draw, screen, width)
+    if screen.status:
+        draw.text((0, STATUS_TOP), fit(screen.status, STATUS_WIDTH), font=font("5x8"), fill=1)
+    return image
+
+
+def _draw_big(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> None:
+    text = fit(screen.big or "", BIG_WIDTH)
+    big = font("16x32")
+    left = max(0, (width - 16 * len(text)) // 2)
+    draw.text((left, TITLE_HEIGHT + 1), text, font=big, fill=1)
+    if screen.caption:
+        caption = fit(screen.caption, SMALL_LINE_WIDTH)
+        draw.text(((width - 5 * len(caption)) // 2, TITLE_HEIGHT + 34), caption,
+                  font=font("5x8"), fill=1)
+
+
+def _draw_lines(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> None:
+    small = len(screen.lines) > 3
+    line_font, pitch, chars = ((font("5x8"), 9, SMALL_LINE_WIDTH) if small
+                               else (font("6x12"), 14, LINE_WIDTH))
+    top = TITLE_HEIGHT + 2
+    for index, line in enumerate(screen.lines):
+        y = top + index * pitch
+        selected = index == screen.selected
+        if selected:
+            draw.rectangle((0, y - 1, width - 1, y + pitch - 3), fill=1)
+        draw.text((1, y), fit(line, chars), font=line_font, fill=0 if selected else 1)

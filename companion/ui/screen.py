@@ -1,0 +1,59 @@
+"""The screen model: what the display shows, before it becomes pixels.
+
+A :class:`Screen` is a title bar, a body of text lines or one line of big digits with an
+optional caption, and a status bar. The ``screen`` protocol reply, the terminal preview and
+the golden PNGs all come from this one model (DESIGN.md rule 9).
+
+Sizes on the 128x64 panel (Spleen bitmap fonts):
+- title: one line of at most 21 characters, inverted, on top;
+- body: up to 3 lines of 21 characters, or up to 5 lines of 25 characters (smaller font);
+  or ``big`` text of at most 8 characters in 16x32 digits with a ``caption`` of 25 below;
+- status: one line of at most 25 characters at the bottom.
+Longer text is cut at the edge; views keep to these widths.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+TITLE_WIDTH = 21
+LINE_WIDTH = 21
+SMALL_LINE_WIDTH = 25
+STATUS_WIDTH = 25
+BIG_WIDTH = 8
+MAX_LINES = 5
+
+
+@dataclass(frozen=True)
+class Screen:
+    """One frame's content. ``selected`` inverts that body line (menus)."""
+
+    title: str
+    lines: tuple[str, ...] = ()
+    big: str | None = None
+    caption: str = ""
+    status: str = ""
+    selected: int | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.lines) > MAX_LINES:
+            raise ValueError(f"a screen holds at most {MAX_LINES} lines, got {len(self.lines)}")
+        if self.big is not None and self.lines:
+            raise ValueError("a screen shows either big text or lines, not both")
+
+    def text_lines(self) -> list[str]:
+        """The text on the display, top to bottom (the ``screen`` protocol reply)."""
+        body = [self.big, self.caption] if self.big is not None else list(self.lines)
+        return [line for line in (self.title, *body, self.status) if line]
+
+
+def fit(text: str, width: int) -> str:
+    """Cut ``text`` to ``width`` characters, marking the cut with '~'."""
+    return text if len(text) <= width else text[: width - 1] + "~"
+
+
+def choice_line(label: str, value: str, width: int = LINE_WIDTH) -> str:
+    """``label`` on the left and ``< value >`` right-aligned, for option pages."""
+    shown = f"<{value}>"
+    room = width - len(shown) - 1
+    return f"{fit(label, room).ljust(room)} {shown}"

@@ -1,0 +1,36 @@
+"""State -> screen model, for the whole box: the menu, a notice, or the game's own view.
+
+Each game has a view module here, registered in :data:`VIEWS` by game name. A refusal
+(``AppState.notice``) takes the status bar until the next accepted input, so the screen
+always says why nothing happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.core.app import App, AppState
+from companion.ui.screen import STATUS_WIDTH, Screen, fit
+from companion.ui.views.menu import menu_screen
+from companion.ui.views.timer import timer_screen
+
+View = Callable[[Any, float], Screen]
+
+VIEWS: dict[str, View] = {
+    "timer": timer_screen,
+}
+
+
+def screen_for(app: App, state: AppState, now: float) -> Screen:
+    """What the display shows for ``state`` at ``now``."""
+    if state.menu is not None:
+        screen = menu_screen(app, state)
+    elif state.session is None:
+        screen = Screen("Table companion", ("No game yet.", "Press BACK for", "the menu."))
+    else:
+        screen = VIEWS[state.session.game](state.session.state, now)
+    if state.notice:
+        screen = Screen(screen.title, screen.lines, screen.big, screen.caption,
+                        fit("! " + state.notice, STATUS_WIDTH), screen.selected)
+    return screen

@@ -1,0 +1,31 @@
+"""The round timer's screen: big M:SS digits, what NEXT does now, the round count."""
+
+from __future__ import annotations
+
+from companion.core.timer import TimerState
+from companion.games.timer import TimerGame
+from companion.ui.screen import Screen
+
+
+def clock_text(seconds: int) -> str:
+    """Whole seconds as M:SS (or MM:SS from ten minutes)."""
+    minutes, rest = divmod(max(0, seconds), 60)
+    return f"{minutes}:{rest:02d}"
+
+
+CAPTIONS = {
+    TimerState.IDLE: "NEXT start  UP/DN time",
+    TimerState.RUNNING: "NEXT end  hold NEXT pause",
+    TimerState.PAUSED: "PAUSED  hold NEXT resume",
+    TimerState.EXPIRED: "TIME! NEXT again",
+}
+
+
+def timer_screen(state: TimerGame, now: float) -> Screen:
+    countdown = state.countdown
+    caption = CAPTIONS[countdown.state]
+    if countdown.state is TimerState.EXPIRED and countdown.remaining(now) > 0:
+        caption = "ENDED  NEXT again"
+    round_text = f"Round {state.rounds}" if state.rounds else "Ready"
+    return Screen("Round timer", big=clock_text(countdown.shown_seconds(now)), caption=caption,
+                  status=f"{round_text}  BACK menu")
