@@ -1,0 +1,312 @@
+"""Now Boarding v3.0 prototype (2015, cooperative, 3-6 players): scoring and schedule data.
+
+Rules enforced (rules/now-boarding-v3-prototype.txt as read by rules/CLARIFICATIONS.md):
+
+- A player's total is the value of every passenger in their score pile, face up and face down
+  (spent passengers still count). The table's final score is
+  ceil(sum of every player's total / number of players).
+- Rating of the final score: 0-10 Keep trying!, 11-18 Notable, 19-24 Great, 25-29 Epic,
+  30-32 Legendary, 33-41 Mythic, 42+ PERFECT.
+- Advanced variant: the game is lost at once when the Lost pile holds more than 2 x players
+  passengers (exactly 2 x players is not yet a loss). The basic variant has no loss.
+- The game is cooperative: the table wins or loses together. ``winners`` is every player unless
+  the game is lost, then nobody; ``ranking`` is one place shared by every player.
+- Schedule: 3 days of 6 rounds; the 6th round of a day is the Redeye. Each round has the steps
+  Departure (60 s timer in the advanced variant, untimed in basic), Arrival and Purchase.
+- Departure draws one passenger per airport per player; a player has 2 airports on day 1
+  (Hub A and City B), 3 on day 2 (+ City C), 4 on day 3 (+ City D). The Redeye draws none.
+- Between days: the final Purchase, then every score pile is shuffled back into the supply
+  (after days 1 and 2 only: day 3's piles are what the game scores), then the next city board
+  and its passenger tiles join the game.
+- The game also ends (and is scored normally) when a Departure finds too few tiles in the
+  supply for everyone's draw.
+
+Pure: standard library only, no clock, no files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from companion.games.scoring import (
+    JsonObject,
+    ScoreInputError,
+    player_label,
+    players_of,
+    require_field,
+    require_int,
+    require_list,
+    require_object,
+)
+
+GAME: Final = "now-boarding-v3"
+
+MIN_PLAYERS: Final = 3
+MAX_PLAYERS: Final = 6
+
+VARIANTS: Final = ("basic", "advanced")
+DEFAULT_VARIANT: Final = "basic"
+
+DAYS: Final = 3
+ROUNDS_PER_DAY: Final = 6
+#: The last round of each day: no passengers are drawn at its Departure.
+REDEYE_ROUND: Final = 6
+
+#: The Departure step's time limit in the advanced variant ("use 1:00 timer").
+ADVANCED_DEPARTURE_SECONDS: Final = 60
+
+#: Airports each player runs on each day: Hub A + City B, then City C, then City D.
+AIRPORTS_BY_DAY: Final[Mapping[int, int]] = {1: 2, 2: 3, 3: 4}
+#: The city board (and its passenger tiles) each player adds before the given day.
+CITY_ADDED_BEFORE_DAY: Final[Mapping[int, str]] = {2: "C", 3: "D"}
+
+PASSENGERS_PER_PLAYER_COLOUR: Final = 22
+#: The Lost pile may hold this many passengers per player before the advanced game is lost.
+LOST_PER_PLAYER: Final = 2
+
+#: Starting equipment per player, and its capacities (passengers) and ranges (seats away).
+STARTING_JETS: Final = 1
+STARTING_COMMUTERS: Final = 1
+JET_CAPACITY: Final = 2
+JET_RANGE: Final = 1
+UPGRADED_JET_RANGE: Final = 2
+COMMUTER_CAPACITY: Final = 1
+
+#: Purchase step prices in dollars (the prototype's "additional ideas" are not rules, so absent).
+PURCHASES: Final[Mapping[str, int]] = {
+    "voucher": 1,        # rotate 1 passenger 90 degrees counterclockwise
+    "concession": 3,     # at an airport: each round 1 passenger there does not age
+    "commuter": 4,       # one more Commuter
+    "gate": 5,           # one more Gate at an airport
+    "upgrade-jet": 6,    # flip a Jet: more range and capacity
+    "new-jet": 7,        # a Jet on the Tarmac of one of your cities
+    "city-to-hub": 8,    # a Gate and Runway at a city: Jets may now fly there
+}
+
+#: Rating bands of the final score: (lowest score, label), best last.
+RATINGS: Final[tuple[tuple[int, str], ...]] = (
+    (0, "Keep trying!"),
+    (11, "Notable"),
+    (19, "Great"),
+    (25, "Epic"),
+    (30, "Legendary"),
+    (33, "Mythic"),
+    (42, "PERFECT"),
+)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a round: ``timed`` says whether the advanced variant runs the timer."""
+
+    key: str
+    title: str
+    timed: bool
+    tasks: tuple[str, ...]
+
+
+#: The steps of every round, in order; all players move to the next step together.
+STEPS: Final[tuple[Step, ...]] = (
+    Step("departure", "Departure", True,
+         ("Draw new passengers (none in the Redeye)", "Load and depart planes")),
+    Step("arrival", "Arrival", False,
+         ("Receive and de-board planes", "Score or age passengers")),
+    Step("purchase", "Purchase", False,
+         ("Spend scored passengers on infrastructure",)),
+)
+
+
+@dataclass(frozen=True)
+class DayEndStep:
+    """A task done at the end of a day, after the Redeye round's steps (or during them)."""
+
+    key: str
+    text: str
+
+
+def end_of_day_steps(day: int) -> tuple[DayEndStep, ...]:
+    """What the table does as day ``day`` ends, in order.
+
+    Reading: the prototype says the score piles are shuffled back "at the end of the day" but
+    also scores the score piles when day 3 ends; the companion shuffles only after days 1 and 2
+    (otherwise every game would score 0), and after day 3 the game is scored.
+    """
+    _check_day(day)
+    steps = [
+        DayEndStep("redeye-lost",
+                   "Passengers not at their destination after the Redeye's Arrival go to the "
+                   "Lost pile (Vouchers in the final Purchase can save them)"),
+        DayEndStep("final-purchase", "Final Purchase: buy until nothing more is affordable"),
+    ]
+    if day < DAYS:
+        city = CITY_ADDED_BEFORE_DAY[day + 1]
+        steps += [
+            DayEndStep("shuffle-score-piles",
+                       "Shuffle every score pile back into the face-down supply"),
+            DayEndStep("new-city",
+                       f"Each player adds City {city} and its passenger tiles to the supply; "
+                       "mix the supply well"),
+        ]
+    else:
+        steps.append(DayEndStep("game-over",
+                                "Game over: each player totals their score pile (face up and "
+                                "face down)"))
+    return tuple(steps)
+
+
+def _check_day(day: int) -> None:
+    if isinstance(day, bool) or not isinstance(day, int) or not 1 <= day <= DAYS:
+        raise ValueError(f"day: must be 1 to {DAYS}, got {day!r}")
+
+
+def _check_players(players: int) -> None:
+    if (isinstance(players, bool) or not isinstance(players, int)
+            or not MIN_PLAYERS <= players <= MAX_PLAYERS):
+        raise ValueError(f"players: must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}")
+
+
+def is_redeye(round_number: int) -> bool:
+    """Whether ``round_number`` (1 to 6 within a day) is the Redeye round."""
+    if (isinstance(round_number, bool) or not isinstance(round_number, int)
+            or not 1 <= round_number <= ROUNDS_PER_DAY):
+        raise ValueError(f"round: must be 1 to {ROUNDS_PER_DAY}, got {round_number!r}")
+    return round_number == REDEYE_ROUND
+
+
+def airports_per_player(day: int) -> int:
+    """Airports each player runs on ``day``: 2, 3, 4 on days 1, 2, 3."""
+    _check_day(day)
+    return AIRPORTS_BY_DAY[day]
+
+
+def passengers_to_draw(day: int, players: int, round_number: int | None = None) -> int:
+    """Passenger tiles drawn at a Departure: one per airport per player.
+
+    Give ``round_number`` (1 to 6) to account for the Redeye, which draws none; without it the
+    answer is for an ordinary round. Redraws (a passenger drawn at its own destination goes back
+    and another is drawn) do not change the count.
+    """
+    _check_day(day)
+    _check_players(players)
+    if round_number is not None and is_redeye(round_number):
+        return 0
+    return AIRPORTS_BY_DAY[day] * players
+
+
+def supply_runs_short(supply: int, day: int, players: int, round_number: int | None = None) -> bool:
+    """Whether a Departure with ``supply`` tiles left ends the game (too few to go around).
+
+    The game then ends at once and is scored as usual (it is not a loss).
+    """
+    if isinstance(supply, bool) or not isinstance(supply, int) or supply < 0:
+        raise ValueError(f"supply: expected a whole number >= 0, got {supply!r}")
+    return supply < passengers_to_draw(day, players, round_number)
+
+
+def departure_seconds(variant: str) -> int | None:
+    """The Departure time limit: 60 s in the advanced variant, ``None`` (untimed) in basic."""
+    if variant not in VARIANTS:
+        raise ValueError(f"variant: expected one of {', '.join(VARIANTS)}, got {variant!r}")
+    return ADVANCED_DEPARTURE_SECONDS if variant == "advanced" else None
+
+
+def lost_limit(players: int) -> int:
+    """The most passengers the Lost pile may hold in the advanced variant: 2 x players."""
+    _check_players(players)
+    return LOST_PER_PLAYER * players
+
+
+def is_lost(lost: int, players: int) -> bool:
+    """Advanced variant: the game is lost once the Lost pile holds more than 2 x players."""
+    if isinstance(lost, bool) or not isinstance(lost, int) or lost < 0:
+        raise ValueError(f"lost: expected a whole number >= 0, got {lost!r}")
+    return lost > lost_limit(players)
+
+
+def rating(score: int) -> str:
+    """The rating of a final score (CLARIFICATIONS.md): 0-10 Keep trying! ... 42+ PERFECT."""
+    if isinstance(score, bool) or not isinstance(score, int) or score < 0:
+        raise ValueError(f"score: expected a whole number >= 0, got {score!r}")
+    label = RATINGS[0][1]
+    for lowest, band in RATINGS:
+        if score >= lowest:
+            label = band
+    return label
+
+
+def final_score(totals: Sequence[int]) -> int:
+    """ceil(sum of the players' totals / number of players): the prototype says round up."""
+    if not totals:
+        raise ValueError("totals: need at least one player")
+    # Integer ceiling division: exact for any size, unlike math.ceil on a float.
+    return -(-sum(totals) // len(totals))
+
+
+def _player_total(player: Mapping[str, Any], index: int) -> int:
+    label = player_label(player, index)
+    has_list = "passengers" in player
+    has_total = "total" in player
+    if has_list and has_total:
+        raise ScoreInputError(f"{label}: give either 'passengers' or 'total', not both")
+    if has_total:
+        return require_int(player["total"], f"{label}.total")
+    if not has_list:
+        raise ScoreInputError(f"{label}: missing field 'passengers' (or 'total')")
+    values = require_list(player["passengers"], f"{label}.passengers")
+    return sum(require_int(value, f"{label}.passengers[{position}]")
+               for position, value in enumerate(values))
+
+
+def score(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Score a finished game of the Now Boarding v3 prototype (CONTRACT.md section 4).
+
+    Input: ``{"variant": "basic"|"advanced", "lost": N, "players": [{"name",
+    "passengers": [values...]}]}``, or ``"total": n`` in place of a player's list. ``variant``
+    defaults to basic (as ``new now-boarding-v3`` does); ``lost`` is required in the advanced
+    variant, where it decides the result, and defaults to 0 in basic.
+
+    Output: ``{"game": "now-boarding-v3", "variant", "players": [{"name", "total",
+    "breakdown": {"passengers"}}], "ranking", "winners", "score", "rating", "lost"}`` plus
+    ``"lost_game"`` in the advanced variant.
+
+    The game is cooperative: ``ranking`` is one place shared by every player, and ``winners``
+    is every player when the game is not lost and empty when it is (``lost_game`` true).
+    Raises :class:`ScoreInputError` naming the player and field.
+    """
+    data = require_object(data, "input")
+    variant = data.get("variant", DEFAULT_VARIANT)
+    if variant not in VARIANTS:
+        raise ScoreInputError(f"variant: expected one of {', '.join(VARIANTS)}, got {variant!r}")
+    players = players_of(data, minimum=MIN_PLAYERS)
+    if len(players) > MAX_PLAYERS:
+        raise ScoreInputError(f"players: at most {MAX_PLAYERS}, got {len(players)}")
+    if variant == "advanced":
+        lost = require_int(require_field(data, "lost", "input"), "lost")
+    else:
+        lost = require_int(data.get("lost", 0), "lost")
+
+    results: list[JsonObject] = []
+    for index, player in enumerate(players):
+        total = _player_total(player, index)
+        results.append({"name": player["name"], "total": total,
+                        "breakdown": {"passengers": total}})
+    names = [str(result["name"]) for result in results]
+    table_score = final_score([int(result["total"]) for result in results])
+    lost_game = variant == "advanced" and lost > LOST_PER_PLAYER * len(players)
+
+    outcome: dict[str, Any] = {
+        "game": GAME,
+        "variant": variant,
+        "players": results,
+        # Cooperative: everyone shares the one place, whatever they delivered themselves.
+        "ranking": [names],
+        "winners": [] if lost_game else list(names),
+        "score": table_score,
+        "rating": rating(table_score),
+        "lost": lost,
+    }
+    if variant == "advanced":
+        outcome["lost_game"] = lost_game
+    return outcome
