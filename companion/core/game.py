@@ -131,9 +131,20 @@ S = TypeVar("S")
 class Game(Protocol[S]):
     """A game the box runs: pure functions over an immutable state ``S``."""
 
-    name: str
-    title: str
-    options: tuple[OptionSpec, ...]
+    @property
+    def name(self) -> str:
+        """The game's name in CONTRACT.md (``now-boarding``, ``timer``, ...)."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """The name shown in the menu."""
+        ...
+
+    @property
+    def options(self) -> tuple[OptionSpec, ...]:
+        """The ``new`` options, in the order the menu asks for them."""
+        ...
 
     def new(self, options: Mapping[str, str], seed: int) -> S:
         """The state at the start, from resolved options (all keys present)."""
