@@ -165,7 +165,9 @@ class App:
                               history=(*session.history, Recorded(action, now)))
         effects: list[Effect] = [JournalAction(action, now), *plays]
         effects.extend(self._result_change(game, session.state, new_game_state))
-        return replace(state, session=new_session, notice=None, last_tick=now), effects
+        # Never move last_tick back: a late-arriving input must not replay heard warnings.
+        last_tick = max(state.last_tick, now)
+        return replace(state, session=new_session, notice=None, last_tick=last_tick), effects
 
     def undo(self, state: AppState, now: float) -> tuple[AppState, list[Effect]]:
         """Take back the last player action (and the automatic ones after it)."""

@@ -54,6 +54,35 @@ AUTOMATIC_ACTIONS = (Expire, Restore)
 """Actions the box makes by itself; undo skips over them to the last player action."""
 
 
+def action_to_json(action: GameAction) -> dict[str, str]:
+    """How the journal stores an action."""
+    match action:
+        case Press(button):
+            return {"kind": "press", "button": str(button)}
+        case Hold(button):
+            return {"kind": "hold", "button": str(button)}
+        case Expire():
+            return {"kind": "expire"}
+        case Restore():
+            return {"kind": "restore"}
+    raise TypeError(f"not a game action: {action!r}")
+
+
+def action_from_json(data: object) -> GameAction:
+    """The action a journal entry stores; ``ValueError`` for anything else."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a journaled action is an object, got {data!r}")
+    kind = data.get("kind")
+    if kind in ("press", "hold"):
+        button = Button(str(data.get("button")))
+        return Press(button) if kind == "press" else Hold(button)
+    if kind == "expire":
+        return Expire()
+    if kind == "restore":
+        return Restore()
+    raise ValueError(f"unknown journaled action {data!r}")
+
+
 @dataclass(frozen=True)
 class Play:
     """Play the named tune (core/tunes.py) on the buzzer."""

@@ -19,3 +19,13 @@ def playable_games() -> list[Game[Any]]:
     return [
         RoundTimer(),
     ]
+
+
+def scorers() -> dict[str, Scorer]:
+    """``companion score`` and the protocol's ``score``: game name -> scorer."""
+    from companion.games import now_boarding_v3, planes
+
+    return {
+        "now-boarding-v3": now_boarding_v3.score,
+        "planes": planes.score,
+    }

@@ -1,0 +1,103 @@
+"""gpiozero: the four buttons and the buzzer.
+
+What it promises:
+- Every device gets the pin factory it is given (``MockFactory`` for the fake backend, the
+  Pi's own factory chain otherwise); nothing here sets a global factory.
+- Buttons report raw edges, timestamped by the caller's clock, through ``on_edge``. gpiozero's
+  own debounce is off (``bounce_time=None``): mock pins ignore it and the real backends
+  disagree about it, so debounce happens in core/buttons.py (DESIGN.md rule 4).
+- On a Pi the callbacks run on gpiozero's threads; the runtime's ``on_edge`` only puts the
+  edge on a thread-safe queue.
+- The devices are kept referenced for the object's lifetime: a collected device stops calling
+  back.
+- The buzzer is a passive piezo driven with PWM tones (``TonalBuzzer``, 220-3520 Hz) or an
+  active buzzer switched on and off (``Buzzer``), chosen in config.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any
+
+from companion.core.buttons import Button
+
+EdgeCallback = Callable[[Button, bool], None]
+
+
+def mock_pin_factory() -> Any:
+    """gpiozero's MockFactory with PWM-capable pins (a passive buzzer needs PWM)."""
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    return MockFactory(pin_class=MockPWMPin)
+
+
+class GpioButtons:
+    """The four buttons as gpiozero ``Button`` devices reporting raw edges."""
+
+    def __init__(self, pins: Mapping[Button, int], *, pull_up: bool, pin_factory: Any,
+                 on_edge: EdgeCallback) -> None:
+        from gpiozero import Button as GpioButton
+
+        self.devices: dict[Button, Any] = {}
+        for button, pin in pins.items():
+            device = GpioButton(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory)
+            device.when_pressed = partial(on_edge, button, True)
+            device.when_released = partial(on_edge, button, False)
+            self.devices[button] = device
+
+    def close(self) -> None:
+        for device in self.devices.values():
+            device.close()
+
+
+class GpioBuzzer:
+    """A buzzer that sounds one frequency at a time, or is silent."""
+
+    def __init__(self, pin: int, *, kind: str, pin_factory: Any) -> None:
+        from gpiozero import Buzzer, TonalBuzzer
+        from gpiozero.tones import Tone
+
+        self.kind = kind
+        if kind == "passive":
+            self.device: Any = TonalBuzzer(pin, mid_tone=Tone("A5"), octaves=2,
+                                           pin_factory=pin_factory)
+        elif kind == "active":
+            self.device = Buzzer(pin, pin_factory=pin_factory)
+        else:
+            raise ValueError(f"buzzer kind must be 'passive' or 'active', got {kind!r}")
+
+    def tone(self, frequency: float | None) -> None:
+        """Sound ``frequency`` Hz (an active buzzer just sounds), or stop for ``None``."""
+        if self.kind == "passive":
+            if frequency is None:
+                self.device.stop()
+            else:
+                from gpiozero.tones import Tone
+
+                self.device.play(Tone.from_frequency(frequency))
+        elif frequency is None:
+            self.device.off()
+        else:
+            self.device.on()
+
+    def close(self) -> None:
+        self.device.close()
+
+
+class GpioLed:
+    """The optional status LED, lit while a countdown runs."""
+
+    def __init__(self, pin: int, *, pin_factory: Any) -> None:
+        from gpiozero import LED
+
+        self.device = LED(pin, pin_factory=pin_factory)
+
+    def set(self, lit: bool) -> None:
+        if lit:
+            self.device.on()
+        else:
+            self.device.off()
+
+    def close(self) -> None:
+        self.device.close()

@@ -1,0 +1,248 @@
+"""The event journal, in SQLite: every accepted action, written before its effects.
+
+What it promises (DESIGN.md rule 6):
+- One row per accepted game action, in order, with the game-clock instant it happened at
+  (a duration on the box's game clock, never a wall-clock or monotonic instant) and the
+  wall-clock date for people. State is the replay of these rows.
+- Undo deletes the last rows of the current game; ``new`` starts a new current game and
+  leaves the old one in history.
+- A checkpoint of the game clock is kept per game, so that after a power cut the clock
+  resumes at most one checkpoint interval behind where it was.
+- Writes are durable before they return (WAL journal, ``synchronous=FULL``): a power cut
+  loses at most the action being written, never one already acknowledged.
+- A file that is not a journal of this schema (damaged, truncated, another program's, a
+  newer schema) is moved aside under a dated name and a fresh journal starts; the reason is
+  kept in :attr:`Journal.recovered_from` for the log and the display.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from companion.core.app import Recorded
+from companion.core.game import action_from_json, action_to_json
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+FILE_NAME = "journal.sqlite3"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    started_at REAL NOT NULL,
+    started_wall TEXT NOT NULL,
+    clock REAL NOT NULL,
+    result TEXT,
+    current INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS actions (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    action TEXT NOT NULL,
+    at REAL NOT NULL,
+    wall TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS actions_by_game ON actions(game_id, id);
+"""
+
+
+class JournalError(Exception):
+    """The journal cannot be used (and could not be recovered)."""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game as the journal holds it: enough to replay it."""
+
+    id: int
+    game: str
+    options: Mapping[str, str]
+    seed: int
+    started_wall: str
+    history: tuple[Recorded, ...]
+    clock: float
+    result: Any
+
+    @property
+    def last_wall(self) -> str:
+        return self.started_wall
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    id: int
+    game: str
+    options: Mapping[str, str]
+    started_wall: str
+    last_wall: str
+    actions: int
+    result: Any
+
+
+class Journal:
+    """The SQLite journal in ``state_dir``; see the module docstring."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.recovered_from: str | None = None
+        self._db = self._open_or_recover(path)
+
+    @classmethod
+    def in_directory(cls, state_dir: Path) -> Journal:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        return cls(state_dir / FILE_NAME)
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def begin_game(self, game: str, options: Mapping[str, str], seed: int, at: float,
+                   wall: str) -> int:
+        with self._db:
+            self._db.execute("UPDATE games SET current = 0 WHERE current = 1")
+            cursor = self._db.execute(
+                "INSERT INTO games (game, options, seed, started_at, started_wall, clock, current)"
+                " VALUES (?, ?, ?, ?, ?, ?, 1)",
+                (game, json.dumps(dict(options), sort_keys=True), seed, at, wall, at))
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def append(self, game_id: int, recorded: Recorded, wall: str) -> None:
+        with self._db:
+            self._db.execute("INSERT INTO actions (game_id, action, at, wall) VALUES (?, ?, ?, ?)",
+                             (game_id, json.dumps(action_to_json(recorded.action)),
+                              recorded.at, wall))
+            self._db.execute("UPDATE games SET clock = MAX(clock, ?) WHERE id = ?",
+                             (recorded.at, game_id))
+
+    def drop_last(self, game_id: int, count: int) -> None:
+        with self._db:
+            self._db.execute(
+                "DELETE FROM actions WHERE id IN (SELECT id FROM actions WHERE game_id = ?"
+                " ORDER BY id DESC LIMIT ?)", (game_id, count))
+
+    def set_result(self, game_id: int, result: Any) -> None:
+        with self._db:
+            self._db.execute("UPDATE games SET result = ? WHERE id = ?",
+                             (None if result is None else json.dumps(result), game_id))
+
+    def checkpoint(self, game_id: int, at: float) -> None:
+        """Remember that the game clock reached ``at`` (bounded-rate, see runtime.py)."""
+        with self._db:
+            self._db.execute("UPDATE games SET clock = MAX(clock, ?) WHERE id = ?", (at, game_id))
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def current(self) -> StoredGame | None:
+        """The game in play, with every action, or ``None`` on a fresh box."""
+        row = self._db.execute(
+            "SELECT id, game, options, seed, started_wall, clock, result FROM games"
+            " WHERE current = 1 ORDER BY id DESC LIMIT 1").fetchone()
+        if row is None:
+            return None
+        return self._stored(row)
+
+    def game(self, game_id: int) -> StoredGame:
+        row = self._db.execute(
+            "SELECT id, game, options, seed, started_wall, clock, result FROM games"
+            " WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise JournalError(f"no game {game_id} in {self.path}")
+        return self._stored(row)
+
+    def games(self) -> list[GameSummary]:
+        """Every game, newest first."""
+        rows = self._db.execute(
+            "SELECT g.id, g.game, g.options, g.started_wall, g.result,"
+            " COUNT(a.id), COALESCE(MAX(a.wall), g.started_wall)"
+            " FROM games g LEFT JOIN actions a ON a.game_id = g.id"
+            " GROUP BY g.id ORDER BY g.id DESC").fetchall()
+        return [GameSummary(id=row[0], game=row[1], options=json.loads(row[2]),
+                            started_wall=row[3],
+                            result=None if row[4] is None else json.loads(row[4]),
+                            actions=row[5], last_wall=row[6]) for row in rows]
+
+    def last_clock(self) -> float:
+        """The furthest the game clock is known to have reached, over every game."""
+        row = self._db.execute(
+            "SELECT MAX(m) FROM (SELECT MAX(clock) AS m FROM games"
+            " UNION ALL SELECT MAX(at) FROM actions)").fetchone()
+        return float(row[0]) if row and row[0] is not None else 0.0
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _stored(self, row: tuple[Any, ...]) -> StoredGame:
+        game_id, game, options, seed, started_wall, clock, result = row
+        history = tuple(
+            Recorded(action_from_json(json.loads(action)), at)
+            for action, at in self._db.execute(
+                "SELECT action, at FROM actions WHERE game_id = ? ORDER BY id", (game_id,)))
+        return StoredGame(id=game_id, game=game, options=json.loads(options), seed=seed,
+                          started_wall=started_wall, history=history, clock=clock,
+                          result=None if result is None else json.loads(result))
+
+    def _open_or_recover(self, path: Path) -> sqlite3.Connection:
+        try:
+            return self._open(path)
+        except (sqlite3.DatabaseError, JournalError, ValueError, KeyError, TypeError) as error:
+            aside = self._move_aside(path)
+            self.recovered_from = f"{error}; the old journal is kept as {aside.name}"
+            log.error("journal %s unusable (%s); moved aside to %s, starting fresh",
+                      path, error, aside)
+            return self._open(path)
+
+    def _open(self, path: Path) -> sqlite3.Connection:
+        if path.is_dir():
+            raise JournalError(f"{path} is a directory, not a journal")
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        try:
+            db.isolation_level = "DEFERRED"
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            with db:
+                db.executescript(SCHEMA)
+                row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+                if row is None:
+                    db.execute("INSERT INTO meta (key, value) VALUES ('schema', ?)",
+                               (str(SCHEMA_VERSION),))
+                elif int(row[0]) != SCHEMA_VERSION:
+                    raise JournalError(f"schema version {row[0]}, this program reads "
+                                       f"{SCHEMA_VERSION}")
+            # Read every stored action once, so damage shows now and not mid-game.
+            for (action,) in db.execute("SELECT action FROM actions"):
+                action_from_json(json.loads(action))
+            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise JournalError("the SQLite integrity check failed")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    @staticmethod
+    def _move_aside(path: Path) -> Path:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        aside = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
+        counter = 1
+        while aside.exists():
+            aside = path.with_name(f"{path.stem}.damaged-{stamp}-{counter}{path.suffix}")
+            counter += 1
+        path.rename(aside)
+        for suffix in ("-wal", "-shm"):
+            companion_file = path.with_name(path.name + suffix)
+            if companion_file.exists():
+                companion_file.rename(aside.with_name(aside.name + suffix))
+        return aside

@@ -1,0 +1,104 @@
+"""The composition root: the one place that picks real or fake parts and wires them together.
+
+``--backend pi`` builds gpiozero devices on the Pi's own pin factory chain and the luma
+device named by the display config; ``--backend fake`` builds the same gpiozero devices on
+``MockFactory`` pins and luma's ``dummy`` device; ``auto`` is ``pi`` on a Raspberry Pi and
+``fake`` anywhere else. Hardware libraries are imported only here, lazily, and only for the
+chosen backend.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.adapters.journal import Journal
+from companion.config import Config
+from companion.core.app import App
+from companion.core.buttons import Button, GestureTiming
+from companion.games.registry import playable_games, scorers
+from companion.runtime import Clock, Controller
+from companion.testing.recording import RecordingBuzzer
+
+EdgeSink = Callable[[Button, bool], None]
+
+
+@dataclass
+class Hardware:
+    """Every device the controller uses, kept referenced (gpiozero stops calling back
+    for a collected device) and closed together."""
+
+    pin_factory: Any
+    display: Any
+    buzzer: Any
+    buttons: Any = None
+    led: Any = None
+    extras: list[Any] = field(default_factory=list)
+
+    def close(self) -> None:
+        for device in (self.buttons, self.led, self.buzzer):
+            if device is not None:
+                device.close()
+        if self.pin_factory is not None:
+            self.pin_factory.close()
+
+
+def resolve_backend(backend: str) -> str:
+    if backend != "auto":
+        return backend
+    from companion.adapters import platform
+
+    return "pi" if platform.is_raspberry_pi() else "fake"
+
+
+def timing_from(config: Config) -> GestureTiming:
+    buttons = config["buttons"]
+    return GestureTiming(debounce=buttons["debounce_ms"] / 1000,
+                         long_press=buttons["long_press_ms"] / 1000,
+                         repeat_interval=buttons["repeat_interval_ms"] / 1000)
+
+
+def build_hardware(config: Config, backend: str, *, on_edge: EdgeSink,
+                   preview: TextIO | None = None, preview_footer: str = "") -> Hardware:
+    """The devices for ``backend`` (``pi`` or ``fake``)."""
+    from companion.adapters.gpio import GpioButtons, GpioBuzzer, GpioLed, mock_pin_factory
+    from companion.adapters.oled import Display, TerminalPreview, dummy_device, real_device
+
+    display_config = config["display"]
+    if backend == "fake":
+        pin_factory = mock_pin_factory()
+        device = dummy_device(display_config["width"], display_config["height"])
+    else:
+        pin_factory = None  # gpiozero's own chain: lgpio on Bookworm and the Pi 5
+        device = real_device({"display": display_config["driver"], **display_config})
+    terminal = TerminalPreview(preview, preview_footer) if preview is not None else None
+    buttons_config = config["buttons"]
+    pins = {button: buttons_config[button.value] for button in Button}
+    buzzer_config = config["buzzer"]
+    hardware = Hardware(
+        pin_factory=pin_factory,
+        display=Display(device, terminal),
+        buzzer=GpioBuzzer(buzzer_config["pin"], kind=buzzer_config["kind"],
+                          pin_factory=pin_factory),
+        buttons=GpioButtons(pins, pull_up=buttons_config["pull_up"], pin_factory=pin_factory,
+                            on_edge=on_edge),
+    )
+    if config["led"]["pin"]:
+        hardware.led = GpioLed(config["led"]["pin"], pin_factory=pin_factory)
+    return hardware
+
+
+def build_controller(config: Config, hardware: Hardware, *, clock: Clock, state_dir: Path,
+                     rng: random.Random, simulated: bool = False) -> Controller:
+    """The controller over ``hardware``, its journal in ``state_dir``."""
+    journal = Journal.in_directory(state_dir)
+    buzzer = RecordingBuzzer(hardware.buzzer, clock=clock.monotonic)
+    controller = Controller(App(playable_games()), journal, clock, hardware.display, buzzer,
+                            rng=rng, scorers=scorers(), timing=timing_from(config),
+                            simulated=simulated, led=hardware.led)
+    if journal.recovered_from:
+        controller.state = replace(controller.state, notice="journal damaged: started fresh")
+    return controller

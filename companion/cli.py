@@ -1,0 +1,311 @@
+"""The ``companion`` command line (CONTRACT.md section 1): argument parsing only.
+
+Exit status: 0 success, 1 a failed check or game action, 2 bad usage or a bad input file
+(with a one-line message that names the file, field or line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import random
+import sys
+import tempfile
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion import __version__
+from companion.config import Config, ConfigError
+from companion.config import load as load_config
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad usage or a bad input file: exit 2 with this message."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    try:
+        return int(args.handler(args))
+    except (UsageError, ConfigError) as error:
+        print(f"companion {args.command}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="The table companion: Now Boarding's flight timer and bookkeeping, "
+                    "and scoring for four more airline games.")
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = commands.add_parser(
+        "run", help="run the box (simulated hardware off a Pi)",
+        description="Run the companion. With the fake backend in a terminal, the display is "
+                    "drawn in the terminal and keys act as the buttons.")
+    run.add_argument("--backend", choices=("auto", "pi", "fake"), default="auto",
+                     help="pi: real GPIO and display; fake: simulated; auto (default): pi "
+                          "when a Raspberry Pi GPIO chip is present, else fake")
+    _common_options(run)
+    run.add_argument("--serial", metavar="URL|pty|none",
+                     help="the serial line: a device, a pyserial URL, 'pty' (prints "
+                          "serial=<path>) or 'none' (default: from the config)")
+    display = run.add_argument_group("display (luma.oled's own option names)")
+    display.add_argument("--display", help="the panel driver, e.g. ssd1306, sh1106")
+    display.add_argument("--interface", choices=("i2c", "spi"))
+    display.add_argument("--i2c-port", type=int)
+    display.add_argument("--i2c-address", help="e.g. 0x3C")
+    display.add_argument("--width", type=int)
+    display.add_argument("--height", type=int)
+    display.add_argument("--rotate", type=int, choices=(0, 1, 2, 3))
+    run.set_defaults(handler=_run)
+
+    simulate = commands.add_parser(
+        "simulate", help="run protocol lines against simulated hardware and a fake clock",
+        description="Reads protocol lines from SCRIPT (or standard input) and writes one "
+                    "reply line per command. The fake clock moves only on 'wait'.")
+    simulate.add_argument("script", nargs="?", help="a file of protocol lines")
+    _common_options(simulate)
+    simulate.add_argument("--seed", type=int, default=1,
+                          help="seed for games started without one (default 1)")
+    simulate.set_defaults(handler=_simulate)
+
+    render = commands.add_parser("render", help="write PNG images of the screens",
+                                 description="Writes one PNG per screen scene.")
+    render.add_argument("scenes", nargs="*", help="scene names (default: all)")
+    render.add_argument("--out", default="screens", help="folder for the PNGs (./screens)")
+    render.add_argument("--scale", type=int, default=1, help="pixel scale (default 1)")
+    render.add_argument("--list", action="store_true", help="list the scenes and stop")
+    render.set_defaults(handler=_render)
+
+    score = commands.add_parser("score", help="score a finished game from a JSON or TOML file",
+                                description="Scores a finished game (CONTRACT.md section 4).")
+    score.add_argument("game", help="now-boarding, now-boarding-v3, overbooked, planes, "
+                                    "flight-plan")
+    score.add_argument("file", nargs="?", default="-", help="a .json or .toml file, or - "
+                                                            "for JSON on standard input")
+    score.add_argument("--json", action="store_true", help="print one JSON object")
+    score.set_defaults(handler=_score)
+    return parser
+
+
+def _common_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, help="a TOML config file "
+                                                    "(default: /etc/companion/companion.toml)")
+    parser.add_argument("--state-dir", type=Path, help="where the journal lives")
+
+
+# -- run -------------------------------------------------------------------------------------
+
+
+def _run(args: argparse.Namespace) -> int:
+    from companion.adapters.clock import MonotonicClock
+    from companion.adapters.serial_link import PtyLink, open_link
+    from companion.bootstrap import build_controller, build_hardware, resolve_backend
+    from companion.runtime import EventLoop
+
+    config = _config_with_flags(args)
+    backend = resolve_backend(args.backend)
+    state_dir = _state_dir(args, config)
+    interactive = backend == "fake" and sys.stdin.isatty() and sys.stdout.isatty()
+    loop: EventLoop | None = None
+
+    def on_edge(button: Any, pressed: bool) -> None:
+        if loop is not None:
+            loop.post_edge(button, pressed)
+
+    from companion.adapters.terminal import KEY_HELP, Keyboard
+
+    hardware = build_hardware(config, backend, on_edge=on_edge,
+                              preview=sys.stdout if interactive else None,
+                              preview_footer=KEY_HELP)
+    controller = build_controller(config, hardware, clock=MonotonicClock(),
+                                  state_dir=state_dir, rng=random.Random())
+    link = open_link(config["serial"]["url"], config["serial"]["baudrate"])
+    if isinstance(link, PtyLink):
+        print(f"serial={link.peer_path}", flush=True)
+    loop = EventLoop(controller, out=sys.stdout, link=link, notifier=_notifier())
+    keyboard = None
+    if interactive:
+        keyboard = Keyboard(sys.stdin.fileno(), loop.post_gesture, loop.stop)
+        keyboard.start()
+    try:
+        return loop.run()
+    finally:
+        if keyboard is not None:
+            keyboard.close()
+        if link is not None:
+            link.close()
+        hardware.close()
+
+
+def _notifier() -> Any:
+    try:
+        from companion.adapters.sd_notify import SystemdNotifier
+    except ImportError:
+        return None
+    return SystemdNotifier()
+
+
+def _config_with_flags(args: argparse.Namespace) -> Config:
+    config = load_config(args.config)
+    display = config["display"]
+    for flag, key in (("display", "driver"), ("interface", "interface"),
+                      ("i2c_port", "i2c_port"), ("width", "width"), ("height", "height"),
+                      ("rotate", "rotate")):
+        value = getattr(args, flag, None)
+        if value is not None:
+            display[key] = value
+    if getattr(args, "i2c_address", None) is not None:
+        try:
+            display["i2c_address"] = int(args.i2c_address, 0)
+        except ValueError:
+            raise UsageError(
+                f"--i2c-address {args.i2c_address!r} is not a number like 0x3C") from None
+    if getattr(args, "serial", None) is not None:
+        config["serial"]["url"] = args.serial
+    return config
+
+
+def _state_dir(args: argparse.Namespace, config: Config) -> Path:
+    if args.state_dir is not None:
+        return Path(args.state_dir)
+    # systemd's StateDirectory= sets STATE_DIRECTORY (colon-separated if several).
+    from_systemd = os.environ.get("STATE_DIRECTORY")
+    if from_systemd:
+        return Path(from_systemd.split(":")[0])
+    return Path(str(config["state"]["dir"])).expanduser()
+
+
+# -- simulate --------------------------------------------------------------------------------
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from companion.bootstrap import build_controller, build_hardware
+    from companion.runtime import Controller, simulate
+    from companion.testing.clock import FakeClock
+
+    config = load_config(args.config)
+    source: Any
+    if args.script is not None:
+        try:
+            source = open(args.script, "rb")  # noqa: SIM115 - closed below
+        except OSError as error:
+            raise UsageError(f"{args.script}: {error.strerror}") from None
+    else:
+        source = sys.stdin.fileno()
+    with tempfile.TemporaryDirectory(prefix="companion-simulate-") as temporary:
+        state_dir = Path(args.state_dir) if args.state_dir is not None else Path(temporary)
+        controller: Controller | None = None
+
+        def on_edge(button: Any, pressed: bool) -> None:
+            if controller is not None:
+                controller.edge(button, pressed)
+
+        hardware = build_hardware(config, "fake", on_edge=on_edge)
+        controller = build_controller(config, hardware, clock=FakeClock(),
+                                      state_dir=state_dir, rng=random.Random(args.seed),
+                                      simulated=True)
+        try:
+            failed = simulate(controller, source, sys.stdout,
+                              stop_on_error=args.script is not None)
+        finally:
+            if args.script is not None:
+                source.close()
+            controller.journal.close()
+            hardware.close()
+    if failed is not None:
+        print(f"{args.script}:{failed}: the command got an error reply", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+# -- render ----------------------------------------------------------------------------------
+
+
+def _render(args: argparse.Namespace) -> int:
+    from companion.scenes import SCENES, render_scene
+
+    if args.list:
+        for name in SCENES:
+            print(name)
+        return EXIT_OK
+    names = args.scenes or list(SCENES)
+    unknown = [name for name in names if name not in SCENES]
+    if unknown:
+        raise UsageError(f"unknown scene {unknown[0]!r}; see 'companion render --list'")
+    if args.scale < 1:
+        raise UsageError("--scale must be at least 1")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        image = render_scene(name)
+        if args.scale > 1:
+            image = image.resize((image.width * args.scale, image.height * args.scale))
+        path = out / f"{name}.png"
+        image.save(path)
+        print(path)
+    return EXIT_OK
+
+
+# -- score -----------------------------------------------------------------------------------
+
+
+def _score(args: argparse.Namespace) -> int:
+    from companion.games.registry import scorers
+    from companion.games.scoring import ScoreInputError, format_table
+
+    available = scorers()
+    scorer = available.get(args.game)
+    if scorer is None:
+        raise UsageError(f"no scorer for {args.game!r}; scorers: {', '.join(sorted(available))}")
+    source = "standard input" if args.file == "-" else args.file
+    data = _read_score_file(args.file)
+    try:
+        result = scorer(data)
+    except ScoreInputError as error:
+        raise UsageError(f"{source}: {error}") from None
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        print(format_table(result))
+    return EXIT_OK
+
+
+def _read_score_file(name: str) -> Any:
+    if name == "-":
+        text, source = sys.stdin.read(), "standard input"
+    else:
+        try:
+            text, source = Path(name).read_text(encoding="utf-8"), name
+        except OSError as error:
+            raise UsageError(f"{name}: {error.strerror}") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"{name}: not UTF-8 text") from None
+    if name.endswith(".toml"):
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise UsageError(f"{source}: not valid TOML: {error}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UsageError(f"{source}: not valid JSON: {error.msg} at line {error.lineno} "
+                         f"column {error.colno}") from None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""Configuration: packaged defaults < /etc/companion/companion.toml (or --config) < flags.
+
+Rules it enforces:
+- Every key of a config file must exist in the packaged defaults (companion/default_config.toml)
+  and have the same type (an integer where the default is an integer, and so on); a few keys
+  take only listed values. Anything else stops start-up with :class:`ConfigError`, whose
+  message names the file, the key and what is allowed (the command line exits 2).
+- A config file that is not valid TOML is refused the same way, with its line and column.
+- The system file is read only when it exists; a file named with ``--config`` must exist.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+SYSTEM_CONFIG = Path("/etc/companion/companion.toml")
+
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "buzzer.kind": ("passive", "active"),
+    "display.rotate": (0, 1, 2, 3),
+    "display.interface": ("i2c", "spi"),
+}
+
+Config = dict[str, dict[str, Any]]
+
+
+class ConfigError(Exception):
+    """A config file that cannot be used; the message says where and what is allowed."""
+
+
+def defaults() -> Config:
+    text = (resources.files("companion") / "default_config.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def load(path: Path | None = None, *, system_path: Path = SYSTEM_CONFIG) -> Config:
+    """The packaged defaults overlaid with ``path`` (must exist) or the system file (if any)."""
+    config = defaults()
+    source = path if path is not None else system_path
+    if path is None and not system_path.exists():
+        return config
+    try:
+        text = source.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(f"{source}: cannot read the config file: {error.strerror}") from None
+    try:
+        overrides = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{source}: not valid TOML: {error}") from None
+    return merge(config, overrides, str(source))
+
+
+def merge(config: Config, overrides: Mapping[str, Any], source: str) -> Config:
+    """``config`` with ``overrides`` applied after checking every key and value."""
+    merged = copy.deepcopy(config)
+    for section, values in overrides.items():
+        if section not in merged:
+            raise ConfigError(f"{source}: unknown section [{section}]; sections: "
+                              f"{', '.join(merged)}")
+        if not isinstance(values, Mapping):
+            raise ConfigError(f"{source}: {section} must be a [{section}] table")
+        for key, value in values.items():
+            merged[section][key] = checked(section, key, value, merged[section], source)
+    return merged
+
+
+def checked(section: str, key: str, value: Any, current: Mapping[str, Any], source: str) -> Any:
+    """``value`` if it suits ``section.key``, else :class:`ConfigError`."""
+    name = f"{section}.{key}"
+    if key not in current:
+        raise ConfigError(f"{source}: unknown key {name}; [{section}] takes: "
+                          f"{', '.join(current)}")
+    default = current[key]
+    if isinstance(default, bool) != isinstance(value, bool) or not isinstance(
+            value, type(default)):
+        raise ConfigError(f"{source}: {name} = {value!r} should be "
+                          f"{_type_name(default)}, like the default {default!r}")
+    allowed = CHOICES.get(name)
+    if allowed is not None and value not in allowed:
+        raise ConfigError(f"{source}: {name} = {value!r} is not allowed; use one of "
+                          f"{', '.join(repr(choice) for choice in allowed)}")
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        raise ConfigError(f"{source}: {name} = {value} must not be negative")
+    return value
+
+
+def _type_name(value: Any) -> str:
+    return {bool: "true or false", int: "a whole number", float: "a number",
+            str: "a string"}.get(type(value), type(value).__name__)

@@ -1,0 +1,254 @@
+"""The line protocol's commands and replies (CONTRACT.md section 2), as pure functions.
+
+``parse(text)`` turns one line into a :class:`Command` (or ``None`` for a blank line or a
+``#`` comment, which get no reply) and raises :class:`ProtocolError` for anything else that
+is not a well-formed command. ``ok``, ``ok_json`` and ``err`` format the three reply forms.
+Command words and button names are case-insensitive; ``new`` option keys are lower-cased,
+values are kept for the game to judge.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from companion.core.buttons import Button
+
+ERROR_CODE = re.compile(r"^[a-z]+(-[a-z]+)*$")
+
+
+class ProtocolError(Exception):
+    """A line that is not a valid command: ``err <code> <message>``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Help:
+    pass
+
+
+@dataclass(frozen=True)
+class PressCommand:
+    button: Button
+
+
+@dataclass(frozen=True)
+class HoldCommand:
+    button: Button
+
+
+@dataclass(frozen=True)
+class NewCommand:
+    game: str
+    options: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class StateCommand:
+    pass
+
+
+@dataclass(frozen=True)
+class ScreenCommand:
+    pass
+
+
+@dataclass(frozen=True)
+class UndoCommand:
+    pass
+
+
+@dataclass(frozen=True)
+class ScoreCommand:
+    game: str
+    data: Any
+
+
+@dataclass(frozen=True)
+class WaitCommand:
+    seconds: float
+
+
+@dataclass(frozen=True)
+class ExpectCommand:
+    path: str
+    value: Any
+
+
+Command = (Help | PressCommand | HoldCommand | NewCommand | StateCommand | ScreenCommand
+           | UndoCommand | ScoreCommand | WaitCommand | ExpectCommand)
+
+COMMANDS: dict[str, str] = {
+    "help": "list the commands",
+    "press BUTTON": "a short press of next, up, down or back",
+    "hold BUTTON": "a long press of next, up, down or back",
+    "new GAME [key=value ...]": "start a new game, leaving the current one in history",
+    "state": "the current state as JSON",
+    "screen": "the text on the display now",
+    "undo": "take back the last accepted action (same as hold back)",
+    "score GAME <json>": "score a finished game given as one JSON object",
+    "wait SECONDS": "simulate only: move the fake clock forward",
+    "expect PATH=VALUE": "simulate only: compare a state field with a value",
+}
+
+MAX_WAIT_SECONDS = 7 * 24 * 3600
+
+
+def parse(text: str) -> Command | None:
+    """One line -> a command; ``None`` for lines that get no reply."""
+    stripped = text.strip()
+    if not stripped or stripped.startswith("#"):
+        return None
+    if "\x00" in stripped:
+        raise ProtocolError("bad-argument", "the line contains a NUL byte")
+    word, _, rest = stripped.partition(" ")
+    word = word.lower()
+    rest = rest.strip()
+    match word:
+        case "help":
+            _no_arguments(word, rest)
+            return Help()
+        case "press" | "hold":
+            button = _button(rest)
+            return PressCommand(button) if word == "press" else HoldCommand(button)
+        case "new":
+            return _new(rest)
+        case "state":
+            _no_arguments(word, rest)
+            return StateCommand()
+        case "screen":
+            _no_arguments(word, rest)
+            return ScreenCommand()
+        case "undo":
+            _no_arguments(word, rest)
+            return UndoCommand()
+        case "score":
+            return _score(rest)
+        case "wait":
+            return WaitCommand(_seconds(rest))
+        case "expect":
+            return _expect(rest)
+    raise ProtocolError("unknown-command", f"unknown command {_shown(word)}; try 'help'")
+
+
+def ok() -> str:
+    return "ok"
+
+
+def ok_json(value: object) -> str:
+    """``ok`` and one line of JSON (no newline can occur inside it)."""
+    return "ok " + json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def err(code: str, message: str) -> str:
+    """``err <code> <message>``, on one line whatever the message holds."""
+    if not ERROR_CODE.match(code):
+        raise ValueError(f"error codes are lowercase words with hyphens, got {code!r}")
+    flat = " ".join(message.split())
+    return f"err {code} {flat}" if flat else f"err {code}"
+
+
+def help_json() -> dict[str, object]:
+    return {"commands": COMMANDS, "buttons": [str(button) for button in Button]}
+
+
+def lookup(state: Any, path: str) -> Any:
+    """A field of the state JSON by dotted path (``timer.state``, ``decks.morning``)."""
+    value = state
+    for part in path.split("."):
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            raise ProtocolError("bad-argument", f"the state has no field {path!r}")
+    return value
+
+
+def literal(text: str) -> Any:
+    """A JSON literal, or a bare word taken as a string (``expect step=flight``)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+# -- internals -------------------------------------------------------------------------------
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """Quote user text in a message, cut short so an error line stays short."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def _no_arguments(word: str, rest: str) -> None:
+    if rest:
+        raise ProtocolError("bad-argument", f"{word} takes no arguments")
+
+
+def _button(rest: str) -> Button:
+    name = rest.lower()
+    try:
+        return Button(name)
+    except ValueError:
+        names = ", ".join(button.value for button in Button)
+        raise ProtocolError("bad-argument",
+                            f"unknown button {_shown(name)}; buttons: {names}") from None
+
+
+def _new(rest: str) -> NewCommand:
+    if not rest:
+        raise ProtocolError("bad-argument", "new needs a game, e.g. 'new timer seconds=30'")
+    game, *pairs = rest.split()
+    options: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or not key or not value:
+            raise ProtocolError("bad-argument", f"options are key=value, got {_shown(pair)}")
+        key = key.lower()
+        if key in seen:
+            raise ProtocolError("bad-argument", f"option {key!r} is given twice")
+        seen.add(key)
+        options.append((key, value))
+    return NewCommand(game.lower(), tuple(options))
+
+
+def _score(rest: str) -> ScoreCommand:
+    game, _, document = rest.partition(" ")
+    if not game or not document.strip():
+        raise ProtocolError("bad-argument", "score needs a game and a JSON object on one line")
+    try:
+        data = json.loads(document)
+    except json.JSONDecodeError as error:
+        raise ProtocolError("bad-argument",
+                            f"the score input is not JSON: {error.msg} at column "
+                            f"{error.colno}") from None
+    return ScoreCommand(game.lower(), data)
+
+
+def _seconds(rest: str) -> float:
+    try:
+        seconds = float(rest)
+    except ValueError:
+        raise ProtocolError("bad-argument",
+                            f"wait needs a number of seconds, got {_shown(rest)}") from None
+    if not math.isfinite(seconds) or not 0 <= seconds <= MAX_WAIT_SECONDS:
+        raise ProtocolError("bad-argument",
+                            f"wait takes 0 to {MAX_WAIT_SECONDS} seconds, got {_shown(rest)}")
+    return seconds
+
+
+def _expect(rest: str) -> ExpectCommand:
+    path, equals, value = rest.partition("=")
+    if not equals or not path.strip():
+        raise ProtocolError("bad-argument",
+                            "expect needs PATH=VALUE, e.g. expect timer.state=running")
+    return ExpectCommand(path.strip(), literal(value.strip()))

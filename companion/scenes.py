@@ -1,0 +1,53 @@
+"""Screen scenes: named protocol scripts whose final screen ``companion render`` draws.
+
+The README's pictures and the golden PNG tests come from these scenes, run on the same
+simulated controller as ``companion simulate`` (fake clock, fake hardware), so a scene is
+exactly what a user sees after typing those lines.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from pathlib import Path
+
+from PIL import Image
+
+from companion.adapters.journal import Journal
+from companion.core.app import App
+from companion.games.registry import playable_games, scorers
+from companion.runtime import Controller
+from companion.testing.clock import FakeClock
+from companion.testing.recording import RecordingBuzzer, RecordingDisplay
+from companion.ui.render import render
+
+SCENES: dict[str, tuple[str, ...]] = {
+    "menu": (),
+    "timer-options": ("new timer", "press back", "press down", "press next"),
+    "timer-idle": ("new timer seconds=90",),
+    "timer-running": ("new timer seconds=90", "press next", "wait 27.4"),
+    "timer-paused": ("new timer seconds=90", "press next", "wait 52", "hold next"),
+    "timer-expired": ("new timer seconds=30", "press next", "wait 30"),
+    "timer-refused": ("new timer seconds=30", "press next", "press up"),
+}
+
+
+def run_scene(lines: tuple[str, ...], state_dir: Path, seed: int = 1) -> Controller:
+    """A simulated controller after ``lines``; raises if any line gets an error reply."""
+    controller = Controller(App(playable_games()), Journal.in_directory(state_dir), FakeClock(),
+                            RecordingDisplay(), RecordingBuzzer(), rng=random.Random(seed),
+                            scorers=scorers(), simulated=True)
+    for line in lines:
+        reply = controller.command_line(line)
+        if reply is not None and reply.startswith("err") and line != lines[-1]:
+            raise ValueError(f"scene line {line!r} got {reply!r}")
+    return controller
+
+
+def render_scene(name: str) -> Image.Image:
+    with tempfile.TemporaryDirectory(prefix="companion-scene-") as state_dir:
+        controller = run_scene(SCENES[name], Path(state_dir))
+        try:
+            return render(controller.screen())
+        finally:
+            controller.journal.close()

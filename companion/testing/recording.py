@@ -1,0 +1,83 @@
+"""Fakes that record what happened: tones played, frames shown, bytes sent on the I2C bus.
+
+The fake backend and the tests use the same recorders (DESIGN.md rule 8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image
+
+
+@dataclass
+class RecordingBuzzer:
+    """Records every tone change (game-clock instant, frequency or None) and forwards it."""
+
+    inner: Any = None
+    clock: Any = None
+    tones: list[tuple[float | None, float | None]] = field(default_factory=list)
+
+    def tone(self, frequency: float | None) -> None:
+        at = self.clock() if self.clock is not None else None
+        self.tones.append((at, frequency))
+        if self.inner is not None:
+            self.inner.tone(frequency)
+
+    @property
+    def frequencies(self) -> list[float]:
+        """The frequencies sounded, in order (rests left out)."""
+        return [frequency for _, frequency in self.tones if frequency is not None]
+
+    def close(self) -> None:
+        if self.inner is not None:
+            self.inner.close()
+
+
+@dataclass
+class RecordingDisplay:
+    """A frame sink that keeps every frame shown (for tests that need no luma device)."""
+
+    frames: list[Image.Image] = field(default_factory=list)
+    blanked: int = 0
+
+    def show(self, image: Image.Image) -> bool:
+        self.frames.append(image.copy())
+        return True
+
+    def blank(self) -> None:
+        self.blanked += 1
+
+
+@dataclass
+class RecordingI2CBus:
+    """An smbus-like bus for luma's ``i2c(bus=...)``: keeps every write, never fails.
+
+    luma sends commands with ``write_i2c_block_data(addr, 0x00, [...])`` and data in blocks
+    of at most 32 bytes with control byte 0x40 on an unmanaged bus.
+    """
+
+    writes: list[tuple[int, int, list[int]]] = field(default_factory=list)
+
+    def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
+        self.writes.append((address, register, list(data)))
+
+    def i2c_rdwr(self, *messages: Any) -> None:
+        raise NotImplementedError("luma uses i2c_rdwr only on a bus it manages itself")
+
+    def close(self) -> None:
+        pass
+
+    def command_bytes(self) -> list[int]:
+        return [byte for _, register, data in self.writes if register == 0x00 for byte in data]
+
+    def data_bytes(self) -> list[int]:
+        return [byte for _, register, data in self.writes if register == 0x40 for byte in data]
+
+    def total_bytes(self) -> int:
+        """Bytes on the wire after the address: one control byte per write plus its payload."""
+        return sum(1 + len(data) for _, _, data in self.writes)
+
+    def clear(self) -> None:
+        self.writes.clear()
