@@ -49,6 +49,12 @@ def render(screen: Screen, width: int = WIDTH, height: int = HEIGHT) -> Image.Im
         _draw_lines(draw, screen, width)
     if screen.status:
         draw.text((0, STATUS_TOP), fit(screen.status, STATUS_WIDTH), font=font("5x8"), fill=1)
+    if screen.alert:
+        top = height - 9 * len(screen.alert) - 1
+        draw.rectangle((0, top, width - 1, height - 1), fill=1)
+        for index, line in enumerate(screen.alert):
+            draw.text((1, top + 1 + 9 * index), fit(line, SMALL_LINE_WIDTH), font=font("5x8"),
+                      fill=0)
     return image
 
 

@@ -8,12 +8,15 @@ Sizes on the 128x64 panel (Spleen bitmap fonts):
 - title: one line of at most 21 characters, inverted, on top;
 - body: up to 3 lines of 21 characters, or up to 5 lines of 25 characters (smaller font);
   or ``big`` text of at most 8 characters in 16x32 digits with a ``caption`` of 25 below;
-- status: one line of at most 25 characters at the bottom.
+- status: one line of at most 25 characters at the bottom;
+- alert: a message (why an input was refused, a fault) in an inverted box of two lines of 25
+  characters over the bottom of the screen, so it is never cut to a status line's width.
 Longer text is cut at the edge; views keep to these widths.
 """
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 TITLE_WIDTH = 21
@@ -34,6 +37,7 @@ class Screen:
     caption: str = ""
     status: str = ""
     selected: int | None = None
+    alert: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.lines) > MAX_LINES:
@@ -44,7 +48,19 @@ class Screen:
     def text_lines(self) -> list[str]:
         """The text on the display, top to bottom (the ``screen`` protocol reply)."""
         body = [self.big, self.caption] if self.big is not None else list(self.lines)
-        return [line for line in (self.title, *body, self.status) if line]
+        return [line for line in (self.title, *body, self.status, *self.alert) if line]
+
+
+ALERT_LINES = 2
+
+
+def alert_lines(text: str) -> tuple[str, ...]:
+    """A message wrapped into the alert box: at most two lines of the small font."""
+    wrapped = textwrap.wrap(text, SMALL_LINE_WIDTH) or [""]
+    if len(wrapped) > ALERT_LINES:
+        wrapped = [*wrapped[: ALERT_LINES - 1], fit(" ".join(wrapped[ALERT_LINES - 1:]),
+                                                    SMALL_LINE_WIDTH)]
+    return tuple(wrapped)
 
 
 def fit(text: str, width: int) -> str:

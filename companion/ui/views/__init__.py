@@ -1,23 +1,26 @@
 """State -> screen model, for the whole box: the menu, a notice, or the game's own view.
 
 Each game has a view module here, registered in :data:`VIEWS` by game name. A refusal
-(``AppState.notice``) takes the status bar until the next accepted input, so the screen
+(``AppState.notice``) shows in the alert box until the next accepted input, so the screen
 always says why nothing happened.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from companion.core.app import App, AppState
-from companion.ui.screen import STATUS_WIDTH, Screen, fit
+from companion.ui.screen import Screen, alert_lines
 from companion.ui.views.menu import menu_screen
+from companion.ui.views.now_boarding import now_boarding_screen
 from companion.ui.views.timer import timer_screen
 
 View = Callable[[Any, float], Screen]
 
 VIEWS: dict[str, View] = {
+    "now-boarding": now_boarding_screen,
     "timer": timer_screen,
 }
 
@@ -31,6 +34,5 @@ def screen_for(app: App, state: AppState, now: float) -> Screen:
     else:
         screen = VIEWS[state.session.game](state.session.state, now)
     if state.notice:
-        screen = Screen(screen.title, screen.lines, screen.big, screen.caption,
-                        fit("! " + state.notice, STATUS_WIDTH), screen.selected)
+        screen = replace(screen, alert=alert_lines(state.notice))
     return screen
