@@ -6,9 +6,11 @@ One line per game here; the menu lists games in this order.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from companion.core.game import Game
+from companion.games.now_boarding import NowBoarding
 from companion.games.timer import RoundTimer
 
 Scorer = Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -17,15 +19,22 @@ Scorer = Callable[[Mapping[str, Any]], dict[str, Any]]
 def playable_games() -> list[Game[Any]]:
     """Every game the box can run, in menu order."""
     return [
+        NowBoarding(),
         RoundTimer(),
     ]
 
 
-def scorers() -> dict[str, Scorer]:
-    """``companion score`` and the protocol's ``score``: game name -> scorer."""
-    from companion.games import now_boarding_v3, planes
+def scorers(read_guide: Callable[[str], str] | None = None) -> dict[str, Scorer]:
+    """``companion score`` and the protocol's ``score``: game name -> scorer.
+
+    ``read_guide`` reads a Flight Plan route guide named by path in the score input; the
+    command line passes one (paths relative to the score file), the line protocol does not,
+    so over the serial line a guide must be given inline.
+    """
+    from companion.games import flight_plan, now_boarding_v3, planes
 
     return {
+        "flight-plan": partial(flight_plan.score, read_guide=read_guide),
         "now-boarding-v3": now_boarding_v3.score,
         "planes": planes.score,
     }

@@ -1,0 +1,119 @@
+"""The box's state machine: menu, game actions, undo by replay, ticks (core/app.py)."""
+
+import pytest
+
+from companion.core.app import (
+    App,
+    AppState,
+    JournalAction,
+    JournalNew,
+    JournalUndo,
+    Recorded,
+)
+from companion.core.buttons import Button, Gesture
+from companion.core.game import Expire, Play, Press, RuleError
+from companion.games.timer import RoundTimer
+
+
+@pytest.fixture
+def app():
+    return App([RoundTimer()])
+
+
+def press(app, state, button, at):
+    return app.gesture(state, Gesture("press", button, at), at)
+
+
+def hold(app, state, button, at):
+    return app.gesture(state, Gesture("hold", button, at), at)
+
+
+def test_app_starts_in_the_menu_and_starts_a_game_from_it(app):
+    state = AppState(next_seed=7)
+    assert app.to_json(state, 0.0)["phase"] == "menu"
+    state, _ = press(app, state, Button.NEXT, 0.0)  # choose the round timer
+    assert state.menu.page == "options"
+    state, _ = press(app, state, Button.UP, 0.0)  # 60 -> 90 seconds
+    state, _ = press(app, state, Button.NEXT, 0.0)  # next option
+    state, effects = press(app, state, Button.NEXT, 0.0)  # start
+    assert state.menu is None
+    assert effects[0] == JournalNew("timer", {"seconds": "90", "warnings": "10,5,3,2,1"}, 7, 0.0)
+    assert app.to_json(state, 0.0)["timer"]["duration"] == 90.0
+
+
+def test_app_game_actions_are_journaled_before_their_tunes(app):
+    state, _ = app.new_game(AppState(), "timer", {"seconds": "30"}, 1, 0.0)
+    state, effects = press(app, state, Button.NEXT, 2.0)
+    assert effects == [JournalAction(Press(Button.NEXT), 2.0), Play("click")]
+
+
+def test_app_refused_action_changes_nothing(app):
+    state, _ = app.new_game(AppState(), "timer", {"seconds": "30"}, 1, 0.0)
+    state, _ = press(app, state, Button.NEXT, 0.0)
+    with pytest.raises(RuleError) as refusal:
+        press(app, state, Button.UP, 1.0)
+    refused = app.refuse(state, refusal.value)
+    assert refused.session == state.session
+    assert "before the timer starts" in refused.notice
+
+
+def test_app_tick_sounds_warnings_and_expires_on_the_deadline(app):
+    state, _ = app.new_game(AppState(), "timer", {"seconds": "12"}, 1, 0.0)
+    state, _ = press(app, state, Button.NEXT, 0.0)
+    state, effects = app.tick(state, 7.0)
+    assert effects == [Play("warning")] * 2  # the 10 s mark at 2.0 and the 5 s mark at 7.0
+    state, effects = app.tick(state, 11.999)
+    assert effects == [Play("warning-final")] * 3
+    state, effects = app.tick(state, 12.0)
+    assert effects == [JournalAction(Expire(), 12.0), Play("alarm")]
+    assert app.to_json(state, 12.0)["timer"]["state"] == "expired"
+
+
+def test_app_undo_drops_the_expiry_with_the_player_action_before_it(app):
+    state, _ = app.new_game(AppState(), "timer", {"seconds": "12"}, 1, 0.0)
+    state, _ = press(app, state, Button.NEXT, 0.0)
+    state, _ = app.tick(state, 12.0)
+    state, effects = hold(app, state, Button.BACK, 20.0)
+    assert effects[0] == JournalUndo(2)
+    assert app.to_json(state, 20.0)["timer"]["state"] == "idle"
+
+
+def test_app_undo_with_nothing_to_undo_is_refused(app):
+    state, _ = app.new_game(AppState(), "timer", {}, 1, 0.0)
+    with pytest.raises(RuleError, match="nothing to undo"):
+        app.undo(state, 1.0)
+
+
+def test_app_restore_replays_the_history(app):
+    history = [Recorded(Press(Button.UP), 1.0), Recorded(Press(Button.NEXT), 2.0)]
+    state = app.restore("timer", {"seconds": "60", "warnings": "10"}, 1, history, 5.0)
+    body = app.to_json(state, 5.0)
+    assert body["timer"] == {"state": "running", "remaining": 72.0, "duration": 75.0}
+
+
+def test_app_back_opens_the_menu_over_the_game_and_back_returns(app):
+    state, _ = app.new_game(AppState(), "timer", {"seconds": "30"}, 1, 0.0)
+    state, _ = press(app, state, Button.NEXT, 0.0)
+    state, _ = press(app, state, Button.BACK, 1.0)
+    assert app.to_json(state, 1.0)["menu"] == {"page": "games", "cursor": 0}
+    assert app.menu_items(state)[0] == "Back to game"
+    state, _ = press(app, state, Button.NEXT, 2.0)
+    assert state.menu is None
+    assert app.to_json(state, 2.0)["timer"]["remaining"] == 28.0
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ({"seconds": "0"}, "seconds='0' is not allowed"),
+    ({"seconds": "abc"}, "seconds='abc' is not allowed"),
+    ({"minutes": "3"}, "unknown option 'minutes'"),
+    ({"warnings": "10,x"}, "warnings='10,x' is not allowed"),
+])
+def test_app_new_game_refuses_bad_options(app, given, message):
+    with pytest.raises(RuleError, match=message):
+        app.new_game(AppState(), "timer", given, 1, 0.0)
+
+
+def test_app_unknown_game_is_a_bad_argument(app):
+    with pytest.raises(RuleError) as refusal:
+        app.new_game(AppState(), "chess", {}, 1, 0.0)
+    assert refusal.value.code == "bad-argument"

@@ -1,0 +1,112 @@
+"""Gestures from timestamped edges, under a fake clock (core/buttons.py)."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.core.buttons import Button, Edge, Gesture, GestureRecognizer, GestureTiming
+
+TIMING = GestureTiming(debounce=0.03, long_press=0.8, repeat_interval=0.15)
+
+
+def feed(edges, until=None, recognizer=None):
+    """Run edges through a recogniser, ticking at every deadline up to ``until``."""
+    recognizer = recognizer or GestureRecognizer(TIMING)
+    fired = []
+    for button, pressed, at in edges:
+        recognizer, gestures = _tick_until(recognizer, at, fired)
+        recognizer, gestures = recognizer.on_edge(Edge(button, pressed, at))
+        fired.extend(gestures)
+    if until is not None:
+        recognizer, _ = _tick_until(recognizer, until, fired)
+    return recognizer, fired
+
+
+def _tick_until(recognizer, until, fired):
+    while (deadline := recognizer.next_deadline()) is not None and deadline < until:
+        recognizer, gestures = recognizer.on_tick(deadline)
+        fired.extend(gestures)
+    recognizer, gestures = recognizer.on_tick(until)
+    fired.extend(gestures)
+    return recognizer, gestures
+
+
+def test_gesture_ten_bouncing_edges_within_5ms_give_one_press():
+    bounces = [(Button.NEXT, index % 2 == 0, 1.0 + index * 0.0005) for index in range(10)]
+    _, fired = feed(bounces, until=3.0)
+    assert fired == [Gesture("press", Button.NEXT, 1.0 + TIMING.debounce)]
+
+
+def test_gesture_press_acts_on_the_first_edge_without_delay():
+    recognizer, _ = feed([(Button.NEXT, True, 5.0)])
+    assert recognizer.is_down(Button.NEXT)
+    _, fired = feed([(Button.NEXT, True, 5.0), (Button.NEXT, False, 5.2)])
+    assert fired == [Gesture("press", Button.NEXT, 5.2)]
+
+
+def test_gesture_long_press_fires_once_while_held():
+    _, fired = feed([(Button.NEXT, True, 1.0)], until=10.0)
+    assert fired == [Gesture("hold", Button.NEXT, 1.8)]
+
+
+def test_gesture_release_after_a_long_press_fires_nothing_more():
+    _, fired = feed([(Button.BACK, True, 1.0), (Button.BACK, False, 4.0)], until=6.0)
+    assert fired == [Gesture("hold", Button.BACK, 1.8)]
+
+
+def test_gesture_press_during_a_long_press_does_not_double_fire():
+    edges = [(Button.NEXT, True, 1.0),
+             # bounce at the start of the press
+             (Button.NEXT, False, 1.001), (Button.NEXT, True, 1.002),
+             # another button pressed and released while NEXT is held
+             (Button.UP, True, 2.0), (Button.UP, False, 2.1),
+             (Button.NEXT, False, 3.0)]
+    _, fired = feed(edges, until=5.0)
+    assert fired == [Gesture("hold", Button.NEXT, 1.8), Gesture("press", Button.UP, 2.1)]
+
+
+def test_gesture_up_and_down_repeat_when_held():
+    _, fired = feed([(Button.UP, True, 0.0), (Button.UP, False, 1.2)], until=2.0)
+    times = [round(gesture.at, 3) for gesture in fired]
+    assert all(gesture == Gesture("press", Button.UP, gesture.at) for gesture in fired)
+    assert times == [0.8, 0.95, 1.1]
+
+
+def test_gesture_short_repeating_press_is_one_press():
+    _, fired = feed([(Button.DOWN, True, 0.0), (Button.DOWN, False, 0.3)], until=2.0)
+    assert fired == [Gesture("press", Button.DOWN, 0.3)]
+
+
+def test_gesture_bouncing_release_still_ends_the_press():
+    edges = [(Button.NEXT, True, 0.0), (Button.NEXT, False, 0.5), (Button.NEXT, True, 0.501),
+             (Button.NEXT, False, 0.502)]
+    recognizer, fired = feed(edges, until=2.0)
+    assert fired == [Gesture("press", Button.NEXT, 0.5)]
+    assert not recognizer.is_down(Button.NEXT)
+
+
+def test_gesture_next_deadline_is_none_when_idle():
+    assert GestureRecognizer(TIMING).next_deadline() is None
+    recognizer, _ = feed([(Button.NEXT, True, 0.0), (Button.NEXT, False, 0.2)], until=1.0)
+    assert recognizer.next_deadline() is None
+
+
+@given(st.lists(st.tuples(st.sampled_from(list(Button)), st.booleans(),
+                          st.floats(min_value=0.0, max_value=0.5)), max_size=40))
+def test_gesture_every_press_is_matched_by_a_release_or_a_long_press(raw):
+    # Whatever the bounce: every button ends released with nothing left pending, no more
+    # long presses than presses, and each button's gestures in time order.
+    at = 0.0
+    edges = []
+    for button, pressed, gap in raw:
+        at += gap
+        edges.append((button, pressed, at))
+    for button in Button:
+        edges.append((button, False, at + 1.0))
+    recognizer, fired = feed(edges, until=at + 5.0)
+    assert all(not recognizer.is_down(button) for button in Button)
+    assert recognizer.next_deadline() is None
+    presses = sum(1 for _, pressed, _ in edges if pressed)
+    assert len([gesture for gesture in fired if gesture.kind == "hold"]) <= presses
+    for button in Button:
+        times = [gesture.at for gesture in fired if gesture.button is button]
+        assert times == sorted(times)
