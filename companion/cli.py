@@ -99,6 +99,14 @@ def build_parser() -> argparse.ArgumentParser:
                                                             "for JSON on standard input")
     score.add_argument("--json", action="store_true", help="print one JSON object")
     score.set_defaults(handler=_score)
+
+    doctor = commands.add_parser(
+        "doctor", help="check the display, GPIO, buzzer, serial port and config on a Pi",
+        description="On a Raspberry Pi: checks each part and says what to fix. Off a Pi: "
+                    "says what it would check and exits 0.")
+    doctor.add_argument("--config", type=Path, help="the config file to check "
+                                                    "(default: /etc/companion/companion.toml)")
+    doctor.set_defaults(handler=_doctor)
     return parser
 
 
@@ -261,6 +269,22 @@ def _render(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- doctor ----------------------------------------------------------------------------------
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from companion.config import SYSTEM_CONFIG, defaults
+    from companion.doctor import run_doctor
+
+    try:
+        config = load_config(args.config)
+    except ConfigError:
+        # The doctor reports a broken config file itself, with the fix; check the rest
+        # against the packaged defaults meanwhile.
+        config = defaults()
+    return run_doctor(config, sys.stdout, config_path=str(args.config or SYSTEM_CONFIG))
+
+
 # -- score -----------------------------------------------------------------------------------
 
 
@@ -268,7 +292,17 @@ def _score(args: argparse.Namespace) -> int:
     from companion.games.registry import scorers
     from companion.games.scoring import ScoreInputError, format_table
 
-    available = scorers()
+    base = Path.cwd() if args.file == "-" else Path(args.file).resolve().parent
+
+    def read_guide(path: str) -> str:
+        guide = base / path
+        try:
+            return guide.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise ScoreInputError(f"routes: cannot read the route guide {guide}: "
+                                  f"{getattr(error, 'strerror', None) or error}") from None
+
+    available = scorers(read_guide)
     scorer = available.get(args.game)
     if scorer is None:
         raise UsageError(f"no scorer for {args.game!r}; scorers: {', '.join(sorted(available))}")

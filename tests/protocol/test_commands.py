@@ -79,7 +79,7 @@ def test_commands_lookup_dotted_paths():
     state = {"timer": {"state": "running"}, "decks": [3, 4]}
     assert proto.lookup(state, "timer.state") == "running"
     assert proto.lookup(state, "decks.1") == 4
-    with pytest.raises(proto.ProtocolError, match="no field 'timer.nope'"):
+    with pytest.raises(proto.ProtocolError, match=r"no field 'timer\.nope'"):
         proto.lookup(state, "timer.nope")
 
 

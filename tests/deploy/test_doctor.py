@@ -1,0 +1,150 @@
+"""companion doctor: lists its checks off a Pi; on a faked Pi says what is wrong and the fix."""
+
+import io
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.doctor import CHECKS, run_doctor
+
+DEFAULTS = Path(__file__).resolve().parents[2] / "companion" / "default_config.toml"
+GOOD_CONFIG_TXT = ("dtparam=audio=on\n[all]\ndtparam=i2c_arm=on\nenable_uart=1\n"
+                   "dtoverlay=gpio-shutdown,gpio_pin=21\n")
+
+
+def _defaults() -> dict:
+    return tomllib.loads(DEFAULTS.read_text())
+
+
+@dataclass
+class FakePi:
+    """A healthy Pi 4 unless a test breaks something."""
+
+    pi: bool = True
+    devices: set = field(default_factory=lambda: {"/dev/i2c-1", "/dev/gpiochip0",
+                                                  "/dev/serial0"})
+    files: dict = field(default_factory=lambda: {
+        "/boot/firmware/config.txt": GOOD_CONFIG_TXT,
+        "/boot/firmware/cmdline.txt": "console=tty1 root=PARTUUID=x rootwait\n",
+    })
+    groups: set = field(default_factory=lambda: {"pi", "gpio", "i2c", "dialout"})
+    i2c_present: set = field(default_factory=lambda: {(1, 0x3C)})
+    busy_pins: set = field(default_factory=set)
+    service: str = "inactive"
+    claimed: list = field(default_factory=list)
+    touched_hardware: bool = False
+
+    def is_raspberry_pi(self):
+        return self.pi
+
+    def board_model(self):
+        return "Raspberry Pi 4 Model B Rev 1.5"
+
+    def exists(self, path):
+        return path in self.devices or path in self.files
+
+    def can_open(self, path):
+        return path in self.devices
+
+    def glob(self, pattern):
+        assert pattern == "/dev/gpiochip*"
+        return sorted(d for d in self.devices if d.startswith("/dev/gpiochip"))
+
+    def read_text(self, path):
+        return self.files.get(path)
+
+    def user_groups(self):
+        return self.groups
+
+    def i2c_answers(self, port, address):
+        self.touched_hardware = True
+        return None if (port, address) in self.i2c_present else "OSError: [Errno 121]"
+
+    def claim_pin(self, pin, output):
+        self.touched_hardware = True
+        self.claimed.append(pin)
+        return "GPIOPinInUse: pin busy" if pin in self.busy_pins else None
+
+    def open_serial(self, url, baudrate):
+        self.touched_hardware = True
+
+    def service_state(self, unit):
+        assert unit == "companion"
+        return self.service
+
+
+def _run(probe, config=None) -> tuple[int, str]:
+    out = io.StringIO()
+    status = run_doctor(_defaults() if config is None else config, out, probe=probe)
+    return status, out.getvalue()
+
+
+def test_doctor_off_pi_exits_0_and_lists_its_checks():
+    probe = FakePi(pi=False)
+    status, text = _run(probe)
+    assert status == 0
+    assert "not a Raspberry Pi" in text
+    for name, _what in CHECKS:
+        assert name in text
+    assert not probe.touched_hardware
+
+
+def test_doctor_on_a_healthy_pi_passes_every_check():
+    probe = FakePi(service="active")
+    status, text = _run(probe)
+    assert status == 0, text
+    assert "FAIL" not in text
+    assert text.count("OK ") == len(CHECKS)
+
+
+def test_doctor_reports_a_missing_i2c_device_with_the_fix():
+    probe = FakePi()
+    probe.devices.discard("/dev/i2c-1")
+    status, text = _run(probe)
+    assert status == 1
+    lines = text.splitlines()
+    fail = next(i for i, line in enumerate(lines) if line.startswith("FAIL  i2c-bus"))
+    assert "/dev/i2c-1 does not exist" in lines[fail]
+    assert lines[fail + 1].strip().startswith("fix:")
+    assert "dtparam=i2c_arm=on" in lines[fail + 1] and "i2c-dev" in lines[fail + 1]
+    assert any(line.startswith("FAIL  display") for line in lines)
+
+
+def test_doctor_reports_a_silent_display_with_the_wiring():
+    probe = FakePi(service="active", i2c_present=set())
+    status, text = _run(probe)
+    assert status == 1
+    assert "nothing answers at 0x3C on bus 1" in text
+    assert "i2cdetect -y 1" in text
+
+
+def test_doctor_reports_a_busy_buzzer_pin_and_skips_pins_while_the_service_runs():
+    probe = FakePi(busy_pins={18})
+    status, text = _run(probe)
+    assert status == 1
+    assert "buzzer GPIO18" in text
+    assert 21 not in probe.claimed  # the shutdown overlay owns it
+    running = FakePi(service="active", busy_pins={18})
+    status, text = _run(running)
+    assert status == 0, text
+    assert running.claimed == []
+
+
+def test_doctor_reports_the_login_console_on_the_serial_line():
+    config = _defaults()
+    config["serial"]["url"] = "/dev/serial0"
+    probe = FakePi(service="active")
+    probe.files["/boot/firmware/cmdline.txt"] = "console=serial0,115200 console=tty1 rootwait\n"
+    status, text = _run(probe, config)
+    assert status == 1
+    assert "remove console=serial0,115200" in text
+
+
+def test_doctor_reports_a_broken_config_file_and_gpio_shutdown_on_gpio3():
+    probe = FakePi(service="active")
+    probe.files["/etc/companion/companion.toml"] = "[buttons\nnext = 17\n"
+    probe.files["/boot/firmware/config.txt"] = GOOD_CONFIG_TXT + "dtoverlay=gpio-shutdown\n"
+    status, text = _run(probe)
+    assert status == 1
+    assert "FAIL  config" in text and "FAIL  boot-config" in text
+    assert "GPIO3" in text

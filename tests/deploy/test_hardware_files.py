@@ -1,0 +1,82 @@
+"""hardware/pinmap.toml agrees with the packaged defaults, the boot config and the wiring SVG."""
+
+import csv
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PINMAP = ROOT / "hardware" / "pinmap.toml"
+DEFAULTS = ROOT / "companion" / "default_config.toml"
+
+
+def _load(path: Path) -> dict:
+    with path.open("rb") as f:
+        return tomllib.load(f)
+
+
+def _lookup(config: dict, dotted: str):
+    node = config
+    for key in dotted.split("."):
+        node = node[key]
+    return node
+
+
+def test_pinmap_agrees_with_default_config():
+    pinmap, defaults = _load(PINMAP), _load(DEFAULTS)
+    checked = set()
+    for part_id, part in pinmap["parts"].items():
+        for key, value in part.get("config", {}).items():
+            assert _lookup(defaults, key) == value, f"parts.{part_id}: {key}"
+            checked.add(key)
+        for wire in part["wires"]:
+            if "config" in wire:
+                assert _lookup(defaults, wire["config"]) == wire["bcm"], \
+                    f"parts.{part_id} {wire['terminal']}: {wire['config']}"
+                checked.add(wire["config"])
+    # Every pin the defaults name is on the pin map.
+    expected = {f"buttons.{b}" for b in ("next", "up", "down", "back")}
+    expected |= {"buzzer.pin", "led.pin", "shutdown.pin", "display.i2c_port",
+                 "display.i2c_address"}
+    assert expected <= checked
+
+
+def test_pinmap_matches_the_header_and_the_svg_is_up_to_date(tmp_path):
+    fresh = tmp_path / "wiring.svg"
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "wiring_diagram.py"),
+                           "--pinmap", str(PINMAP), "--output", str(fresh)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr  # exit 2: a bcm number is not on its header pin
+    committed = (ROOT / "hardware" / "wiring.svg").read_text(encoding="utf-8")
+    assert fresh.read_text(encoding="utf-8") == committed, \
+        "hardware/wiring.svg is stale: run python3 tools/wiring_diagram.py"
+
+
+def test_wiring_diagram_refuses_a_bcm_number_on_the_wrong_pin(tmp_path):
+    bad = tmp_path / "pinmap.toml"
+    bad.write_text(PINMAP.read_text().replace("pin = 11, bcm = 17", "pin = 11, bcm = 18"))
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "wiring_diagram.py"),
+                           "--pinmap", str(bad), "--output", str(tmp_path / "w.svg")],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2
+    assert "bcm 18 is not on pin 11" in done.stderr
+
+
+def test_boot_fragment_matches_the_pinmap():
+    fragment = (ROOT / "firmware_config" / "config.txt.fragment").read_text()
+    shutdown = _load(DEFAULTS)["shutdown"]["pin"]
+    active = [line for line in fragment.splitlines() if line and not line.startswith("#")]
+    assert f"dtoverlay=gpio-shutdown,gpio_pin={shutdown},active_low=1,gpio_pull=up" in active
+    assert "dtparam=i2c_arm=on" in active
+    assert "dtparam=i2c_arm_baudrate=400000" in active
+    assert "enable_uart=1" in active
+    assert active[0] == "[all]"
+
+
+def test_bom_lists_every_part_of_the_pinmap():
+    with (ROOT / "hardware" / "bom.csv").open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert rows and {"item", "qty", "part", "example", "notes"} <= set(rows[0])
+    listed = {part for row in rows for part in row["pinmap_part"].split(";") if part}
+    assert set(_load(PINMAP)["parts"]) <= listed

@@ -1,0 +1,130 @@
+"""tools/install.py: --root staging, an idempotent config.txt merge, an uninstall that restores."""
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+INSTALL = ROOT / "tools" / "install.py"
+ORIGINAL_CONFIG = """\
+# For more options and information see http://rptl.io/configtxt
+dtparam=audio=on
+camera_auto_detect=1
+
+[cm4]
+otg_mode=1
+
+[all]
+"""
+ORIGINAL_CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootwait\n"
+
+
+def _install(root: Path, *args: str) -> str:
+    done = subprocess.run([sys.executable, str(INSTALL), "--root", str(root), *args],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def _fresh_pi(tmp_path: Path) -> Path:
+    root = tmp_path / "pi"
+    boot = root / "boot" / "firmware"
+    boot.mkdir(parents=True)
+    (boot / "config.txt").write_text(ORIGINAL_CONFIG)
+    (boot / "cmdline.txt").write_text(ORIGINAL_CMDLINE)
+    return root
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("companion_install_tool", INSTALL)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_install_root_stages_every_file_in_its_place(tmp_path):
+    root = _fresh_pi(tmp_path)
+    out = _install(root)
+    etc = root / "etc"
+    assert (etc / "systemd/system/companion.service").read_text() == \
+        (ROOT / "systemd/companion.service").read_text()
+    assert (etc / "udev/rules.d/99-companion.rules").read_text() == \
+        (ROOT / "firmware_config/99-companion.rules").read_text()
+    assert "i2c-dev" in (etc / "modules-load.d/companion.conf").read_text().split()
+    config = (etc / "companion/companion.toml").read_text()
+    assert config.endswith((ROOT / "companion/default_config.toml").read_text())
+    link = root / "usr/local/bin/companion"
+    assert link.is_symlink() and str(link.readlink()) == "/opt/companion/venv/bin/companion"
+    boot_config = (root / "boot/firmware/config.txt").read_text()
+    assert boot_config.startswith(ORIGINAL_CONFIG)
+    assert (ROOT / "firmware_config/config.txt.fragment").read_text() in boot_config
+    # Nothing was run, only printed; the venv is not created while staging.
+    for command in ("apt-get install", "pip install", "systemctl enable companion.service"):
+        assert any(command in line and "[not run: --root]" in line for line in out.splitlines())
+    assert not (root / "opt").exists()
+    assert "Reboot needed: yes" in out
+    # Without --free-serial the console is left alone, with a hint.
+    assert (root / "boot/firmware/cmdline.txt").read_text() == ORIGINAL_CMDLINE
+    assert "--free-serial" in out
+
+
+def test_install_twice_changes_nothing_and_keeps_one_backup(tmp_path):
+    root = _fresh_pi(tmp_path)
+    boot = root / "boot" / "firmware"
+    _install(root)
+    merged = (boot / "config.txt").read_text()
+    second = _install(root)
+    assert (boot / "config.txt").read_text() == merged
+    assert "Summary: 0 changed" in second
+    assert "Reboot needed: no" in second
+    backups = sorted(boot.glob("config.txt.companion-*.bak"))
+    assert len(backups) == 1
+    assert backups[0].read_text() == ORIGINAL_CONFIG
+    assert merged.count("# >>> table companion") == 1
+
+
+def test_install_keeps_an_existing_config_file(tmp_path):
+    root = _fresh_pi(tmp_path)
+    mine = root / "etc/companion/companion.toml"
+    mine.parent.mkdir(parents=True)
+    mine.write_text('[serial]\nurl = "/dev/serial0"\n')
+    _install(root)
+    assert mine.read_text() == '[serial]\nurl = "/dev/serial0"\n'
+
+
+def test_uninstall_restores_config_txt_and_cmdline(tmp_path):
+    root = _fresh_pi(tmp_path)
+    boot = root / "boot" / "firmware"
+    _install(root, "--free-serial")
+    assert "console=serial0" not in (boot / "cmdline.txt").read_text()
+    assert "console=tty1" in (boot / "cmdline.txt").read_text()
+    out = _install(root, "--uninstall")
+    assert (boot / "config.txt").read_text() == ORIGINAL_CONFIG
+    assert (boot / "cmdline.txt").read_text() == ORIGINAL_CMDLINE
+    for gone in ("etc/systemd/system/companion.service", "etc/udev/rules.d/99-companion.rules",
+                 "etc/modules-load.d/companion.conf", "usr/local/bin/companion"):
+        assert not (root / gone).exists() and not (root / gone).is_symlink(), gone
+    assert (root / "etc/companion/companion.toml").exists()  # kept without --purge
+    assert "Reboot needed: yes" in out
+    _install(root, "--uninstall", "--purge")
+    assert not (root / "etc/companion").exists()
+
+
+def test_merge_block_replaces_an_old_block_in_place():
+    tool = _tool()
+    once = tool.merge_block(ORIGINAL_CONFIG, "dtparam=i2c_arm=on\n")
+    changed = tool.merge_block(once + "gpu_mem=16\n", "dtparam=i2c_arm=on\nenable_uart=1\n")
+    assert changed.count(tool.BEGIN) == 1
+    assert changed.endswith("enable_uart=1\n" + tool.END + "\ngpu_mem=16\n")
+    assert tool.remove_block(tool.merge_block("no newline", "x=1")) == "no newline\n"
+
+
+def test_install_warns_about_a_gpio_shutdown_overlay_on_gpio3(tmp_path):
+    root = _fresh_pi(tmp_path)
+    config = root / "boot/firmware/config.txt"
+    config.write_text(ORIGINAL_CONFIG + "dtoverlay=gpio-shutdown\n")
+    out = _install(root)
+    assert "WARNING" in out and "dtoverlay=gpio-shutdown" in out
