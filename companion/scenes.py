@@ -1,5 +1,7 @@
 """Screen scenes: named protocol scripts whose final screen ``companion render`` draws.
 
+Each game's view module lists its own scenes (``SCENES``, names prefixed with the game).
+
 The README's pictures and the golden PNG tests come from these scenes, run on the same
 simulated controller as ``companion simulate`` (fake clock, fake hardware), so a scene is
 exactly what a user sees after typing those lines.
@@ -20,16 +22,9 @@ from companion.runtime import Controller
 from companion.testing.clock import FakeClock
 from companion.testing.recording import RecordingBuzzer, RecordingDisplay
 from companion.ui.render import render
+from companion.ui.views import all_view_scenes
 
-SCENES: dict[str, tuple[str, ...]] = {
-    "menu": (),
-    "timer-options": ("new timer", "press back", "press down", "press next"),
-    "timer-idle": ("new timer seconds=90",),
-    "timer-running": ("new timer seconds=90", "press next", "wait 27.4"),
-    "timer-paused": ("new timer seconds=90", "press next", "wait 52", "hold next"),
-    "timer-expired": ("new timer seconds=30", "press next", "wait 30"),
-    "timer-refused": ("new timer seconds=30", "press next", "press up"),
-}
+SCENES: dict[str, tuple[str, ...]] = {"menu": (), **all_view_scenes()}
 
 
 def run_scene(lines: tuple[str, ...], state_dir: Path, seed: int = 1) -> Controller:

@@ -9,6 +9,7 @@ The output is committed, so a frame looks the same on every machine.
 from __future__ import annotations
 
 import gzip
+import io
 import sys
 from pathlib import Path
 
@@ -20,10 +21,10 @@ SIZES = ("5x8", "6x12", "8x16", "12x24", "16x32")
 def main(source_dir: str) -> None:
     out = Path(__file__).resolve().parent.parent / "companion" / "ui" / "fonts"
     for size in SIZES:
-        with gzip.open(Path(source_dir) / f"spleen-{size}.pcf.gz", "rb") as pcf:
-            PcfFontFile.PcfFontFile(pcf, charset_encoding="iso8859-1").save(
-                str(out / f"spleen-{size}")
-            )
+        compressed = (Path(source_dir) / f"spleen-{size}.pcf.gz").read_bytes()
+        pcf = io.BytesIO(gzip.decompress(compressed))
+        PcfFontFile.PcfFontFile(pcf, charset_encoding="iso8859-1").save(
+            str(out / f"spleen-{size}"))
         print(f"wrote spleen-{size}.pil/.pbm")
 
 

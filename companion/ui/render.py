@@ -29,6 +29,9 @@ STATUS_TOP = 56
 
 Font = ImageFont.ImageFont
 
+# Pixel values of a mode "1" image: a lit OLED pixel is 255.
+ON, OFF = 255, 0
+
 
 @cache
 def font(size: str) -> Font:
@@ -39,22 +42,22 @@ def font(size: str) -> Font:
 
 def render(screen: Screen, width: int = WIDTH, height: int = HEIGHT) -> Image.Image:
     """Draw ``screen`` as a mode "1" image (white pixels lit)."""
-    image = Image.new("1", (width, height), 0)
+    image = Image.new("1", (width, height), OFF)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, width - 1, TITLE_HEIGHT - 1), fill=1)
-    draw.text((2, 0), fit(screen.title, TITLE_WIDTH), font=font("6x12"), fill=0)
+    draw.rectangle((0, 0, width - 1, TITLE_HEIGHT - 1), fill=ON)
+    draw.text((2, 0), fit(screen.title, TITLE_WIDTH), font=font("6x12"), fill=OFF)
     if screen.big is not None:
         _draw_big(draw, screen, width)
     else:
         _draw_lines(draw, screen, width)
     if screen.status:
-        draw.text((0, STATUS_TOP), fit(screen.status, STATUS_WIDTH), font=font("5x8"), fill=1)
+        draw.text((0, STATUS_TOP), fit(screen.status, STATUS_WIDTH), font=font("5x8"), fill=ON)
     if screen.alert:
         top = height - 9 * len(screen.alert) - 1
-        draw.rectangle((0, top, width - 1, height - 1), fill=1)
+        draw.rectangle((0, top, width - 1, height - 1), fill=ON)
         for index, line in enumerate(screen.alert):
             draw.text((1, top + 1 + 9 * index), fit(line, SMALL_LINE_WIDTH), font=font("5x8"),
-                      fill=0)
+                      fill=OFF)
     return image
 
 
@@ -62,11 +65,11 @@ def _draw_big(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> None:
     text = fit(screen.big or "", BIG_WIDTH)
     big = font("16x32")
     left = max(0, (width - 16 * len(text)) // 2)
-    draw.text((left, TITLE_HEIGHT + 1), text, font=big, fill=1)
+    draw.text((left, TITLE_HEIGHT + 1), text, font=big, fill=ON)
     if screen.caption:
         caption = fit(screen.caption, SMALL_LINE_WIDTH)
         draw.text(((width - 5 * len(caption)) // 2, TITLE_HEIGHT + 34), caption,
-                  font=font("5x8"), fill=1)
+                  font=font("5x8"), fill=ON)
 
 
 def _draw_lines(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> None:
@@ -78,5 +81,5 @@ def _draw_lines(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> None:
         y = top + index * pitch
         selected = index == screen.selected
         if selected:
-            draw.rectangle((0, y - 1, width - 1, y + pitch - 3), fill=1)
-        draw.text((1, y), fit(line, chars), font=line_font, fill=0 if selected else 1)
+            draw.rectangle((0, y - 1, width - 1, y + pitch - 3), fill=ON)
+        draw.text((1, y), fit(line, chars), font=line_font, fill=OFF if selected else ON)

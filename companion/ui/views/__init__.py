@@ -14,15 +14,25 @@ from typing import Any
 from companion.core.app import App, AppState
 from companion.ui.screen import Screen, alert_lines
 from companion.ui.views.menu import menu_screen
-from companion.ui.views.now_boarding import now_boarding_screen
-from companion.ui.views.timer import timer_screen
+from companion.ui.views import now_boarding, timer
 
 View = Callable[[Any, float], Screen]
 
 VIEWS: dict[str, View] = {
-    "now-boarding": now_boarding_screen,
-    "timer": timer_screen,
+    "now-boarding": now_boarding.now_boarding_screen,
+    "timer": timer.timer_screen,
 }
+
+SCENE_SOURCES: tuple[Any, ...] = (now_boarding, timer)
+"""View modules whose ``SCENES`` (name -> protocol lines) ``companion render`` draws."""
+
+
+def all_view_scenes() -> dict[str, tuple[str, ...]]:
+    """Every scene of every view module (``SCENES``, if it has any), in registration order."""
+    scenes: dict[str, tuple[str, ...]] = {}
+    for module in SCENE_SOURCES:
+        scenes.update(getattr(module, "SCENES", {}))
+    return scenes
 
 
 def screen_for(app: App, state: AppState, now: float) -> Screen:

@@ -13,6 +13,16 @@ def clock_text(seconds: int) -> str:
     return f"{minutes}:{rest:02d}"
 
 
+SCENES: dict[str, tuple[str, ...]] = {
+    "timer-options": ("new timer", "press back", "press down", "press next"),
+    "timer-idle": ("new timer seconds=90",),
+    "timer-running": ("new timer seconds=90", "press next", "wait 27.4"),
+    "timer-paused": ("new timer seconds=90", "press next", "wait 52", "hold next"),
+    "timer-expired": ("new timer seconds=30", "press next", "wait 30"),
+    "timer-refused": ("new timer seconds=30", "press next", "press up"),
+}
+"""Screens for ``companion render`` and the golden tests: protocol lines, last screen kept."""
+
 CAPTIONS = {
     TimerState.IDLE: "NEXT start  UP/DN time",
     TimerState.RUNNING: "NEXT end  hold NEXT pause",

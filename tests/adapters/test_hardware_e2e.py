@@ -1,0 +1,99 @@
+"""End to end through gpiozero's MockFactory and luma's dummy display (the fake backend)."""
+
+import random
+
+import pytest
+from PIL import Image
+
+from companion import config as config_module
+from companion.bootstrap import build_controller, build_hardware
+from companion.core.buttons import Button
+from companion.testing.clock import FakeClock
+
+
+@pytest.fixture
+def box(tmp_path):
+    """A controller on the fake backend, buttons wired to it inline (mock pins call back
+    on the caller's thread), and its fake clock."""
+    config = config_module.defaults()
+    holder = {}
+    hardware = build_hardware(config, "fake",
+                              on_edge=lambda button, pressed: holder["c"].edge(button, pressed))
+    clock = FakeClock()
+    controller = build_controller(config, hardware, clock=clock, state_dir=tmp_path,
+                                  rng=random.Random(1), simulated=True)
+    holder["c"] = controller
+    yield controller, hardware, clock, config
+    controller.journal.close()
+    hardware.close()
+
+
+def pin(hardware, number):
+    return hardware.pin_factory.pin(number)
+
+
+def tap(hardware, clock, number, held=0.1):
+    pin(hardware, number).drive_low()   # pull-up wiring: low is pressed
+    clock.advance(held)
+    pin(hardware, number).drive_high()
+
+
+def frame_bytes(device):
+    return device.image.tobytes() if hasattr(device, "image") else None
+
+
+def test_e2e_next_pin_starts_the_timer_and_a_new_frame_appears(box):
+    controller, hardware, clock, config = box
+    assert controller.command_line("new timer seconds=12") == "ok"
+    controller.refresh()
+    device = hardware.display.device
+    before = hardware.display.frames_sent
+    idle_frame = frame_bytes(device)
+
+    tap(hardware, clock, config["buttons"]["next"])
+
+    state = controller.app.to_json(controller.state, controller.now())
+    assert state["timer"]["state"] == "running"
+    assert hardware.display.frames_sent > before
+    assert frame_bytes(device) != idle_frame
+    assert isinstance(hardware.display.last_frame, Image.Image)
+
+
+def test_e2e_passive_buzzer_plays_the_warning_tones(box):
+    controller, hardware, clock, config = box
+    controller.command_line("new timer seconds=12")
+    tap(hardware, clock, config["buttons"]["next"])
+    started = controller.now()
+    buzzer_pin = pin(hardware, config["buzzer"]["pin"])
+
+    controller.advance(2.0 - (controller.now() - started))  # exactly the 10 s mark
+    assert buzzer_pin.frequency == pytest.approx(1760.0)
+    controller.advance(12.0 - (controller.now() - started))  # to the alarm
+
+    recorded = controller.buzzer.frequencies
+    # clicks for new and start, 10 s and 5 s warnings, 3-2-1 final warnings, the alarm.
+    assert recorded == pytest.approx([2637.0, 2637.0, 1760.0, 1760.0, 2349.0, 2349.0, 2349.0, 1760.0])
+    assert controller.played[-1] == "alarm"
+
+
+def test_e2e_holding_next_on_the_pin_pauses_the_timer(box):
+    controller, hardware, clock, config = box
+    controller.command_line("new timer seconds=30")
+    tap(hardware, clock, config["buttons"]["next"])
+    next_pin = pin(hardware, config["buttons"]["next"])
+    next_pin.drive_low()
+    controller.advance(1.0)  # the long press fires at 0.8 s while held
+    next_pin.drive_high()
+    state = controller.app.to_json(controller.state, controller.now())
+    assert state["timer"]["state"] == "paused"
+
+
+def test_e2e_bouncing_contacts_give_one_press(box):
+    controller, hardware, clock, config = box
+    controller.command_line("new timer seconds=30")
+    next_pin = pin(hardware, config["buttons"]["next"])
+    for index in range(10):  # ten edges within 5 ms
+        (next_pin.drive_low if index % 2 == 0 else next_pin.drive_high)()
+        clock.advance(0.0005)
+    controller.advance(1.0)
+    assert controller.app.to_json(controller.state, controller.now())["rounds"] == 1

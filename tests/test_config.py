@@ -1,0 +1,46 @@
+"""Config loading: defaults < file < flags, and clear refusals (companion/config.py)."""
+
+import pytest
+
+from companion.config import ConfigError, defaults, load
+
+
+def test_config_defaults_load_without_a_system_file(tmp_path):
+    config = load(system_path=tmp_path / "absent.toml")
+    assert config == defaults()
+    assert config["buttons"]["next"] == 17
+
+
+def test_config_file_overrides_keys(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[buzzer]\nkind = 'active'\n[display]\ni2c_address = 0x3D\n")
+    config = load(path)
+    assert config["buzzer"]["kind"] == "active"
+    assert config["display"]["i2c_address"] == 0x3D
+    assert config["buttons"]["next"] == 17
+
+
+@pytest.mark.parametrize(("text", "fragments"), [
+    ("[buzer]\nkind = 'active'\n", ["unknown section [buzer]"]),
+    ("[buzzer]\nkynd = 'active'\n", ["unknown key buzzer.kynd", "kind"]),
+    ("[buzzer]\nkind = 'loud'\n", ["buzzer.kind = 'loud' is not allowed", "'passive'"]),
+    ("[buttons]\nnext = 'seventeen'\n", ["buttons.next", "a whole number"]),
+    ("[buttons]\npull_up = 1\n", ["buttons.pull_up", "true or false"]),
+    ("[buttons]\nnext = -4\n", ["must not be negative"]),
+    ("[buttons\nnext = 4\n", ["not valid TOML"]),
+    ("buttons = 3\n", ["must be a [buttons] table"]),
+])
+def test_config_bad_files_name_the_file_key_and_what_is_allowed(tmp_path, text, fragments):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as refusal:
+        load(path)
+    message = str(refusal.value)
+    assert str(path) in message
+    for fragment in fragments:
+        assert fragment in message
+
+
+def test_config_named_file_must_exist(tmp_path):
+    with pytest.raises(ConfigError, match="cannot read"):
+        load(tmp_path / "missing.toml")

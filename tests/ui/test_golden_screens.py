@@ -1,0 +1,23 @@
+"""Every screen scene against its golden PNG (regenerate on purpose: pytest --regen-golden)."""
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from companion.scenes import SCENES, render_scene
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.mark.parametrize("scene", list(SCENES))
+def test_golden_screen(scene, request):
+    image = render_scene(scene)
+    golden = GOLDEN / f"{scene}.png"
+    if request.config.getoption("--regen-golden"):
+        image.save(golden)
+        return
+    assert golden.exists(), f"no golden for {scene}: run pytest --regen-golden and look at it"
+    expected = Image.open(golden).convert("1")
+    assert image.size == expected.size == (128, 64)
+    assert image.tobytes() == expected.tobytes(), f"{scene} differs from {golden}"

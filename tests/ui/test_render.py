@@ -1,0 +1,59 @@
+"""The screen model and its drawing (ui/screen.py, ui/render.py)."""
+
+import pytest
+
+from companion.ui.render import render
+from companion.ui.screen import Screen, alert_lines, choice_line, fit
+from companion.ui.views.menu import window
+
+
+def lit(image, box):
+    return image.crop(box).getbbox() is not None
+
+
+def test_render_title_bar_is_inverted_and_body_is_dark_elsewhere():
+    image = render(Screen("Title"))
+    assert image.size == (128, 64) and image.mode == "1"
+    assert image.getpixel((127, 0)) == 255  # title bar lit to the edge
+    assert not lit(image, (0, 14, 128, 64))
+
+
+def test_render_big_digits_fill_the_middle():
+    image = render(Screen("T", big="1:30"))
+    assert lit(image, (40, 14, 88, 44))
+
+
+def test_render_alert_box_covers_the_bottom_two_lines():
+    image = render(Screen("T", big="1:30", alert=alert_lines("nothing to undo")))
+    assert image.getpixel((127, 63)) == 255
+
+
+@pytest.mark.parametrize(("text", "width", "expected"), [
+    ("short", 10, "short"),
+    ("exactly-10", 10, "exactly-10"),
+    ("much too long", 8, "much to~"),
+])
+def test_render_fit_cuts_with_a_mark(text, width, expected):
+    assert fit(text, width) == expected
+
+
+def test_render_alert_wraps_into_two_lines_at_most():
+    lines = alert_lines("the duration changes only before the timer starts and never after")
+    assert len(lines) == 2 and all(len(line) <= 25 for line in lines)
+
+
+def test_render_choice_line_right_aligns_the_value():
+    assert choice_line("Seconds", "60") == "Seconds          <60>"
+    assert len(choice_line("A very long label indeed", "official")) == 21
+
+
+def test_render_screen_refuses_lines_and_big_together():
+    with pytest.raises(ValueError):
+        Screen("T", lines=("a",), big="1:00")
+
+
+@pytest.mark.parametrize(("count", "cursor", "shown"), [
+    (2, 0, range(0, 2)), (5, 0, range(0, 3)), (5, 2, range(1, 4)), (5, 4, range(2, 5)),
+])
+def test_render_menu_window_keeps_the_cursor_visible(count, cursor, shown):
+    assert window(count, cursor) == shown
