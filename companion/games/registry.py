@@ -31,10 +31,12 @@ def scorers(read_guide: Callable[[str], str] | None = None) -> dict[str, Scorer]
     command line passes one (paths relative to the score file), the line protocol does not,
     so over the serial line a guide must be given inline.
     """
-    from companion.games import flight_plan, now_boarding_v3, planes
+    from companion.games import flight_plan, now_boarding, now_boarding_v3, overbooked, planes
 
     return {
         "flight-plan": partial(flight_plan.score, read_guide=read_guide),
+        "now-boarding": now_boarding.score,
         "now-boarding-v3": now_boarding_v3.score,
+        "overbooked": overbooked.score,
         "planes": planes.score,
     }

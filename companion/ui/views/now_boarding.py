@@ -2,7 +2,8 @@
 
 Every screen's status bar shows the complaints (``C:1/3``), the stage and the round; the
 flight shows the countdown in big M:SS digits; the title or caption says what the buttons do.
-Every text keeps to the Screen limits (tests check each screen of whole games).
+Every text keeps to the Screen limits (tests check each screen of whole games), and a body
+has at most 4 lines: on the panel a 5th small line touches the status bar.
 """
 
 from __future__ import annotations
@@ -26,7 +27,26 @@ from companion.games.now_boarding.rules import (
     weather_card,
 )
 from companion.ui.screen import Screen
+from companion.ui.views.menu import window
 from companion.ui.views.timer import clock_text
+
+_NEW = "new now-boarding players=3 seed=1"
+_TO_FLIGHT = ("press next",) * 13  # 8 checklist pages, the first draw, 4 weather cards
+
+SCENES: dict[str, tuple[str, ...]] = {
+    "now-boarding-setup": (_NEW,),
+    "now-boarding-weather": (_NEW, *("press next",) * 9),
+    "now-boarding-flight": (_NEW, *_TO_FLIGHT, "wait 4.3"),
+    "now-boarding-paused": (_NEW, *_TO_FLIGHT, "wait 9", "hold next"),
+    "now-boarding-anger": (_NEW, *_TO_FLIGHT, "wait 15", "press up", "press up"),
+    "now-boarding-upgrades": (_NEW, *_TO_FLIGHT, "wait 15", "press next", "press next",
+                              "press down"),
+    "now-boarding-vip": ("new now-boarding players=3 vip=on seed=1", *("press next",) * 12,
+                         "press up"),
+    "now-boarding-lose": (_NEW, *_TO_FLIGHT, "wait 15", "press up", "press up", "press up",
+                          "press next"),
+}
+"""Screens for ``companion render`` and the golden tests: protocol lines, last screen kept."""
 
 SHORT_STAGE = {"morning": "Morn.", "afternoon": "Aftn.", "evening": "Eve."}
 
@@ -71,11 +91,10 @@ def _setup(state: NowBoardingState) -> Screen:
     status = f"C:0/{COMPLAINT_LIMIT} NEXT next page"
     if page == "board":
         return Screen(f"{number} Board", (
-            f"Board side {data.board_side(players)}",
-            "Chart: Preflight side",
-            f"up; use its {players}P column",
-            "Temp tokens below it",
-            "Upgrade tiles in a pile",
+            f"Board: side {data.board_side(players)}",
+            "Chart: Preflight side up",
+            f"use its {players}P column",
+            "Tiles+temp tokens by it",
         ), status=status)
     if page == "cards":
         removed = data.REMOVED_AIRPORTS[players]
@@ -105,12 +124,10 @@ def _setup(state: NowBoardingState) -> Screen:
     if page == "decks":
         chart = PREFLIGHT[players]
         back = data.cards_back_in_box(players)
-        lines = ("Shuffle, deal face-down:",
-                 *(f"{STAGE_TITLES[stage]:<10} {count:>2} cards"
-                   for stage, count in zip(STAGES, chart.in_pile, strict=True)))
-        if back:
-            lines = (*lines, f"{back} card{'s' if back > 1 else ''} back in the box")
-        return Screen(f"{number} Decks", lines, status=status)
+        last = f"{back} card{'s' if back > 1 else ''} back in box" if back else "face-down"
+        lines = (*(f"{STAGE_TITLES[stage]:<10} {count:>2} cards"
+                   for stage, count in zip(STAGES, chart.in_pile, strict=True)), last)
+        return Screen(f"{number} Deal", lines, status=status)
     if page == "weather":
         per_stage = PREFLIGHT[players].weather[0]
         tokens = per_stage // 2
@@ -137,18 +154,20 @@ def _passengers(state: NowBoardingState) -> Screen:
         return Screen(f"Passengers {stage}", big=f"DRAW {draw_count(state)}",
                       caption=f"from {stage} deck; NEXT", status=status_line(state))
     unserved = vip_left(state)
-    vip_line = (f"{unserved} VIP left: +{unserved} compl." if unserved else "")
+    vip_line = f"{unserved} VIP left: +{unserved} compl."
     if state.stage_index + 1 < len(STAGES):
         following = STAGE_TITLES[STAGES[state.stage_index + 1]]
-        lines: tuple[str, ...] = (f"{following} stage begins:",
-                                  "remove all storm and",
-                                  "tailwind tokens.")
-        lines = (*lines, vip_line, "NEXT: new weather") if vip_line else (
-            *lines, "", "NEXT: new weather")
+        if unserved:
+            lines: tuple[str, ...] = (f"{following} begins: remove", "all weather tokens.",
+                                      vip_line, "NEXT: new weather")
+        else:
+            lines = (f"{following} stage begins:", "remove every storm and",
+                     "tailwind token.", "NEXT: new weather")
+    elif unserved:
+        lines = ("No passengers, no weather", "change: FINAL round next!", vip_line,
+                 "NEXT: upgrades")
     else:
         lines = ("No new passengers,", "no weather change.", "Next round is FINAL!")
-        if vip_line:
-            lines = (*lines, vip_line, "NEXT: upgrades")
     return Screen(f"{stage} deck empty", lines, status=status_line(state))
 
 
@@ -156,7 +175,7 @@ def _weather(state: NowBoardingState) -> Screen:
     card, total, token, route = weather_card(state)
     stage = STAGE_TITLES[state.stage]
     caption = (f"on {route} ({card}/{total})" if route is not None
-               else f"card {card}/{total}: its route")
+               else f"card {card} of {total}: on its route")
     return Screen(f"{stage} weather", big=token.upper(), caption=caption,
                   status=status_line(state))
 
@@ -168,9 +187,8 @@ def _vip(state: NowBoardingState) -> Screen:
     return Screen(f"Serve a VIP? {vip_left(state)} left", (
         card,
         effect,
-        "on the last card drawn",
-        "UP yes  DOWN no",
-        f"Serve: {answer}  NEXT ok",
+        f"Serve on last card: {answer}",
+        "UP yes DOWN no NEXT ok",
     ), status=status_line(state))
 
 
@@ -205,17 +223,18 @@ def _anger(state: NowBoardingState) -> Screen:
 
 
 def _upgrade_line(state: NowBoardingState, player: int, item: str) -> str:
+    """One row of the upgrades list, at most 21 characters."""
     if item in ("temp-seat", "temp-speed"):
         name = "Temp seat" if item == "temp-seat" else "Temp speed"
         holder = temp_holder(state, item)
         if holder is None:
-            return f"{name} ${data.TEMP_PRICES[item]}  in supply"
+            return f"{name} ${data.TEMP_PRICES[item]} free"
         if holder == player:
-            return f"{name}: yours (used?)"
+            return f"{name}: P{holder + 1} used?"
         return f"{name}: P{holder + 1} has it"
     left = supply_left(state, item)
     if item == "route":
-        return f"Route ${data.ROUTE_PRICE} (has {plane(state, player).routes}) {left} left"
+        return f"Route ${data.ROUTE_PRICE}  {left} left" if left > 0 else "Route: none left"
     name = "Seat" if item == "seat" else "Speed"
     price = next_price(state, player, item)
     current = plane(state, player)
@@ -224,14 +243,17 @@ def _upgrade_line(state: NowBoardingState, player: int, item: str) -> str:
         return f"{name}: {count} (the most)"
     if left <= 0:
         return f"{name}: none left"
-    return f"{name} {data.ordinal(count + 1)} ${price}  {left} left"
+    return f"{name} {data.ordinal(count + 1)} ${price} {left} left"
 
 
 def _upgrades(state: NowBoardingState) -> Screen:
+    """Three rows at a time (the large font), scrolled so the selected row shows."""
     player, item = upgrade_row(state)
-    lines = tuple(_upgrade_line(state, player, row) for row in data.UPGRADE_ITEMS)
+    cursor = data.UPGRADE_ITEMS.index(item)
+    shown = window(len(data.UPGRADE_ITEMS), cursor)
+    lines = tuple(_upgrade_line(state, player, data.UPGRADE_ITEMS[row]) for row in shown)
     return Screen(f"Upgrades P{player + 1}/{state.players} R{state.round}", lines,
-                  selected=data.UPGRADE_ITEMS.index(item),
+                  selected=cursor - shown.start,
                   status=f"C:{state.complaints}/{COMPLAINT_LIMIT} hold=buy NEXT=fly")
 
 

@@ -1,0 +1,444 @@
+"""Now Boarding (retail, 2-5 players, cooperative): the whole game as a pure state machine.
+
+The box runs the flight timer and walks the table through every step with NEXT. Rules
+enforced (rules/now-boarding.txt as read by rules/CLARIFICATIONS.md; numbers in data.py):
+
+Flow (``phase`` / ``step``)
+- ``setup`` / ``setup``: a checklist, one page per NEXT: board side; passenger cards to
+  remove; planes and starting passengers; one page per player choosing the free upgrade
+  tile (UP seat, DOWN speed; with 2 players the page also reminds of the free route tile);
+  the "In pile" deal; the weather cards; with ``vip=on`` one page per stage naming the VIP
+  cards the companion dealt (players + 2 of the nine, a seeded draw, each to its stage).
+- First-round setup, still ``phase`` setup: ``passengers`` (draw the Morning "draw per
+  round" count), ``vip`` (see below), ``weather`` (every Morning weather card, one per NEXT),
+  then the first ``flight``.
+- ``flight``: the countdown starts when the step begins. NEXT ends it early (tune "end");
+  the countdown running out (``Expire``) plays "alarm". Hold NEXT pauses / resumes; with
+  ``strict=on`` pausing is refused, but resuming a countdown paused by a power cut
+  (``Restore``) is always allowed. ``timer=off``: no countdown, the flight ends only by NEXT,
+  hold NEXT is refused, the time used is the time between the flight's start and its end.
+- Maintenance, in order: ``anger`` (UP / DOWN set the complaints filed now, NEXT adds them);
+  ``passengers`` (draw N from the current deck; when the deck is found empty the stage
+  changes: the screen says to clear the weather, NEXT moves to the new stage's ``weather``,
+  then its ``passengers`` draw; when the Evening deck is found empty nothing is drawn, no
+  weather changes and the next round is the final round); ``vip``; ``upgrades``; NEXT
+  then starts the next round's flight.
+- After the final round's flight: ``anger``, then ``exit`` (UP / DOWN set the undelivered
+  passengers, NEXT adds floor(undelivered / 2) complaints), then ``over``.
+- 3 or more complaints end the game at once (``over``, result "lose", tune "lose") whatever
+  the step; reaching exactly 2 plays "danger". Finishing ``exit`` with fewer than 3 plays
+  "win".
+
+VIP variant (``vip=on``)
+- After every passenger draw (the first-round draw included, so each stage has at least as
+  many chances as it can have VIP cards) and while the current stage still has a VIP card,
+  the ``vip`` step offers to serve the top one: UP yes, DOWN no (the default), NEXT confirms.
+  One VIP per draw: it rides on "the last passenger card" dealt.
+- VIP cards left when their stage's deck is found empty become complaints at the NEXT of
+  that ``passengers`` step (the screen announces them first).
+
+Upgrades (``upgrades``)
+- Rows, five per player: seat, speed, route, temporary seat, temporary speed, each with the
+  player's next price (FACTS.md chart) and the tiles left. UP / DOWN move through the rows
+  (across players), hold NEXT buys the selected row, NEXT ends the step and starts the next
+  flight (skipping it entirely is one NEXT). A temporary token is held by its buyer until
+  used: hold NEXT on the holder's own row marks it used and returns it to the supply.
+- Planes start with 1 seat and speed 3; the setup's free tile (seat or speed, and one route
+  with 2 players) comes from the supply. At most 5 seats and speed 9 (the chart's last price).
+- Money is not tracked: players pay with their passenger cards.
+
+Other choices
+- Rounds count from 1; during maintenance ``round`` is the round whose flight just ended.
+- Decks never go below zero: a draw takes at most what is left (with the chart's counts every
+  draw is exact).
+- ``weather=digital``: the companion picks, per stage, distinct random routes of the board side
+  in play (seeded at the start), and the screen names the route for each token; the weather
+  counts in the state are the same as with cards.
+- All randomness (the VIP deal, digital weather) is drawn in ``new`` from the seed (the
+  ``seed`` option overrides the box's), so replaying the journal rebuilds the same game.
+- ``timer=off``: ``countdown(state)`` is None and the state's ``timer`` object is
+  ``{"state": "idle", "remaining": 0.0, "duration": 0.0}`` throughout; the added ``elapsed``
+  field tells how long the current flight has run.
+- ``Restore`` pauses a running flight countdown and changes nothing anywhere else.
+- At ``anger`` UP stops where the total would reach 3 (more would change nothing); the game
+  ends only at NEXT, so a slip of UP can be taken back with DOWN. At ``exit`` the most is every
+  passenger card of the game.
+- With 4-5 players the chart deals 71 of the 72 cards (players + In pile); the checklist says
+  the card left over goes back in the box.
+- UP / DOWN held (the protocol's ``hold up``) act as presses; BACK never reaches the game.
+- Illegal input raises :class:`RuleError` with a short reason; the state is never changed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from companion.core.buttons import Button
+from companion.core.game import (
+    Expire,
+    GameAction,
+    Hold,
+    OptionError,
+    Play,
+    Press,
+    Restore,
+    RuleError,
+)
+from companion.core.timer import Countdown, TimerState
+from companion.games.now_boarding import data
+from companion.games.now_boarding.data import (
+    COMPLAINT_LIMIT,
+    GAME,
+    MAX_SEATS,
+    MAX_SPEED,
+    PREFLIGHT,
+    STAGES,
+    UPGRADE_ITEMS,
+)
+from companion.games.now_boarding.record import state_json
+from companion.games.now_boarding.rules import (
+    OPTIONS,
+    TEMP_ITEMS,
+    Complaint,
+    Flight,
+    NowBoardingState,
+    Purchase,
+    deck_empty,
+    draw_count,
+    elapsed,
+    max_undelivered,
+    next_price,
+    setup_page,
+    setup_pages,
+    supply_left,
+    temp_holder,
+    upgrade_row,
+    vip_left,
+)
+
+# -- the game -----------------------------------------------------------------------------------
+
+
+class NowBoarding:
+    """The Game protocol for Now Boarding; see the module docstring for the rules."""
+
+    name = GAME
+    title = data.TITLE
+    options = OPTIONS
+
+    def new(self, options: Mapping[str, str], seed: int) -> NowBoardingState:
+        players = int(options.get("players", "3"))
+        if not data.MIN_PLAYERS <= players <= data.MAX_PLAYERS:
+            raise OptionError(f"players={players} is not allowed; use players=2..5")
+        preset = options.get("timer", "official")
+        try:
+            duration = data.timer_seconds(preset, players)
+        except ValueError as error:
+            raise OptionError(f"timer={preset!r} is not allowed; use "
+                              "timer=official|relaxed|doubled|off|5..600") from error
+        given_seed = options.get("seed", "auto")
+        game_seed = seed if given_seed == "auto" else int(given_seed)
+        vip_variant = options.get("vip", "off") == "on"
+        chart = PREFLIGHT[players]
+
+        vip_rng = random.Random(f"now-boarding:{game_seed}:vip")
+        dealt = vip_rng.sample(range(len(data.VIP_CARDS)), data.vip_count(players))
+        per_stage = [tuple(data.VIP_CARDS[i].name for i in dealt
+                           if data.VIP_CARDS[i].stage == stage) for stage in STAGES]
+        vip_dealt = (per_stage[0], per_stage[1], per_stage[2]) if vip_variant else ((), (), ())
+
+        weather_rng = random.Random(f"now-boarding:{game_seed}:weather")
+        names = [route.name for route in data.routes(players)]
+        picks = [tuple(weather_rng.sample(names, count)) for count in chart.weather]
+        weather_routes = (picks[0], picks[1], picks[2])
+
+        normalised = {spec.key: options.get(spec.key, spec.default) for spec in OPTIONS}
+        countdown = Countdown(duration=float(duration)) if duration is not None else None
+        return NowBoardingState(
+            players=players,
+            options=tuple(normalised.items()),
+            seed=game_seed,
+            duration=duration,
+            strict=options.get("strict", "off") == "on",
+            vip_variant=vip_variant,
+            digital_weather=options.get("weather", "cards") == "digital",
+            vip_dealt=vip_dealt,
+            weather_routes=weather_routes,
+            decks=chart.in_pile,
+            weather=chart.weather,
+            vip_decks=vip_dealt,
+            countdown=countdown,
+            free_tiles=("seat",) * players,
+        )
+
+    # -- stepping --------------------------------------------------------------------------
+
+    def step(self, state: NowBoardingState, action: GameAction,
+             now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        match action:
+            case Expire():
+                return self._expire(state, now)
+            case Restore():
+                return self._restore(state, now)
+            case Press(Button.BACK) | Hold(Button.BACK):
+                raise RuleError("BACK belongs to the box: menu / hold to undo")
+        if state.step == "over":
+            raise RuleError("game over: BACK menu, hold BACK undo")
+        match action:
+            case Press(Button.NEXT):
+                return self._next(state, now)
+            case Hold(Button.NEXT):
+                return self._hold_next(state, now)
+            case Press(Button.UP) | Hold(Button.UP):
+                return self._up_down(state, +1)
+            case Press(Button.DOWN) | Hold(Button.DOWN):
+                return self._up_down(state, -1)
+        raise RuleError("that does nothing here")
+
+    def countdown(self, state: NowBoardingState) -> Countdown | None:
+        return state.countdown
+
+    def result(self, state: NowBoardingState) -> str | None:
+        return state.result
+
+    def to_json(self, state: NowBoardingState, now: float) -> dict[str, Any]:
+        return state_json(state, now)
+
+    # -- NEXT -------------------------------------------------------------------------------
+
+    def _next(self, state: NowBoardingState,
+              now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        match state.step:
+            case "setup":
+                if state.page + 1 < len(setup_pages(state)):
+                    return replace(state, page=state.page + 1), (Play("click"),)
+                return replace(state, step="passengers", page=0), (Play("click"),)
+            case "passengers":
+                return self._passengers(state, now)
+            case "weather":
+                return self._weather(state, now)
+            case "vip":
+                return self._vip(state, now)
+            case "flight":
+                return self._end_flight(state, now, "next")
+            case "anger":
+                return self._anger(state)
+            case "upgrades":
+                return self._start_flight(replace(state, round=state.round + 1), now)
+            case "exit":
+                return self._exit(state)
+        raise RuleError(f"NEXT does nothing at {state.step}")  # pragma: no cover
+
+    def _passengers(self, state: NowBoardingState,
+                    now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        if not deck_empty(state):
+            index = state.stage_index
+            decks = list(state.decks)
+            decks[index] -= draw_count(state)
+            drawn = replace(state, decks=(decks[0], decks[1], decks[2]))
+            return self._after_draw(drawn, now)
+        # The draw finds the current deck empty: its VIPs complain, then the stage changes
+        # (or, after the Evening, the next round is the final round).
+        state, plays = self._vip_complaints(state)
+        if state.step == "over":
+            return state, plays
+        if state.stage_index + 1 < len(STAGES):
+            changed = replace(state, stage_index=state.stage_index + 1, page=0)
+            step = "weather" if changed.weather[changed.stage_index] > 0 else "passengers"
+            return replace(changed, step=step), plays or (Play("click"),)
+        return replace(state, final_round=True, step="upgrades", page=0), plays or (Play("click"),)
+
+    def _vip_complaints(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        left = vip_left(state)
+        if not left:
+            return state, ()
+        decks = list(state.vip_decks)
+        decks[state.stage_index] = ()
+        state = replace(state, vip_decks=(decks[0], decks[1], decks[2]))
+        return self._add_complaints(state, left, "vip")
+
+    def _after_draw(self, state: NowBoardingState,
+                    now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        if state.vip_variant and vip_left(state) > 0:
+            return replace(state, step="vip", serve_vip=False), (Play("click"),)
+        return self._after_vip(state, now)
+
+    def _after_vip(self, state: NowBoardingState,
+                   now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        if state.phase == "setup":
+            if state.weather[state.stage_index] > 0:
+                return replace(state, step="weather"), (Play("click"),)
+            return self._start_flight(state, now)
+        return replace(state, step="upgrades", page=0), (Play("click"),)
+
+    def _vip(self, state: NowBoardingState,
+             now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        if state.serve_vip:
+            index = state.stage_index
+            card = state.vip_decks[index][0]
+            decks = list(state.vip_decks)
+            decks[index] = decks[index][1:]
+            state = replace(state, vip_decks=(decks[0], decks[1], decks[2]),
+                            vips_served=(*state.vips_served, (state.round, state.stage, card)))
+        return self._after_vip(replace(state, serve_vip=False), now)
+
+    def _weather(self, state: NowBoardingState,
+                 now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        index = state.stage_index
+        weather = list(state.weather)
+        weather[index] -= 1
+        state = replace(state, weather=(weather[0], weather[1], weather[2]))
+        if weather[index] > 0:
+            return state, (Play("click"),)
+        if state.phase == "setup":
+            return self._start_flight(state, now)
+        # A stage change: the new stage's weather is out, now its passengers.
+        return replace(state, step="passengers"), (Play("click"),)
+
+    def _start_flight(self, state: NowBoardingState,
+                      now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        countdown = state.countdown.reset().start(now) if state.countdown is not None else None
+        return replace(state, phase="flight", step="flight", page=0, countdown=countdown,
+                       flight_started=now), (Play("click"),)
+
+    def _end_flight(self, state: NowBoardingState, now: float,
+                    how: str) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        used = elapsed(state, now)
+        if state.countdown is not None:
+            countdown = (state.countdown.expire(now) if how == "time"
+                         else state.countdown.end_early(now))
+        else:
+            countdown = None
+        flight = Flight(state.round, state.stage, round(used, 3), how, state.final_round)
+        ended = replace(state, phase="maintenance", step="anger", pending=0, page=0,
+                        countdown=countdown, flight_started=None,
+                        flights=(*state.flights, flight))
+        return ended, (Play("alarm" if how == "time" else "end"),)
+
+    def _anger(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        state, plays = self._add_complaints(replace(state, pending=0), state.pending, "anger")
+        if state.step == "over":
+            return state, plays
+        if state.final_round:
+            return replace(state, step="exit", pending=0), plays or (Play("click"),)
+        return replace(state, step="passengers"), plays or (Play("click"),)
+
+    def _exit(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        undelivered = state.pending
+        state = replace(state, undelivered=undelivered, pending=0)
+        state, plays = self._add_complaints(state, undelivered // 2, "exit", always_log=True)
+        if state.step == "over":
+            return state, plays
+        won = replace(state, phase="over", step="over", result="win", reason="flying high")
+        return won, (Play("win"),)
+
+    def _add_complaints(self, state: NowBoardingState, count: int, source: str,
+                        *, always_log: bool = False) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        """Add complaints; 3 or more end the game at once, reaching exactly 2 is a warning."""
+        if count <= 0 and not always_log:
+            return state, ()
+        before = state.complaints
+        total = before + count
+        log = (*state.complaint_log, Complaint(state.round, source, count))
+        state = replace(state, complaints=total, complaint_log=log)
+        if total >= COMPLAINT_LIMIT:
+            reasons = {"anger": "angry passengers", "vip": "an unserved VIP",
+                       "exit": "undelivered passengers"}
+            return replace(state, phase="over", step="over", result="lose",
+                           reason=reasons[source]), (Play("lose"),)
+        if before < COMPLAINT_LIMIT - 1 == total:
+            return state, (Play("danger"),)
+        return state, ()
+
+    # -- the timer --------------------------------------------------------------------------
+
+    def _expire(self, state: NowBoardingState,
+                now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        countdown = state.countdown
+        if state.step != "flight" or countdown is None:
+            raise RuleError("no flight timer is running")
+        if not countdown.is_due(now):
+            raise RuleError("the flight timer has time left")
+        return self._end_flight(state, now, "time")
+
+    def _restore(self, state: NowBoardingState,
+                 now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        countdown = state.countdown
+        if state.step == "flight" and countdown is not None \
+                and countdown.state is TimerState.RUNNING:
+            return replace(state, countdown=countdown.pause(now)), ()
+        return state, ()
+
+    def _hold_next(self, state: NowBoardingState,
+                   now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        if state.step == "upgrades":
+            return self._buy(state)
+        if state.step != "flight":
+            raise RuleError("hold NEXT pauses a flight only")
+        countdown = state.countdown
+        if countdown is None:
+            raise RuleError("no timer to pause: timer=off")
+        if countdown.state is TimerState.PAUSED:
+            return replace(state, countdown=countdown.resume(now)), (Play("click"),)
+        if state.strict:
+            raise RuleError("pause is off: strict=on")
+        return replace(state, countdown=countdown.pause(now)), (Play("click"),)
+
+    # -- UP / DOWN --------------------------------------------------------------------------
+
+    def _up_down(self, state: NowBoardingState,
+                 direction: int) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        match state.step:
+            case "anger":
+                value = state.pending + direction
+                if value < 0:
+                    raise RuleError("complaints cannot go below 0")
+                if state.complaints + value > COMPLAINT_LIMIT:
+                    raise RuleError("3 complaints already lose")
+                return replace(state, pending=value), ()
+            case "exit":
+                value = state.pending + direction
+                if value < 0:
+                    raise RuleError("passengers cannot go below 0")
+                if value > max_undelivered(state):
+                    raise RuleError(f"at most {max_undelivered(state)} passengers")
+                return replace(state, pending=value), ()
+            case "vip":
+                return replace(state, serve_vip=direction > 0), ()
+            case "upgrades":
+                rows = len(UPGRADE_ITEMS) * state.players
+                # UP moves up the list (to the row before), DOWN to the row after.
+                return replace(state, page=(state.page - direction) % rows), ()
+            case "setup":
+                page = setup_page(state)
+                if page.startswith("free-"):
+                    player = int(page.removeprefix("free-"))
+                    tiles = list(state.free_tiles)
+                    tiles[player] = "seat" if direction > 0 else "speed"
+                    return replace(state, free_tiles=tuple(tiles)), ()
+                raise RuleError("NEXT turns the page")
+            case "flight":
+                raise RuleError("flying: NEXT ends the flight")
+        raise RuleError("NEXT moves on; UP/DOWN do nothing here")
+
+    def _buy(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        player, item = upgrade_row(state)
+        label = f"P{player + 1}"
+        if item in TEMP_ITEMS:
+            holder = temp_holder(state, item)
+            if holder == player:
+                used = Purchase(state.round, player, f"{item}-used")
+                return replace(state, purchases=(*state.purchases, used)), (Play("click"),)
+            if holder is not None:
+                raise RuleError(f"P{holder + 1} holds it until used")
+        else:
+            if supply_left(state, item) <= 0:
+                raise RuleError(f"no {item} tiles left")
+            if next_price(state, player, item) is None:
+                most = MAX_SEATS if item == "seat" else MAX_SPEED
+                raise RuleError(f"{label} has the most {item}: {most}")
+        bought = Purchase(state.round, player, item)
+        return replace(state, purchases=(*state.purchases, bought)), (Play("click"),)

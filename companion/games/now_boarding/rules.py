@@ -1,0 +1,250 @@
+"""Now Boarding's state, options and the facts derived from them (pure).
+
+The state machine that changes the state is game.py; the JSON and the game record are
+record.py. See game.py's docstring for the rules and the readings chosen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.core.game import (
+    OptionSpec,
+    int_between,
+)
+from companion.core.timer import Countdown
+from companion.games.now_boarding import data
+from companion.games.now_boarding.data import (
+    PREFLIGHT,
+    ROUTE_PRICE,
+    SEAT_PRICES,
+    SPEED_PRICES,
+    STAGES,
+    SUPPLY,
+    TEMP_PRICES,
+    UPGRADE_ITEMS,
+)
+
+
+def _is_seed(value: str) -> bool:
+    digits = value[1:] if value.startswith("-") else value
+    return digits.isdigit() and len(digits) <= 19
+
+
+OPTIONS = (
+    OptionSpec("players", "Players", ("2", "3", "4", "5"), "3"),
+    OptionSpec("vip", "VIP cards", ("off", "on"), "off"),
+    OptionSpec("timer", "Timer", data.TIMER_PRESETS, "official",
+               accepts=int_between(data.MIN_TIMER_SECONDS, data.MAX_TIMER_SECONDS),
+               allowed="official|relaxed|doubled|off|5..600"),
+    OptionSpec("strict", "Strict timer", ("off", "on"), "off"),
+    OptionSpec("weather", "Weather", ("cards", "digital"), "cards"),
+    OptionSpec("seed", "Seed", ("auto",), "auto", accepts=_is_seed,
+               allowed="auto|<whole number>"),
+)
+
+SETUP_BEFORE_FREE = ("board", "cards", "planes")
+SETUP_AFTER_FREE = ("decks", "weather")
+
+TEMP_ITEMS = ("temp-seat", "temp-speed")
+
+
+@dataclass(frozen=True)
+class Flight:
+    """One flight phase, for the game record: how long it took and how it ended."""
+
+    round: int
+    stage: str
+    used: float
+    ended: str  # "time" (the countdown ran out) or "next" (ended by NEXT)
+    final: bool
+
+
+@dataclass(frozen=True)
+class Complaint:
+    """Complaints added at one moment: at ``anger``, for unserved VIPs, or at ``exit``."""
+
+    round: int
+    source: str  # "anger" | "vip" | "exit"
+    count: int
+
+
+@dataclass(frozen=True)
+class Purchase:
+    """An upgrade bought (or a temporary token used: item "temp-seat-used"...)."""
+
+    round: int
+    player: int
+    item: str
+
+
+@dataclass(frozen=True)
+class Plane:
+    seats: int
+    speed: int
+    routes: int
+
+
+@dataclass(frozen=True)
+class NowBoardingState:
+    """Everything about a game in play; immutable (every step returns a new one)."""
+
+    players: int
+    options: tuple[tuple[str, str], ...]
+    seed: int
+    duration: int | None
+    strict: bool
+    vip_variant: bool
+    digital_weather: bool
+    vip_dealt: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+    weather_routes: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+    decks: tuple[int, int, int]
+    weather: tuple[int, int, int]
+    vip_decks: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+    countdown: Countdown | None
+    phase: str = "setup"
+    step: str = "setup"
+    page: int = 0
+    stage_index: int = 0
+    round: int = 1
+    final_round: bool = False
+    flight_started: float | None = None
+    pending: int = 0
+    serve_vip: bool = False
+    complaints: int = 0
+    result: str | None = None
+    reason: str | None = None
+    undelivered: int | None = None
+    free_tiles: tuple[str, ...] = ()
+    flights: tuple[Flight, ...] = ()
+    complaint_log: tuple[Complaint, ...] = ()
+    purchases: tuple[Purchase, ...] = ()
+    vips_served: tuple[tuple[int, str, str], ...] = ()
+
+    @property
+    def stage(self) -> str:
+        return STAGES[self.stage_index]
+
+    @property
+    def option_map(self) -> dict[str, str]:
+        return dict(self.options)
+
+
+# -- derived facts ------------------------------------------------------------------------------
+
+
+def setup_pages(state: NowBoardingState) -> tuple[str, ...]:
+    """The checklist pages of the setup step, in order."""
+    free = tuple(f"free-{player}" for player in range(state.players))
+    vip = tuple(f"vip-{stage}" for stage in STAGES) if state.vip_variant else ()
+    return (*SETUP_BEFORE_FREE, *free, *SETUP_AFTER_FREE, *vip)
+
+
+def setup_page(state: NowBoardingState) -> str:
+    return setup_pages(state)[state.page]
+
+
+def draw_count(state: NowBoardingState) -> int:
+    """Cards the ``passengers`` step draws now (0 when the current deck is empty)."""
+    wanted = PREFLIGHT[state.players].draw[state.stage_index]
+    return min(wanted, state.decks[state.stage_index])
+
+
+def deck_empty(state: NowBoardingState) -> bool:
+    """At ``passengers``: the current stage's deck is found empty (a stage change or the end)."""
+    return state.decks[state.stage_index] == 0
+
+
+def weather_card(state: NowBoardingState) -> tuple[int, int, str, str | None]:
+    """At ``weather``: (card number from 1, cards of the stage, token, digital route or None)."""
+    total = PREFLIGHT[state.players].weather[state.stage_index]
+    index = total - state.weather[state.stage_index]
+    route = (state.weather_routes[state.stage_index][index]
+             if state.digital_weather else None)
+    return index + 1, total, data.weather_token(index), route
+
+
+def plane(state: NowBoardingState, player: int) -> Plane:
+    """A player's plane now: the start, the free setup tile(s), and every purchase."""
+    seats, speed, routes = data.START_SEATS, data.START_SPEED, 0
+    if player < len(state.free_tiles):
+        if state.free_tiles[player] == "seat":
+            seats += 1
+        else:
+            speed += 1
+    if state.players == 2:
+        routes += 1
+    for purchase in state.purchases:
+        if purchase.player != player:
+            continue
+        if purchase.item == "seat":
+            seats += 1
+        elif purchase.item == "speed":
+            speed += 1
+        elif purchase.item == "route":
+            routes += 1
+    return Plane(seats, speed, routes)
+
+
+def supply_left(state: NowBoardingState, item: str) -> int:
+    """Permanent tiles of ``item`` (seat, speed, route) still in the supply."""
+    used = sum(1 for purchase in state.purchases if purchase.item == item)
+    if item in ("seat", "speed"):
+        used += sum(1 for tile in state.free_tiles if tile == item)
+    if item == "route" and state.players == 2:
+        used += state.players
+    return SUPPLY[item] - used
+
+
+def temp_holder(state: NowBoardingState, item: str) -> int | None:
+    """Who holds the temporary token ``item`` (temp-seat / temp-speed), or None (in supply)."""
+    holder: int | None = None
+    for purchase in state.purchases:
+        if purchase.item == item:
+            holder = purchase.player
+        elif purchase.item == f"{item}-used":
+            holder = None
+    return holder
+
+
+def upgrade_row(state: NowBoardingState, cursor: int | None = None) -> tuple[int, str]:
+    """(player, item) of an upgrades row (the cursor's by default)."""
+    index = state.page if cursor is None else cursor
+    return divmod(index, len(UPGRADE_ITEMS))[0], UPGRADE_ITEMS[index % len(UPGRADE_ITEMS)]
+
+
+def next_price(state: NowBoardingState, player: int, item: str) -> int | None:
+    """The price of ``player``'s next ``item``, or None when their plane has the most."""
+    current = plane(state, player)
+    if item == "seat":
+        return SEAT_PRICES.get(current.seats + 1)
+    if item == "speed":
+        return SPEED_PRICES.get(current.speed + 1)
+    if item == "route":
+        return ROUTE_PRICE
+    return TEMP_PRICES[item]
+
+
+def vip_left(state: NowBoardingState, stage_index: int | None = None) -> int:
+    index = state.stage_index if stage_index is None else stage_index
+    return len(state.vip_decks[index])
+
+
+def vip_offer(state: NowBoardingState) -> str | None:
+    """The VIP card the ``vip`` step offers (the top of the current stage's VIP deck)."""
+    deck = state.vip_decks[state.stage_index]
+    return deck[0] if deck else None
+
+
+def elapsed(state: NowBoardingState, now: float) -> float:
+    """Seconds of the current flight used so far (0 outside a flight)."""
+    if state.step != "flight":
+        return 0.0
+    if state.countdown is not None:
+        return state.countdown.used(now)
+    return max(0.0, now - (state.flight_started or 0.0))
+
+
+def max_undelivered(state: NowBoardingState) -> int:
+    """The most passengers that can be undelivered: every card of the game."""
+    return data.passenger_cards(state.players)

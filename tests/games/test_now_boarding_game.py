@@ -1,0 +1,626 @@
+"""Now Boarding through the App: whole games, losing and winning, undo, the timer, upgrades.
+
+Every test drives ``App([NowBoarding()])`` with gestures and ticks on a fake time variable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.core.app import App, AppState, Effect, ResultChanged
+from companion.core.buttons import Button, Gesture
+from companion.core.game import (
+    Expire,
+    OptionError,
+    Play,
+    Restore,
+    RuleError,
+    resolve_options,
+)
+from companion.games.now_boarding import NowBoarding, record
+from companion.games.now_boarding.data import (
+    PREFLIGHT,
+    STAGES,
+    passenger_cards,
+    stage_rounds,
+    total_flights,
+)
+
+NEXT, UP, DOWN, BACK = Button.NEXT, Button.UP, Button.DOWN, Button.BACK
+
+
+class Table:
+    """One game on the box, on a fake clock."""
+
+    def __init__(self, box_seed: int = 1, **options: str) -> None:
+        self.app = App([NowBoarding()])
+        self.t = 0.0
+        self.state, self.effects = self.app.new_game(AppState(), "now-boarding", options,
+                                                     box_seed, self.t)
+
+    def json(self) -> dict[str, Any]:
+        return self.app.to_json(self.state, self.t)
+
+    @property
+    def step(self) -> str:
+        return str(self.json()["step"])
+
+    def gesture(self, button: Button, kind: str = "press", dt: float = 0.25) -> list[Effect]:
+        self.t += dt
+        gesture = Gesture("press" if kind == "press" else "hold", button, self.t)
+        self.state, self.effects = self.app.gesture(self.state, gesture, self.t)
+        return self.effects
+
+    def press(self, button: Button, times: int = 1) -> list[Effect]:
+        effects: list[Effect] = []
+        for _ in range(times):
+            effects += self.gesture(button)
+        return effects
+
+    def hold(self, button: Button) -> list[Effect]:
+        return self.gesture(button, "hold", dt=0.8)
+
+    def tick(self, dt: float) -> list[Effect]:
+        self.t += dt
+        self.state, self.effects = self.app.tick(self.state, self.t)
+        return self.effects
+
+    def refused(self, button: Button, kind: str = "press") -> str:
+        """Assert that the gesture is refused and changes nothing; the refusal's message."""
+        before = self.json()
+        with pytest.raises(RuleError) as error:
+            self.app.gesture(self.state, Gesture("press" if kind == "press" else "hold",
+                                                 button, self.t), self.t)
+        assert self.json() == before
+        return error.value.message
+
+    def to_flight(self) -> None:
+        """NEXT through every step (VIPs declined) until a flight starts."""
+        for _ in range(200):
+            if self.step in ("flight", "over"):
+                return
+            self.press(NEXT)
+        raise AssertionError("no flight within 200 presses")
+
+    def fly(self) -> list[Effect]:
+        """Let the current flight run out (or end it with NEXT when there is no timer)."""
+        assert self.step == "flight"
+        if self.json()["timer"]["duration"]:
+            return self.tick(self.json()["timer"]["remaining"] + 0.5)
+        return self.press(NEXT)
+
+    def complain(self, count: int) -> list[Effect]:
+        assert self.step == "anger"
+        self.press(UP, count)
+        return self.press(NEXT)
+
+
+def tunes(effects: list[Effect]) -> list[str]:
+    return [effect.tune for effect in effects if isinstance(effect, Play)]
+
+
+# --- whole games ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "rounds", "flights"),
+    [(2, (3, 5, 9), 18), (3, (3, 5, 8), 17), (4, (4, 5, 7), 17), (5, (3, 6, 4), 14)],
+)
+def test_now_boarding_whole_game(players: int, rounds: tuple[int, int, int],
+                                 flights: int) -> None:
+    chart = PREFLIGHT[players]
+    assert stage_rounds(players) == rounds
+    assert total_flights(players) == flights
+    table = Table(players=str(players))
+    start = table.json()
+    assert start["phase"] == "setup"
+    assert start["decks"] == dict(zip(STAGES, chart.in_pile, strict=True))
+    assert start["weather"] == dict(zip(STAGES, chart.weather, strict=True))
+    assert start["vip"] == {"morning": 0, "afternoon": 0, "evening": 0}
+    # The checklist: 3 pages, one free tile per player, decks, weather.
+    table.press(NEXT, 3 + players + 2)
+    first = table.json()
+    assert (first["phase"], first["step"]) == ("setup", "passengers")
+    assert first["draw"] == {"deck": "morning", "count": chart.draw[0], "empty": False,
+                             "next": None}
+    table.press(NEXT)
+    assert table.json()["decks"]["morning"] == chart.in_pile[0] - chart.draw[0]
+    assert (table.json()["phase"], table.step) == ("setup", "weather")
+    table.press(NEXT, chart.weather[0])
+    assert table.json()["weather"]["morning"] == 0
+
+    flight_stages: list[str] = []
+    boundaries: list[tuple[str, int]] = []
+    while table.step != "over":
+        state = table.json()
+        assert state["step"] == "flight"
+        assert state["round"] == len(flight_stages) + 1
+        flight_stages.append(state["stage"])
+        assert tunes(table.fly())[-1] == "alarm"
+        assert table.json()["round"] == len(flight_stages)  # the round that just ended
+        table.press(NEXT)  # no complaints
+        if table.step == "exit":
+            break
+        draw = table.json()["draw"]
+        if draw["empty"]:
+            old = STAGES.index(draw["deck"])
+            assert table.json()["decks"][draw["deck"]] == 0
+            boundaries.append((draw["deck"], len(flight_stages)))
+            table.press(NEXT)
+            if draw["next"] == "final-round":
+                assert table.json()["final_round"] is True
+                assert table.json()["decks"] == {"morning": 0, "afternoon": 0, "evening": 0}
+                assert table.json()["weather"] == {"morning": 0, "afternoon": 0, "evening": 0}
+                assert table.step == "upgrades"
+            else:
+                new = STAGES[old + 1]
+                after = table.json()
+                assert (after["stage"], after["step"]) == (new, "weather")
+                assert after["weather"][new] == chart.weather[old + 1]
+                assert after["decks"][new] == chart.in_pile[old + 1]
+                table.press(NEXT, chart.weather[old + 1])
+                assert table.json()["weather"][new] == 0
+                assert table.step == "passengers"
+                table.press(NEXT)
+                left = chart.in_pile[old + 1] - chart.draw[old + 1]
+                assert table.json()["decks"][new] == left
+        else:
+            before = table.json()["decks"][draw["deck"]]
+            table.press(NEXT)
+            assert table.json()["decks"][draw["deck"]] == before - draw["count"]
+        assert table.step == "upgrades"
+        assert table.json()["final_round"] is (len(boundaries) == 3)
+        table.press(NEXT)
+    assert table.step == "exit"
+    assert table.json()["final_round"] is True
+    effects = table.press(NEXT)
+    assert tunes(effects) == ["win"]
+    assert [e for e in effects if isinstance(e, ResultChanged)] == [ResultChanged("win")]
+    end = table.json()
+    assert (end["phase"], end["step"], end["result"], end["complaints"]) == (
+        "over", "over", "win", 0)
+    assert len(flight_stages) == flights
+    assert flight_stages == (["morning"] * rounds[0] + ["afternoon"] * rounds[1]
+                             + ["evening"] * (rounds[2] + 1))
+    assert boundaries == [("morning", rounds[0]), ("afternoon", rounds[0] + rounds[1]),
+                          ("evening", sum(rounds))]
+    game_record = record(table.state.session.state)
+    assert len(game_record["rounds"]) == flights
+    assert game_record["cards_drawn"] == sum(chart.in_pile)
+    assert all(row["time_used"] == pytest.approx(15.0 if players <= 3 else 30.0)
+               for row in game_record["rounds"])
+
+
+def test_now_boarding_three_players_play_17_flights_with_timer_off() -> None:
+    table = Table(players="3", timer="off")
+    flights = 0
+    while table.step != "over":
+        table.to_flight()
+        if table.step == "flight":
+            flights += 1
+            table.fly()
+    assert flights == 17
+    assert table.json()["result"] == "win"
+
+
+# --- losing and winning --------------------------------------------------------------------
+
+
+def test_now_boarding_third_complaint_mid_game_loses_at_once() -> None:
+    table = Table(players="3")
+    table.to_flight()
+    table.fly()
+    assert tunes(table.complain(1)) == ["click"]
+    table.to_flight()
+    table.fly()
+    assert tunes(table.complain(1)) == ["danger"]
+    table.to_flight()
+    table.fly()
+    effects = table.complain(1)
+    assert tunes(effects) == ["lose"]
+    assert ResultChanged("lose") in effects
+    end = table.json()
+    assert (end["phase"], end["step"], end["result"], end["complaints"]) == (
+        "over", "over", "lose", 3)
+    assert end["reason"] == "angry passengers"
+    assert table.refused(NEXT).startswith("game over")
+
+
+def test_now_boarding_complaints_cannot_be_set_past_the_loss_or_below_zero() -> None:
+    table = Table(players="2")
+    table.to_flight()
+    table.fly()
+    assert table.refused(DOWN) == "complaints cannot go below 0"
+    table.press(UP, 3)
+    assert table.refused(UP) == "3 complaints already lose"
+    assert table.json()["pending"] == 3
+    assert table.json()["complaints"] == 0  # only NEXT files them
+
+
+def finish_rounds(table: Table) -> None:
+    """Play every remaining round with no new complaints, up to the exit step."""
+    while table.step not in ("exit", "over"):
+        table.to_flight()
+        if table.step == "flight":
+            table.fly()
+            table.press(NEXT)
+
+
+@pytest.mark.parametrize(
+    ("filed", "undelivered", "result", "total"),
+    [
+        (2, 0, "win", 2),
+        (2, 1, "win", 2),
+        (1, 2, "win", 2),
+        (1, 3, "win", 2),
+        (1, 4, "lose", 3),
+        (0, 5, "win", 2),
+        (0, 6, "lose", 3),
+        (2, 2, "lose", 3),
+    ],
+)
+def test_now_boarding_exit_adds_a_complaint_per_two_undelivered(filed: int, undelivered: int,
+                                                                 result: str,
+                                                                 total: int) -> None:
+    table = Table(players="2", timer="off")
+    table.to_flight()
+    table.fly()
+    table.complain(filed)
+    finish_rounds(table)
+    assert table.step == "exit"
+    table.press(UP, undelivered)
+    assert table.json()["pending"] == undelivered
+    effects = table.press(NEXT)
+    end = table.json()
+    assert (end["step"], end["result"], end["complaints"]) == ("over", result, total)
+    assert end["undelivered"] == undelivered
+    assert tunes(effects) == [result]
+    assert record(table.state.session.state)["rounds"][-1]["complaints_by_source"]["exit"] == (
+        undelivered // 2)
+
+
+def test_now_boarding_final_round_anger_can_lose_before_the_exit() -> None:
+    table = Table(players="2", timer="off")
+    while not table.json()["final_round"] or table.step != "flight":
+        table.to_flight()
+        if table.step == "flight" and not table.json()["final_round"]:
+            table.fly()
+            table.press(NEXT)
+    table.fly()
+    assert tunes(table.complain(3)) == ["lose"]
+    assert table.json()["step"] == "over"
+
+
+def vip_seed(players: int, stage: str = "morning") -> int:
+    """A seed whose VIP deal puts at least one card in ``stage``."""
+    game = NowBoarding()
+    for seed in range(100):
+        state = game.new(resolve_options(game.options, {"players": str(players),
+                                                         "vip": "on"}), seed)
+        if state.vip_dealt[STAGES.index(stage)]:
+            return seed
+    raise AssertionError("no seed found")
+
+
+def test_now_boarding_unserved_vip_is_a_complaint_that_can_lose() -> None:
+    seed = vip_seed(3)
+    table = Table(box_seed=seed, players="3", vip="on")
+    morning_vips = table.json()["vip"]["morning"]
+    assert morning_vips >= 1
+    assert sum(table.json()["vip"].values()) == 5
+    table.to_flight()  # declines the VIP offered after the first draw
+    table.fly()
+    table.complain(2)
+    while not (table.step == "passengers" and table.json()["draw"]["empty"]):
+        if table.step == "flight":
+            table.fly()
+        else:
+            table.press(NEXT)  # no complaints, VIPs declined
+    assert table.json()["vip"]["morning"] == morning_vips
+    effects = table.press(NEXT)
+    end = table.json()
+    assert (end["step"], end["result"], end["reason"]) == ("over", "lose", "an unserved VIP")
+    assert end["complaints"] == 2 + morning_vips
+    assert tunes(effects) == ["lose"]
+
+
+def test_now_boarding_served_vips_leave_the_deck_and_count_in_the_record() -> None:
+    seed = vip_seed(2)
+    table = Table(box_seed=seed, players="2", vip="on")
+    table.press(NEXT, 3 + 2 + 2 + 3)  # checklist incl. three VIP pages
+    table.press(NEXT)  # first draw
+    assert table.step == "vip"
+    offered = table.json()["vip_offer"]
+    assert offered == table.json()["vips_dealt"]["morning"][0]
+    table.press(UP)
+    assert table.json()["serve_vip"] is True
+    table.press(DOWN)
+    assert table.json()["serve_vip"] is False
+    table.press(UP)
+    left = table.json()["vip"]["morning"]
+    table.press(NEXT)
+    assert table.json()["vip"]["morning"] == left - 1
+    assert table.step == "weather"
+    assert table.json()["vips_served"] == [{"round": 1, "stage": "morning", "card": offered}]
+
+
+def test_now_boarding_vip_deal_is_players_plus_two_from_the_seed() -> None:
+    for players in (2, 3, 4, 5):
+        one = Table(box_seed=5, players=str(players), vip="on").json()
+        two = Table(box_seed=5, players=str(players), vip="on").json()
+        assert one["vips_dealt"] == two["vips_dealt"]
+        assert sum(one["vip"].values()) == players + 2
+        assert all(len(cards) <= 3 for cards in one["vips_dealt"].values())
+
+
+def test_now_boarding_seed_option_overrides_the_box_seed() -> None:
+    a = Table(box_seed=1, players="4", vip="on", seed="42").json()
+    b = Table(box_seed=2, players="4", vip="on", seed="42").json()
+    assert a["vips_dealt"] == b["vips_dealt"]
+    assert a["seed"] == b["seed"] == 42
+
+
+# --- undo ----------------------------------------------------------------------------------
+
+
+def test_now_boarding_undo_of_the_losing_complaint_restores_play() -> None:
+    table = Table(players="3")
+    table.to_flight()
+    table.fly()
+    table.complain(2)
+    table.to_flight()
+    table.fly()
+    table.press(UP)
+    before = table.json()
+    table.press(NEXT)
+    assert table.json()["result"] == "lose"
+    effects = table.hold(BACK)
+    assert ResultChanged(None) in effects
+    assert table.json() == before
+    assert table.json()["result"] is None
+    table.press(DOWN)
+    table.press(NEXT)
+    assert (table.step, table.json()["complaints"]) == ("passengers", 2)
+
+
+# --- the timer -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "preset", "seconds"),
+    [
+        (2, "official", 15), (3, "official", 15), (4, "official", 30), (5, "official", 30),
+        (2, "relaxed", 30), (3, "relaxed", 35), (4, "relaxed", 40), (5, "relaxed", 45),
+        (2, "doubled", 60), (3, "doubled", 70), (4, "doubled", 80), (5, "doubled", 90),
+        (3, "5", 5), (4, "600", 600), (2, "42", 42),
+    ],
+)
+def test_now_boarding_timer_presets(players: int, preset: str, seconds: int) -> None:
+    table = Table(players=str(players), timer=preset)
+    assert table.json()["timer"] == {"state": "idle", "remaining": seconds,
+                                     "duration": seconds}
+    table.to_flight()
+    assert table.json()["timer"]["state"] == "running"
+    table.tick(1.0)
+    assert table.json()["timer"]["remaining"] == pytest.approx(seconds - 1)
+    table.fly()
+    assert table.json()["timer"]["state"] == "expired"
+    assert table.json()["flights"][0]["used"] == pytest.approx(seconds)
+
+
+@pytest.mark.parametrize("preset", ["4", "601", "fast", "-5"])
+def test_now_boarding_bad_timer_option_is_refused(preset: str) -> None:
+    with pytest.raises(OptionError):
+        resolve_options(NowBoarding().options, {"timer": preset})
+
+
+@pytest.mark.parametrize("given", [{"players": "6"}, {"players": "1"}, {"vip": "maybe"},
+                                   {"weather": "sunny"}, {"seed": "abc"}, {"colour": "red"}])
+def test_now_boarding_bad_options_are_refused(given: dict[str, str]) -> None:
+    with pytest.raises(OptionError):
+        resolve_options(NowBoarding().options, given)
+
+
+def test_now_boarding_flight_warnings_and_alarm() -> None:
+    table = Table(players="3")
+    table.to_flight()
+    heard: list[str] = []
+    for _ in range(16):
+        heard += tunes(table.tick(1.0))
+    assert heard == ["warning", "warning", "warning-final", "warning-final",
+                     "warning-final", "alarm"]
+    assert table.step == "anger"
+
+
+def test_now_boarding_next_ends_the_flight_early() -> None:
+    table = Table(players="4")
+    table.to_flight()
+    table.tick(12.0)
+    effects = table.press(NEXT)
+    assert tunes(effects) == ["end"]
+    assert table.step == "anger"
+    assert table.json()["flights"][0]["used"] == pytest.approx(12.25)
+    assert table.json()["flights"][0]["ended"] == "next"
+
+
+def test_now_boarding_pause_and_resume() -> None:
+    table = Table(players="3")
+    table.to_flight()
+    table.tick(4.0)
+    table.hold(NEXT)
+    assert table.json()["timer"]["state"] == "paused"
+    left = table.json()["timer"]["remaining"]
+    table.tick(100.0)
+    assert table.step == "flight"
+    assert table.json()["timer"]["remaining"] == left
+    table.hold(NEXT)
+    assert table.json()["timer"]["state"] == "running"
+    table.tick(left + 0.1)
+    assert table.step == "anger"
+    assert table.json()["flights"][0]["used"] == pytest.approx(15.0)
+
+
+def test_now_boarding_strict_refuses_pause_but_resumes_after_power_cut() -> None:
+    table = Table(players="3", strict="on")
+    table.to_flight()
+    table.tick(2.0)
+    assert table.refused(NEXT, "hold") == "pause is off: strict=on"
+    table.state, _ = table.app.act(table.state, Restore(), table.t)
+    assert table.json()["timer"]["state"] == "paused"
+    table.hold(NEXT)
+    assert table.json()["timer"]["state"] == "running"
+
+
+def test_now_boarding_restore_pauses_a_running_flight_only() -> None:
+    table = Table(players="2")
+    before = table.json()
+    table.state, _ = table.app.act(table.state, Restore(), table.t)
+    assert table.json() == before
+    table.to_flight()
+    table.tick(3.0)
+    table.state, _ = table.app.act(table.state, Restore(), table.t)
+    assert table.json()["timer"] == {"state": "paused", "remaining": 12.0, "duration": 15.0}
+
+
+def test_now_boarding_timer_off_flights_end_only_by_next() -> None:
+    table = Table(players="5", timer="off")
+    table.to_flight()
+    assert table.app.countdown(table.state) is None
+    assert table.json()["timer"] == {"state": "idle", "remaining": 0.0, "duration": 0.0}
+    assert tunes(table.tick(10_000.0)) == []
+    assert table.step == "flight"
+    assert table.json()["elapsed"] == pytest.approx(10_000.0)
+    assert table.refused(NEXT, "hold") == "no timer to pause: timer=off"
+    assert tunes(table.press(NEXT)) == ["end"]
+    assert table.step == "anger"
+    assert table.json()["flights"][0]["used"] == pytest.approx(10_000.25)
+
+
+# --- refusals ------------------------------------------------------------------------------
+
+
+def test_now_boarding_illegal_input_is_refused_and_changes_nothing() -> None:
+    table = Table(players="3")
+    assert table.refused(UP) == "NEXT turns the page"
+    assert table.refused(NEXT, "hold") == "hold NEXT pauses a flight only"
+    table.to_flight()
+    assert table.refused(UP) == "flying: NEXT ends the flight"
+    assert table.refused(DOWN) == "flying: NEXT ends the flight"
+    table.fly()
+    assert table.refused(NEXT, "hold") == "hold NEXT pauses a flight only"
+    table.press(NEXT)
+    assert table.step == "passengers"
+    assert table.refused(UP).startswith("NEXT moves on")
+
+
+def test_now_boarding_expire_before_the_deadline_is_refused() -> None:
+    game = NowBoarding()
+    table = Table(players="3")
+    table.to_flight()
+    state = table.state.session.state
+    with pytest.raises(RuleError):
+        game.step(state, Expire(), table.t + 1.0)
+    with pytest.raises(RuleError):
+        game.step(game.new(resolve_options(game.options, {}), 1), Expire(), 0.0)
+
+
+# --- setup and upgrades --------------------------------------------------------------------
+
+
+def test_now_boarding_free_tiles_choose_the_starting_planes() -> None:
+    table = Table(players="2")
+    table.press(NEXT, 3)
+    assert table.json()["setup_page"]["key"] == "free-0"
+    table.press(DOWN)
+    table.press(NEXT)
+    table.press(UP)
+    planes = table.json()["planes"]
+    assert [(p["seats"], p["speed"], p["routes"]) for p in planes] == [(1, 4, 1), (2, 3, 1)]
+    assert table.json()["supply"] == {"seat": 17, "speed": 14, "route": 8,
+                                      "temp-seat": "supply", "temp-speed": "supply"}
+
+
+def to_upgrades(table: Table) -> None:
+    table.to_flight()
+    table.fly()
+    table.press(NEXT)
+    while table.step != "upgrades":
+        table.press(NEXT)
+
+
+def test_now_boarding_upgrades_buy_at_chart_prices() -> None:
+    table = Table(players="3")
+    to_upgrades(table)
+    assert table.json()["upgrade"] == {"player": 1, "item": "seat", "price": 9, "row": 0,
+                                       "rows": 15}
+    table.hold(NEXT)  # P1's third seat
+    assert table.json()["planes"][0]["seats"] == 3
+    assert table.json()["upgrade"]["price"] == 13
+    table.hold(NEXT)
+    table.hold(NEXT)
+    assert table.json()["planes"][0]["seats"] == 5
+    assert table.refused(NEXT, "hold") == "P1 has the most seat: 5"
+    table.press(DOWN)
+    assert table.json()["upgrade"]["item"] == "speed"
+    assert table.json()["upgrade"]["price"] == 5
+    table.hold(NEXT)
+    assert table.json()["planes"][0]["speed"] == 4
+    assert table.json()["supply"]["seat"] == 18 - 3 - 3
+    table.press(UP, 2)  # wraps to P3's temporary speed token
+    assert table.json()["upgrade"] == {"player": 3, "item": "temp-speed", "price": 1,
+                                       "row": 14, "rows": 15}
+    table.hold(NEXT)
+    assert table.json()["supply"]["temp-speed"] == "P3"
+    table.press(UP, 5)
+    assert table.json()["upgrade"]["player"] == 2
+    assert table.refused(NEXT, "hold") == "P3 holds it until used"
+    table.press(DOWN, 5)
+    table.hold(NEXT)  # P3 used it: back in the supply
+    assert table.json()["supply"]["temp-speed"] == "supply"
+    table.press(NEXT)
+    assert (table.step, table.json()["round"]) == ("flight", 2)
+    bought = record(table.state.session.state)["upgrades"]
+    assert [row["item"] for row in bought] == ["seat"] * 3 + ["speed", "temp-speed",
+                                                               "temp-speed-used"]
+
+
+def test_now_boarding_seat_supply_runs_out() -> None:
+    table = Table(players="5")
+    to_upgrades(table)
+    refusals = 0
+    for player in range(5):
+        for _ in range(3):
+            try:
+                table.hold(NEXT)
+            except RuleError as error:
+                assert error.message == "no seat tiles left"
+                refusals += 1
+        if player < 4:
+            table.press(DOWN, 5)
+    assert table.json()["supply"]["seat"] == 0
+    assert refusals == 2  # 18 tiles: 5 free, 13 bought
+
+
+def test_now_boarding_record_lists_every_flight() -> None:
+    table = Table(players="2", timer="relaxed")
+    table.to_flight()
+    table.tick(7.0)
+    table.press(NEXT)
+    table.complain(1)
+    game_record = record(table.state.session.state)
+    assert game_record["players"] == 2
+    assert game_record["options"]["timer"] == "relaxed"
+    assert game_record["rounds"] == [{
+        "round": 1, "stage": "morning", "time_used": pytest.approx(7.25), "ended": "next",
+        "final": False, "complaints": 1,
+        "complaints_by_source": {"anger": 1, "vip": 0, "exit": 0}}]
+    assert table.json()["complaints_by_round"] == [
+        {"round": 1, "anger": 1, "vip": 0, "exit": 0, "total": 1}]
+
+
+def test_now_boarding_passenger_counts_match_the_chart() -> None:
+    assert passenger_cards(2) == 42 == 2 + sum(PREFLIGHT[2].in_pile)
+    assert passenger_cards(3) == 56 == 3 + sum(PREFLIGHT[3].in_pile)
+    assert passenger_cards(4) == passenger_cards(5) == 72
