@@ -94,11 +94,13 @@ def build_hardware(config: Config, backend: str, *, on_edge: EdgeSink,
 def build_controller(config: Config, hardware: Hardware, *, clock: Clock, state_dir: Path,
                      rng: random.Random, simulated: bool = False) -> Controller:
     """The controller over ``hardware``, its journal in ``state_dir``."""
-    journal = Journal.in_directory(state_dir)
+    journal = Journal.open_or_in_memory(state_dir)
     buzzer = RecordingBuzzer(hardware.buzzer, clock=clock.monotonic)
     controller = Controller(App(playable_games()), journal, clock, hardware.display, buzzer,
                             rng=rng, scorers=scorers(), timing=timing_from(config),
                             simulated=simulated, led=hardware.led)
-    if journal.recovered_from:
+    if not journal.durable:
+        controller.state = replace(controller.state, notice="cannot save games: see the log")
+    elif journal.recovered_from:
         controller.state = replace(controller.state, notice="journal damaged: started fresh")
     return controller

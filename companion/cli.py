@@ -142,10 +142,18 @@ def _run(args: argparse.Namespace) -> int:
                               preview_footer=KEY_HELP)
     controller = build_controller(config, hardware, clock=MonotonicClock(),
                                   state_dir=state_dir, rng=random.Random())
-    link = open_link(config["serial"]["url"], config["serial"]["baudrate"])
+    serial_url, baudrate = config["serial"]["url"], config["serial"]["baudrate"]
+    try:
+        link = open_link(serial_url, baudrate)
+    except OSError as error:
+        # A serial adapter not plugged in yet: play on, and keep trying to open it.
+        logging.getLogger("companion").error("serial line %s: %s; retrying", serial_url, error)
+        link = None
     if isinstance(link, PtyLink):
         print(f"serial={link.peer_path}", flush=True)
-    loop = EventLoop(controller, out=sys.stdout, link=link, notifier=_notifier())
+    reopen = None if serial_url in ("none", "pty") else (lambda: open_link(serial_url, baudrate))
+    loop = EventLoop(controller, out=sys.stdout, link=link, notifier=_notifier(),
+                     reopen_link=reopen)
     keyboard = None
     if interactive:
         keyboard = Keyboard(sys.stdin.fileno(), loop.post_gesture, loop.stop)

@@ -22,6 +22,7 @@ time whatever else happens, and an idle box sleeps.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import queue
@@ -29,8 +30,10 @@ import random
 import signal
 import sqlite3
 import threading
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any, BinaryIO, Protocol, TextIO
 
 from companion.adapters.journal import Journal
@@ -39,6 +42,7 @@ from companion.core.app import (
     AppState,
     JournalAction,
     JournalNew,
+    JournalSetAside,
     JournalUndo,
     Recorded,
     ResultChanged,
@@ -59,6 +63,55 @@ log = logging.getLogger(__name__)
 CHECKPOINT_SECONDS = 4.0
 """While a countdown runs, the game clock is saved at most this often (SD-card wear) and at
 least this often (what a power cut can add to the time left)."""
+
+
+MAX_QUEUED_LINES = 256
+"""Protocol lines read but not yet answered, at most."""
+
+STALE_HOURS = 12
+"""A game untouched for longer is offered at start-up, not forced on the table."""
+
+RETRY_FIRST_SECONDS = 1.0
+RETRY_MAX_SECONDS = 30.0
+RECORDED_TUNES = 200
+
+
+class PartHealth:
+    """A part that may fail (display, buzzer, journal): logged once when it fails and once
+    when it recovers, retried with exponential backoff in between, never once per frame."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.failing = False
+        self.failures = 0
+        self.retry_at = 0.0
+        self._backoff = RETRY_FIRST_SECONDS
+
+    def may_try(self, now: float) -> bool:
+        return not self.failing or now >= self.retry_at
+
+    def failed(self, now: float, error: BaseException) -> None:
+        self.failures += 1
+        if not self.failing:
+            log.error("%s failed (%s); retrying with backoff", self.name, error)
+            self.failing = True
+        self.retry_at = now + self._backoff
+        self._backoff = min(self._backoff * 2, RETRY_MAX_SECONDS)
+
+    def succeeded(self) -> None:
+        if self.failing:
+            log.warning("%s works again after %d failed attempts", self.name, self.failures)
+        self.failing = False
+        self.failures = 0
+        self._backoff = RETRY_FIRST_SECONDS
+
+
+class CurrentGame:
+    """Stands for the current game's journal id in a queued write, resolved when it runs
+    (the game may have been started by a write that is itself still queued)."""
+
+
+CURRENT = CurrentGame()
 
 
 class Clock(Protocol):
@@ -107,8 +160,11 @@ class Controller:
         self.last_checkpoint = self.now()
         self.notes: list[tuple[float, float | None]] = []
         self.last_screen: Screen | None = None
-        self.played: list[str] = []
-        self.journal_ok = True
+        self.played: deque[str] = deque(maxlen=RECORDED_TUNES)
+        self.unsaved: list[tuple[str, tuple[Any, ...]]] = []
+        self.display_health = PartHealth("display")
+        self.buzzer_health = PartHealth("buzzer")
+        self.journal_health = PartHealth("journal")
         self._led_lit: bool | None = None
         self._restore()
 
@@ -126,6 +182,10 @@ class Controller:
             candidates.append(self.notes[0][0])
         if self._countdown_running() and self.game_id is not None:
             candidates.append(self.last_checkpoint + CHECKPOINT_SECONDS)
+        if self.unsaved:
+            candidates.append(self.journal_health.retry_at)
+        if self.display_health.failing:
+            candidates.append(self.display_health.retry_at)
         due = [instant for instant in candidates if instant is not None]
         return min(due) if due else None
 
@@ -138,9 +198,11 @@ class Controller:
         self.state, effects = self.app.tick(self.state, now)
         self._perform(effects, now)
         self._play_notes(now)
+        if self.unsaved and self.journal_health.may_try(now):
+            self._flush_journal(now)
         if (self._countdown_running() and self.game_id is not None
                 and now - self.last_checkpoint >= CHECKPOINT_SECONDS):
-            self._journal(self.journal.checkpoint, self.game_id, now)
+            self._journal(now, "checkpoint", CURRENT, now)
             self.last_checkpoint = now
 
     def advance(self, seconds: float) -> None:
@@ -204,17 +266,21 @@ class Controller:
     # -- output ------------------------------------------------------------------------------
 
     def screen(self) -> Screen:
-        return screen_for(self.app, self.state, self.now())
+        saving = not self.unsaved and self.journal.durable
+        return screen_for(self.app, self.state, self.now(), "" if saving else "SAVE!")
 
     def refresh(self) -> None:
         """Redraw if the screen model changed; keep the status LED in step."""
+        now = self.now()
         screen = self.screen()
-        if screen != self.last_screen:
-            self.last_screen = screen
+        if screen != self.last_screen and self.display_health.may_try(now):
             try:
                 self.display.show(render(screen))
-            except OSError as error:
-                log.warning("display failed: %s", error)
+            except Exception as error:  # any driver fault: play goes on
+                self.display_health.failed(now, error)
+            else:
+                self.last_screen = screen
+                self.display_health.succeeded()
         lit = self._countdown_running()
         if self.led is not None and lit != self._led_lit:
             self._led_lit = lit
@@ -222,12 +288,15 @@ class Controller:
 
     def shutdown(self) -> None:
         """Save and blank: the journal is already up to date; checkpoint the clock."""
-        if self.game_id is not None:
-            self._journal(self.journal.checkpoint, self.game_id, self.now())
-        self.buzzer.tone(None)
+        now = self.now()
+        if self.game_id is not None or self.unsaved:
+            self._journal(now, "checkpoint", CURRENT, now)
+        if self.unsaved:
+            log.error("%d journal writes could not be saved before stopping", len(self.unsaved))
+        self._sound(now, None)
         try:
             self.display.blank()
-        except OSError as error:
+        except Exception as error:  # stopping anyway
             log.warning("display failed while blanking: %s", error)
 
     # -- internals ---------------------------------------------------------------------------
@@ -248,7 +317,10 @@ class Controller:
         if self._countdown_running():
             self.state, effects = self.app.act(self.state, Restore(), now)
             self._perform(effects, now)
-            self.state = replace(self.state, notice="Resumed: hold NEXT")
+            self.state = replace(self.state, notice="Resumed after a power cut: hold NEXT")
+        idle = _hours_between(stored.last_wall, self.clock.wall())
+        if idle is not None and idle > STALE_HOURS and stored.result is None:
+            self.state = replace(self.state, offer=f"Game of {stored.last_wall[:10]}?")
 
     def _command(self, command: proto.Command) -> str:
         now = self.now()
@@ -317,32 +389,56 @@ class Controller:
         for effect in effects:
             match effect:
                 case JournalNew(game, options, seed, at):
-                    self.game_id = self._journal(self.journal.begin_game, game, options, seed,
-                                                 at, self.clock.wall())
+                    self.game_id = None
+                    self._journal(now, "begin_game", game, options, seed, at, self.clock.wall())
                     self.last_checkpoint = at
                     self.state = replace(self.state, next_seed=self._draw_seed())
-                case JournalAction(action, at) if self.game_id is not None:
-                    self._journal(self.journal.append, self.game_id, Recorded(action, at),
+                case JournalAction(action, at):
+                    self._journal(now, "append", CURRENT, Recorded(action, at),
                                   self.clock.wall())
-                case JournalUndo(dropped) if self.game_id is not None:
-                    self._journal(self.journal.drop_last, self.game_id, dropped)
-                case ResultChanged(result) if self.game_id is not None:
-                    self._journal(self.journal.set_result, self.game_id, result)
+                case JournalUndo(dropped):
+                    self._journal(now, "drop_last", CURRENT, dropped)
+                case ResultChanged(result):
+                    self._journal(now, "set_result", CURRENT, result)
+                case JournalSetAside():
+                    self._journal(now, "set_aside", CURRENT)
         for effect in effects:
             if isinstance(effect, Play):
                 self._start_tune(effect.tune, now)
 
-    def _journal(self, write: Callable[..., Any], *arguments: Any) -> Any:
-        """Run one journal write; on failure, log once and go on in memory."""
-        try:
-            result = write(*arguments)
-        except (sqlite3.Error, OSError) as error:
-            if self.journal_ok:
-                log.error("journal write failed (%s); play goes on in memory", error)
-            self.journal_ok = False
-            return None
-        self.journal_ok = True
-        return result
+    @property
+    def journal_ok(self) -> bool:
+        """Whether everything accepted so far is on disk."""
+        return not self.unsaved
+
+    def _journal(self, now: float, method: str, *arguments: Any) -> None:
+        """Queue one journal write and write everything queued, in order.
+
+        When the disk refuses (full, read-only, unplugged), the writes stay queued in memory,
+        play goes on, the screen shows a mark, and writing is retried with backoff; nothing
+        already saved is touched, since each write is one SQLite transaction.
+        """
+        self.unsaved.append((method, arguments))
+        if self.journal_health.may_try(now):
+            self._flush_journal(now)
+
+    def _flush_journal(self, now: float) -> None:
+        while self.unsaved:
+            method, arguments = self.unsaved[0]
+            if CURRENT in arguments and self.game_id is None:
+                self.unsaved.pop(0)  # nothing to attach it to: no game was ever saved
+                continue
+            resolved = tuple(self.game_id if argument is CURRENT else argument
+                             for argument in arguments)
+            try:
+                result = getattr(self.journal, method)(*resolved)
+            except (sqlite3.Error, OSError) as error:
+                self.journal_health.failed(now, error)
+                return
+            self.unsaved.pop(0)
+            if method == "begin_game":
+                self.game_id = result
+        self.journal_health.succeeded()
 
     def _start_tune(self, name: str, now: float) -> None:
         """A new tune replaces whatever is playing (the newest news matters most)."""
@@ -359,10 +455,19 @@ class Controller:
     def _play_notes(self, now: float) -> None:
         while self.notes and self.notes[0][0] <= now:
             _, frequency = self.notes.pop(0)
-            try:
-                self.buzzer.tone(frequency)
-            except OSError as error:
-                log.warning("buzzer failed: %s", error)
+            self._sound(now, frequency)
+
+    def _sound(self, now: float, frequency: float | None) -> None:
+        """One tone change; a failing buzzer is skipped until its retry time (a missed beep
+        is better than a stalled timer)."""
+        if not self.buzzer_health.may_try(now):
+            return
+        try:
+            self.buzzer.tone(frequency)
+        except Exception as error:  # any driver fault: play goes on
+            self.buzzer_health.failed(now, error)
+        else:
+            self.buzzer_health.succeeded()
 
     def _countdown_running(self) -> bool:
         countdown = self.app.countdown(self.state)
@@ -417,14 +522,22 @@ class EventLoop:
     """Runs a controller until SIGTERM / SIGINT; see the module docstring."""
 
     def __init__(self, controller: Controller, *, out: TextIO, link: Any = None,
-                 notifier: Notifier | None = None) -> None:
+                 notifier: Notifier | None = None,
+                 reopen_link: Callable[[], Any] | None = None,
+                 retry_first: float = RETRY_FIRST_SECONDS) -> None:
         self.controller = controller
         self.out = out
         self.link = link
+        self.reopen_link = reopen_link
+        self.retry_first = retry_first
         self.notifier = notifier
         # SimpleQueue.put is reentrant, so the signal handler may post safely.
         self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self.stopping = threading.Event()
+        # At most this many protocol lines wait for the loop: a flood on the serial line
+        # blocks the reader (and so the sender) instead of growing memory.
+        self.line_slots = threading.BoundedSemaphore(MAX_QUEUED_LINES)
+        self._link_lock = threading.Lock()
 
     def post_edge(self, button: Button, pressed: bool) -> None:
         """gpiozero callback (any thread): timestamp now, hand to the loop."""
@@ -440,7 +553,7 @@ class EventLoop:
         previous = {sig: signal.signal(sig, self._on_signal)
                     for sig in (signal.SIGTERM, signal.SIGINT)}
         reader = None
-        if self.link is not None:
+        if self.link is not None or self.reopen_link is not None:
             reader = threading.Thread(target=self._read_link, name="serial-reader", daemon=True)
             reader.start()
         try:
@@ -489,26 +602,68 @@ class EventLoop:
             case GestureEvent(kind, button):
                 controller.gesture(kind, button)
             case LineEvent(item):
+                self.line_slots.release()
                 reply = controller.handle(item)
-                if reply is not None and self.link is not None:
-                    try:
-                        self.link.write(reply.encode() + b"\n")
-                    except OSError as error:
-                        log.warning("serial write failed: %s", error)
+                if reply is not None:
+                    self._write_link(reply.encode() + b"\n")
 
     def _on_signal(self, signum: int, _frame: Any) -> None:
         self.events.put(StopEvent(signal.Signals(signum).name))
 
+    def _write_link(self, data: bytes) -> None:
+        with self._link_lock:
+            link = self.link
+        if link is None:
+            return
+        try:
+            link.write(data)
+        except OSError as error:
+            log.warning("serial write failed (%s); the reply is dropped", error)
+
     def _read_link(self) -> None:
+        """Read lines until stopped; if the device goes away, reopen it with backoff."""
         splitter = LineSplitter()
+        backoff = self.retry_first
         while not self.stopping.is_set():
+            with self._link_lock:
+                link = self.link
+            if link is None:
+                if not self._reopen(backoff):
+                    backoff = min(backoff * 2, RETRY_MAX_SECONDS)
+                else:
+                    backoff = self.retry_first
+                    splitter = LineSplitter()
+                continue
             try:
-                data = self.link.read(0.5)
+                data = link.read(0.5)
             except OSError as error:
-                log.error("serial read failed: %s", error)
-                return
+                log.error("serial line %s failed (%s); reopening it with backoff",
+                          getattr(link, "description", "?"), error)
+                with self._link_lock:
+                    self.link = None
+                with contextlib.suppress(OSError):
+                    link.close()
+                if self.reopen_link is None:
+                    return
+                continue
             for item in splitter.feed(data):
+                while not self.line_slots.acquire(timeout=0.5):
+                    if self.stopping.is_set():
+                        return
                 self.events.put(LineEvent(item))
+
+    def _reopen(self, wait: float) -> bool:
+        if self.reopen_link is None or self.stopping.wait(wait):
+            return False
+        try:
+            link = self.reopen_link()
+        except OSError as error:
+            log.debug("serial line still unavailable: %s", error)
+            return False
+        log.warning("serial line %s is back", getattr(link, "description", "?"))
+        with self._link_lock:
+            self.link = link
+        return True
 
 
 # -- simulate --------------------------------------------------------------------------------
@@ -538,6 +693,15 @@ def simulate(controller: Controller, source: BinaryIO | int, out: TextIO, *,
                 return max(line_number, 1)
         if not chunk:
             return None
+
+
+def _hours_between(earlier: str, later: str) -> float | None:
+    """Hours between two ISO 8601 wall-clock dates, or None if either is unreadable."""
+    try:
+        elapsed = datetime.fromisoformat(later) - datetime.fromisoformat(earlier)
+    except ValueError:
+        return None
+    return elapsed.total_seconds() / 3600
 
 
 def _read_chunk(source: BinaryIO | int) -> bytes:

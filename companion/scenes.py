@@ -9,18 +9,13 @@ exactly what a user sees after typing those lines.
 
 from __future__ import annotations
 
-import random
 import tempfile
 from pathlib import Path
 
 from PIL import Image
 
-from companion.adapters.journal import Journal
-from companion.core.app import App
-from companion.games.registry import playable_games, scorers
 from companion.runtime import Controller
-from companion.testing.clock import FakeClock
-from companion.testing.recording import RecordingBuzzer, RecordingDisplay
+from companion.testing.simulated import simulated_controller
 from companion.ui.render import render
 from companion.ui.views import all_view_scenes
 
@@ -29,9 +24,7 @@ SCENES: dict[str, tuple[str, ...]] = {"menu": (), **all_view_scenes()}
 
 def run_scene(lines: tuple[str, ...], state_dir: Path, seed: int = 1) -> Controller:
     """A simulated controller after ``lines``; raises if any line gets an error reply."""
-    controller = Controller(App(playable_games()), Journal.in_directory(state_dir), FakeClock(),
-                            RecordingDisplay(), RecordingBuzzer(), rng=random.Random(seed),
-                            scorers=scorers(), simulated=True)
+    controller = simulated_controller(state_dir, seed=seed)
     for line in lines:
         reply = controller.command_line(line)
         if reply is not None and reply.startswith("err") and line != lines[-1]:

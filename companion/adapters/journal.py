@@ -74,10 +74,7 @@ class StoredGame:
     history: tuple[Recorded, ...]
     clock: float
     result: Any
-
-    @property
-    def last_wall(self) -> str:
-        return self.started_wall
+    last_wall: str
 
 
 @dataclass(frozen=True)
@@ -97,12 +94,28 @@ class Journal:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.recovered_from: str | None = None
+        # False for the in-memory stand-in used when the state directory is unusable.
+        self.durable = True
         self._db = self._open_or_recover(path)
 
     @classmethod
     def in_directory(cls, state_dir: Path) -> Journal:
         state_dir.mkdir(parents=True, exist_ok=True)
         return cls(state_dir / FILE_NAME)
+
+    @classmethod
+    def open_or_in_memory(cls, state_dir: Path) -> Journal:
+        """The journal in ``state_dir``; if that cannot be used at all (a read-only or missing
+        disk, a file where the folder should be), an in-memory journal so that the box still
+        plays, with ``durable`` false so the screen can say that nothing is being saved."""
+        try:
+            return cls.in_directory(state_dir)
+        except (OSError, sqlite3.Error) as error:
+            log.error("cannot keep a journal in %s (%s); games are not saved", state_dir, error)
+            journal = cls(Path(":memory:"))
+            journal.durable = False
+            journal.recovered_from = f"cannot save in {state_dir}: {error}"
+            return journal
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -135,6 +148,11 @@ class Journal:
         with self._db:
             self._db.execute("UPDATE games SET result = ? WHERE id = ?",
                              (None if result is None else json.dumps(result), game_id))
+
+    def set_aside(self, game_id: int) -> None:
+        """Leave the game in history: no game is current until the next ``begin_game``."""
+        with self._db:
+            self._db.execute("UPDATE games SET current = 0 WHERE id = ?", (game_id,))
 
     def checkpoint(self, game_id: int, at: float) -> None:
         """Remember that the game clock reached ``at`` (bounded-rate, see runtime.py)."""
@@ -186,17 +204,23 @@ class Journal:
 
     def _stored(self, row: tuple[Any, ...]) -> StoredGame:
         game_id, game, options, seed, started_wall, clock, result = row
-        history = tuple(
-            Recorded(action_from_json(json.loads(action)), at)
-            for action, at in self._db.execute(
-                "SELECT action, at FROM actions WHERE game_id = ? ORDER BY id", (game_id,)))
+        rows = self._db.execute(
+            "SELECT action, at, wall FROM actions WHERE game_id = ? ORDER BY id",
+            (game_id,)).fetchall()
+        history = tuple(Recorded(action_from_json(json.loads(action)), at)
+                        for action, at, _ in rows)
         return StoredGame(id=game_id, game=game, options=json.loads(options), seed=seed,
                           started_wall=started_wall, history=history, clock=clock,
-                          result=None if result is None else json.loads(result))
+                          result=None if result is None else json.loads(result),
+                          last_wall=rows[-1][2] if rows else started_wall)
 
     def _open_or_recover(self, path: Path) -> sqlite3.Connection:
         try:
             return self._open(path)
+        except sqlite3.OperationalError as error:
+            if path.exists() and not path.is_dir():
+                raise  # the file is fine but cannot be opened (permissions, locks): not damage
+            raise OSError(f"cannot open {path}: {error}") from error
         except (sqlite3.DatabaseError, JournalError, ValueError, KeyError, TypeError) as error:
             aside = self._move_aside(path)
             self.recovered_from = f"{error}; the old journal is kept as {aside.name}"
@@ -205,7 +229,7 @@ class Journal:
             return self._open(path)
 
     def _open(self, path: Path) -> sqlite3.Connection:
-        if path.is_dir():
+        if str(path) != ":memory:" and path.is_dir():
             raise JournalError(f"{path} is a directory, not a journal")
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         try:

@@ -83,6 +83,9 @@ class AppState:
     # The seed a game started from the menu will use. The runtime draws it from its injected
     # random source (DESIGN.md rule 3), so the pure menu needs no randomness of its own.
     next_seed: int = 0
+    # A stale game found at start-up ("Resume game of <date>?"): NEXT resumes it, BACK sets
+    # it aside (it stays in history) and opens the menu.
+    offer: str | None = None
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,12 @@ class ResultChanged:
     result: Any
 
 
-Effect = JournalNew | JournalAction | JournalUndo | Play | ResultChanged
+@dataclass(frozen=True)
+class JournalSetAside:
+    """The current game is left in history; no game is current any more."""
+
+
+Effect = JournalNew | JournalAction | JournalUndo | Play | ResultChanged | JournalSetAside
 
 BACK_TO_GAME = "Back to game"
 
@@ -145,6 +153,8 @@ class App:
     def gesture(self, state: AppState, gesture: Gesture,
                 now: float) -> tuple[AppState, list[Effect]]:
         """A recognised press or hold (from the buttons or the line protocol)."""
+        if state.offer is not None:
+            return self._answer_offer(state, gesture)
         if state.menu is not None:
             return self._menu_input(state, gesture, now)
         if gesture.kind == "press" and gesture.button is Button.BACK:
@@ -270,6 +280,15 @@ class App:
             body["values"] = dict(zip((spec.key for spec in self._game(menu.game).options),
                                       menu.values, strict=False))
         return body
+
+    @staticmethod
+    def _answer_offer(state: AppState, gesture: Gesture) -> tuple[AppState, list[Effect]]:
+        if gesture.kind == "press" and gesture.button is Button.NEXT:
+            return replace(state, offer=None, notice=None), []
+        if gesture.kind == "press" and gesture.button is Button.BACK:
+            return (replace(state, offer=None, session=None, menu=Menu(), notice=None),
+                    [JournalSetAside()])
+        raise RuleError("NEXT resumes the game, BACK starts a new one")
 
     def _menu_input(self, state: AppState, gesture: Gesture,
                     now: float) -> tuple[AppState, list[Effect]]:

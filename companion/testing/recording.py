@@ -5,6 +5,7 @@ The fake backend and the tests use the same recorders (DESIGN.md rule 8).
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +18,9 @@ class RecordingBuzzer:
 
     inner: Any = None
     clock: Any = None
-    tones: list[tuple[float | None, float | None]] = field(default_factory=list)
+    # Bounded: the real backend records too (for doctor and bench), and runs for days.
+    tones: deque[tuple[float | None, float | None]] = field(
+        default_factory=lambda: deque(maxlen=1000))
 
     def tone(self, frequency: float | None) -> None:
         at = self.clock() if self.clock is not None else None

@@ -45,7 +45,12 @@ def render(screen: Screen, width: int = WIDTH, height: int = HEIGHT) -> Image.Im
     image = Image.new("1", (width, height), OFF)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width - 1, TITLE_HEIGHT - 1), fill=ON)
-    draw.text((2, 0), fit(screen.title, TITLE_WIDTH), font=font("6x12"), fill=OFF)
+    title_width = TITLE_WIDTH - (len(screen.mark) + 1 if screen.mark else 0)
+    draw.text((2, 0), fit(screen.title, title_width), font=font("6x12"), fill=OFF)
+    if screen.mark:
+        mark_left = width - 6 * len(screen.mark) - 3
+        draw.rectangle((mark_left - 2, 1, width - 2, TITLE_HEIGHT - 2), fill=OFF)
+        draw.text((mark_left, 0), screen.mark, font=font("6x12"), fill=ON)
     if screen.big is not None:
         _draw_big(draw, screen, width)
     else:
@@ -74,7 +79,9 @@ def _draw_big(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> None:
 
 def _draw_lines(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> None:
     small = len(screen.lines) > 3
-    line_font, pitch, chars = ((font("5x8"), 9, SMALL_LINE_WIDTH) if small
+    # Five small lines fit only without a status bar: they then reach the bottom edge.
+    line_font, pitch, chars = ((font("5x8"), 8 if len(screen.lines) == 5 else 9,
+                                SMALL_LINE_WIDTH) if small
                                else (font("6x12"), 14, LINE_WIDTH))
     top = TITLE_HEIGHT + 2
     for index, line in enumerate(screen.lines):

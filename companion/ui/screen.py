@@ -6,9 +6,12 @@ the golden PNGs all come from this one model (DESIGN.md rule 9).
 
 Sizes on the 128x64 panel (Spleen bitmap fonts):
 - title: one line of at most 21 characters, inverted, on top;
-- body: up to 3 lines of 21 characters, or up to 5 lines of 25 characters (smaller font);
+- body: up to 3 lines of 21 characters, or 4 lines of 25 characters (smaller font), or 5
+  such lines when there is no status bar;
   or ``big`` text of at most 8 characters in 16x32 digits with a ``caption`` of 25 below;
 - status: one line of at most 25 characters at the bottom;
+- mark: a few characters at the right end of the title bar for a fault that persists
+  (``SAVE!``: the journal cannot write; play goes on in memory);
 - alert: a message (why an input was refused, a fault) in an inverted box of two lines of 25
   characters over the bottom of the screen, so it is never cut to a status line's width.
 Longer text is cut at the edge; views keep to these widths.
@@ -38,17 +41,21 @@ class Screen:
     status: str = ""
     selected: int | None = None
     alert: tuple[str, ...] = ()
+    mark: str = ""
 
     def __post_init__(self) -> None:
         if len(self.lines) > MAX_LINES:
             raise ValueError(f"a screen holds at most {MAX_LINES} lines, got {len(self.lines)}")
         if self.big is not None and self.lines:
             raise ValueError("a screen shows either big text or lines, not both")
+        if len(self.lines) == MAX_LINES and self.status:
+            raise ValueError("five lines leave no room for a status bar")
 
     def text_lines(self) -> list[str]:
         """The text on the display, top to bottom (the ``screen`` protocol reply)."""
         body = [self.big, self.caption] if self.big is not None else list(self.lines)
-        return [line for line in (self.title, *body, self.status, *self.alert) if line]
+        title = f"{self.title} [{self.mark}]" if self.mark else self.title
+        return [line for line in (title, *body, self.status, *self.alert) if line]
 
 
 ALERT_LINES = 2

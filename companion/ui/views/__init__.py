@@ -13,8 +13,8 @@ from typing import Any
 
 from companion.core.app import App, AppState
 from companion.ui.screen import Screen, alert_lines
-from companion.ui.views.menu import menu_screen
 from companion.ui.views import now_boarding, timer
+from companion.ui.views.menu import menu_screen
 
 View = Callable[[Any, float], Screen]
 
@@ -35,9 +35,11 @@ def all_view_scenes() -> dict[str, tuple[str, ...]]:
     return scenes
 
 
-def screen_for(app: App, state: AppState, now: float) -> Screen:
-    """What the display shows for ``state`` at ``now``."""
-    if state.menu is not None:
+def screen_for(app: App, state: AppState, now: float, mark: str = "") -> Screen:
+    """What the display shows for ``state`` at ``now``; ``mark`` flags a lasting fault."""
+    if state.offer is not None:
+        screen = Screen("Welcome back", (state.offer, "NEXT: resume it", "BACK: new game"))
+    elif state.menu is not None:
         screen = menu_screen(app, state)
     elif state.session is None:
         screen = Screen("Table companion", ("No game yet.", "Press BACK for", "the menu."))
@@ -45,4 +47,6 @@ def screen_for(app: App, state: AppState, now: float) -> Screen:
         screen = VIEWS[state.session.game](state.session.state, now)
     if state.notice:
         screen = replace(screen, alert=alert_lines(state.notice))
+    if mark:
+        screen = replace(screen, mark=mark)
     return screen

@@ -1,0 +1,236 @@
+"""Faults the box survives: a full disk, a display or buzzer that fails mid-game, a stale
+game, an unusable state folder, a serial device that vanishes and comes back."""
+
+import io
+import json
+import logging
+import sqlite3
+import threading
+
+from companion.adapters.journal import Journal
+from companion.runtime import EventLoop, LineEvent
+from companion.testing.clock import FakeClock
+from companion.testing.recording import RecordingBuzzer, RecordingDisplay
+from companion.testing.simulated import simulated_controller
+
+
+class FlakyJournal:
+    """The real journal, refusing every write while ``failing`` (a full or read-only disk)."""
+
+    def __init__(self, journal):
+        self.inner = journal
+        self.failing = False
+
+    def __getattr__(self, name):
+        attribute = getattr(self.inner, name)
+        if name in ("begin_game", "append", "drop_last", "set_result", "checkpoint",
+                    "set_aside") and self.failing:
+            def refuse(*_arguments):
+                raise sqlite3.OperationalError("database or disk is full")
+            return refuse
+        return attribute
+
+
+class FlakyDisplay(RecordingDisplay):
+    def __init__(self):
+        super().__init__()
+        self.failing = False
+        self.attempts = 0
+
+    def show(self, image):
+        self.attempts += 1
+        if self.failing:
+            raise OSError(121, "Remote I/O error")
+        return super().show(image)
+
+
+class FlakyBuzzer(RecordingBuzzer):
+    failing = False
+
+    def tone(self, frequency):
+        if self.failing:
+            raise OSError(5, "Input/output error")
+        super().tone(frequency)
+
+
+def state_of(controller):
+    return json.loads(controller.command_line("state").removeprefix("ok "))
+
+
+def test_faults_disk_full_plays_on_in_memory_and_saves_when_it_can(tmp_path, caplog):
+    journal = FlakyJournal(Journal.in_directory(tmp_path))
+    controller = simulated_controller(tmp_path, journal=journal)
+    assert controller.command_line("new timer seconds=30") == "ok"
+    journal.failing = True
+    with caplog.at_level(logging.ERROR):
+        for _ in range(3):
+            assert controller.command_line("press up") == "ok"
+    assert state_of(controller)["timer"]["duration"] == 45.0
+    assert controller.screen().mark == "SAVE!"
+    assert len(controller.unsaved) == 3
+    assert len([r for r in caplog.records if "journal failed" in r.message]) == 1
+
+    journal.failing = False
+    controller.command_line("wait 60")  # the retry comes due
+    assert controller.unsaved == []
+    assert controller.screen().mark == ""
+    journal.inner.close()
+    stored = Journal.in_directory(tmp_path).current()
+    assert len(stored.history) == 3
+
+
+def test_faults_a_game_started_while_the_disk_is_full_is_saved_later(tmp_path):
+    journal = FlakyJournal(Journal.in_directory(tmp_path))
+    controller = simulated_controller(tmp_path, journal=journal)
+    journal.failing = True
+    controller.command_line("new timer seconds=20")
+    controller.command_line("press next")
+    journal.failing = False
+    controller.command_line("wait 5")
+    assert controller.game_id is not None
+    stored = journal.inner.current()
+    assert stored.options["seconds"] == "20"
+    assert len(stored.history) == 1
+
+
+def test_faults_display_failure_is_logged_once_retried_with_backoff_and_recovers(
+        tmp_path, caplog):
+    display = FlakyDisplay()
+    controller = simulated_controller(tmp_path, display=display)
+    controller.command_line("new timer seconds=90")
+    controller.command_line("press next")
+    display.failing = True
+    display.attempts = 0
+    with caplog.at_level(logging.WARNING):
+        controller.command_line("wait 60")  # 60 redraws wanted, one per second
+        assert display.attempts <= 8         # 1 + retries at 1, 2, 4, 8, 16, 30 s backoff
+        assert state_of(controller)["timer"]["remaining"] == 30.0  # the timer went on
+        display.failing = False
+        controller.command_line("wait 31")
+    failures = [r for r in caplog.records if "display failed" in r.message]
+    recoveries = [r for r in caplog.records if "display works again" in r.message]
+    assert len(failures) == 1 and len(recoveries) == 1
+    assert display.frames  # a frame made it after recovery
+
+
+def test_faults_failing_buzzer_never_stops_the_timer(tmp_path):
+    buzzer = FlakyBuzzer()
+    controller = simulated_controller(tmp_path, buzzer=buzzer)
+    controller.command_line("new timer seconds=12")
+    buzzer.failing = True
+    controller.command_line("press next")
+    controller.command_line("wait 12")
+    assert state_of(controller)["timer"]["state"] == "expired"
+    assert controller.buzzer_health.failing
+
+
+def test_faults_stale_game_is_offered_next_resumes_it(tmp_path):
+    first = simulated_controller(tmp_path, clock=FakeClock(wall_time="2026-03-01T20:00:00+00:00"))
+    first.command_line("new timer seconds=40")
+    first.command_line("press up")
+    first.journal.close()
+
+    later = FakeClock(wall_time="2026-03-02T19:00:00+00:00")  # 23 hours later
+    again = simulated_controller(tmp_path, clock=later)
+    assert "Game of 2026-03-01?" in again.screen().text_lines()
+    assert again.command_line("press up").startswith("err not-allowed")
+    assert again.command_line("press next") == "ok"
+    assert state_of(again)["timer"]["duration"] == 45.0
+
+
+def test_faults_stale_game_back_starts_fresh_and_keeps_it_in_history(tmp_path):
+    first = simulated_controller(tmp_path, clock=FakeClock(wall_time="2026-03-01T20:00:00+00:00"))
+    first.command_line("new timer seconds=40")
+    first.journal.close()
+    again = simulated_controller(tmp_path,
+                                 clock=FakeClock(wall_time="2026-03-02T12:00:00+00:00"))
+    assert again.command_line("press back") == "ok"
+    assert state_of(again)["phase"] == "menu"
+    assert again.journal.current() is None
+    assert len(again.journal.games()) == 1
+
+
+def test_faults_a_recent_game_resumes_without_asking(tmp_path):
+    first = simulated_controller(tmp_path, clock=FakeClock(wall_time="2026-03-01T20:00:00+00:00"))
+    first.command_line("new timer seconds=40")
+    first.journal.close()
+    again = simulated_controller(tmp_path,
+                                 clock=FakeClock(wall_time="2026-03-01T23:00:00+00:00"))
+    assert again.state.offer is None
+
+
+def test_faults_unusable_state_folder_plays_in_memory_with_a_mark(tmp_path):
+    not_a_folder = tmp_path / "state"
+    not_a_folder.write_text("a file where the folder should be")
+    journal = Journal.open_or_in_memory(not_a_folder)
+    assert not journal.durable
+    controller = simulated_controller(not_a_folder, journal=journal)
+    assert controller.command_line("new timer seconds=30") == "ok"
+    assert controller.command_line("press next") == "ok"
+    assert controller.screen().mark == "SAVE!"
+    assert not_a_folder.read_text() == "a file where the folder should be"
+
+
+class VanishingLink:
+    description = "usb0"
+
+    def read(self, timeout):
+        raise OSError(5, "device disconnected")
+
+    def write(self, data):
+        raise OSError(5, "device disconnected")
+
+    def close(self):
+        pass
+
+
+class ScriptedLink:
+    description = "usb0 (back)"
+
+    def __init__(self, data):
+        self.data = data
+        self.written = []
+
+    def read(self, timeout):
+        data, self.data = self.data, b""
+        return data
+
+    def write(self, data):
+        self.written.append(data)
+
+    def close(self):
+        pass
+
+
+def test_faults_serial_device_vanishes_and_comes_back(tmp_path, caplog):
+    controller = simulated_controller(tmp_path)
+    attempts = []
+
+    def reopen():
+        attempts.append(1)
+        if len(attempts) < 3:
+            raise OSError(2, "No such device")
+        return ScriptedLink(b"state\n")
+
+    loop = EventLoop(controller, out=io.StringIO(), link=VanishingLink(), reopen_link=reopen,
+                     retry_first=0.001)
+    reader = threading.Thread(target=loop._read_link, daemon=True)
+    with caplog.at_level(logging.WARNING):
+        reader.start()
+        event = loop.events.get(timeout=10)
+        loop.stopping.set()
+        reader.join(timeout=10)
+    assert isinstance(event, LineEvent)
+    assert event.item.text == "state"
+    assert len(attempts) == 3
+    assert [r.message for r in caplog.records if "failed" in r.message][0].startswith(
+        "serial line usb0 failed")
+    assert any("is back" in r.message for r in caplog.records)
+
+
+def test_faults_replies_to_a_vanished_link_are_dropped_not_raised(tmp_path, caplog):
+    controller = simulated_controller(tmp_path)
+    loop = EventLoop(controller, out=io.StringIO(), link=VanishingLink())
+    with caplog.at_level(logging.WARNING):
+        loop._write_link(b"ok\n")
+    assert "the reply is dropped" in caplog.text
