@@ -40,13 +40,17 @@ class RecordingBuzzer:
 
 @dataclass
 class RecordingDisplay:
-    """A frame sink that keeps every frame shown (for tests that need no luma device)."""
+    """A frame sink that keeps the latest frames shown (for tests that need no luma device).
 
-    frames: list[Image.Image] = field(default_factory=list)
+    Bounded, so a simulated evening costs no memory: ``shown`` counts every frame."""
+
+    frames: deque[Image.Image] = field(default_factory=lambda: deque(maxlen=100))
+    shown: int = 0
     blanked: int = 0
 
     def show(self, image: Image.Image) -> bool:
         self.frames.append(image.copy())
+        self.shown += 1
         return True
 
     def blank(self) -> None:
