@@ -100,6 +100,14 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--json", action="store_true", help="print one JSON object")
     score.set_defaults(handler=_score)
 
+    history = commands.add_parser(
+        "history", help="past games, newest first; --export writes JSON, CSV and a chart",
+        description="Lists the games in the journal, newest first.")
+    _common_options(history)
+    history.add_argument("--export", type=Path, metavar="DIR",
+                         help="write each game as JSON and CSV and a PNG chart into DIR")
+    history.set_defaults(handler=_history)
+
     doctor = commands.add_parser(
         "doctor", help="check the display, GPIO, buzzer, serial port and config on a Pi",
         description="On a Raspberry Pi: checks each part and says what to fix. Off a Pi: "
@@ -275,6 +283,27 @@ def _render(args: argparse.Namespace) -> int:
         image.save(path)
         print(path)
     return EXIT_OK
+
+
+# -- history ---------------------------------------------------------------------------------
+
+
+def _history(args: argparse.Namespace) -> int:
+    from companion.adapters.journal import FILE_NAME, Journal
+    from companion.core.app import App
+    from companion.games.registry import playable_games
+    from companion.history import export, list_games
+
+    state_dir = _state_dir(args, load_config(args.config))
+    if not (state_dir / FILE_NAME).exists():
+        raise UsageError(f"{state_dir / FILE_NAME}: no journal here (see --state-dir)")
+    journal = Journal.in_directory(state_dir)
+    try:
+        if args.export is not None:
+            return export(journal, App(playable_games()), args.export, sys.stdout)
+        return list_games(journal, sys.stdout)
+    finally:
+        journal.close()
 
 
 # -- doctor ----------------------------------------------------------------------------------
