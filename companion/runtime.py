@@ -575,16 +575,20 @@ class EventLoop:
     def _loop(self) -> None:
         controller = self.controller
         watchdog = self.notifier.watchdog_interval() if self.notifier is not None else None
+        next_ping = controller.now()
         while True:
             controller.tick()
             controller.refresh()
             now = controller.now()
             wake = controller.next_wake()
             timeout = None if wake is None else max(0.0, wake - now)
-            if watchdog is not None:
-                assert self.notifier is not None
-                self.notifier.watchdog()
-                timeout = watchdog if timeout is None else min(timeout, watchdog)
+            if watchdog is not None and self.notifier is not None:
+                # Pinged from the loop itself, so a hung loop is what the watchdog catches.
+                if now >= next_ping:
+                    self.notifier.watchdog()
+                    next_ping = now + watchdog
+                until_ping = max(0.0, next_ping - now)
+                timeout = until_ping if timeout is None else min(timeout, until_ping)
             try:
                 event = self.events.get(timeout=timeout)
             except queue.Empty:
