@@ -12,7 +12,6 @@ import logging
 import os
 import random
 import sys
-import tempfile
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
@@ -99,6 +98,15 @@ def build_parser() -> argparse.ArgumentParser:
                                                             "for JSON on standard input")
     score.add_argument("--json", action="store_true", help="print one JSON object")
     score.set_defaults(handler=_score)
+
+    bench = commands.add_parser(
+        "bench", help="measure timing, display bus, CPU, memory and start-up against targets",
+        description="The performance bench (CONTRACT.md section 5). Exits 0 when it ran, "
+                    "whether or not each target was met; 1 if the bench itself broke.")
+    from companion.bench import add_arguments as bench_arguments
+
+    bench_arguments(bench)
+    bench.set_defaults(handler=_bench)
 
     history = commands.add_parser(
         "history", help="past games, newest first; --export writes JSON, CSV and a chart",
@@ -218,6 +226,8 @@ def _state_dir(args: argparse.Namespace, config: Config) -> Path:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    import tempfile
+
     from companion.bootstrap import build_controller, build_hardware
     from companion.runtime import Controller, simulate
     from companion.testing.clock import FakeClock
@@ -283,6 +293,15 @@ def _render(args: argparse.Namespace) -> int:
         image.save(path)
         print(path)
     return EXIT_OK
+
+
+# -- bench -----------------------------------------------------------------------------------
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from companion.bench import main as bench_main
+
+    return bench_main(args)
 
 
 # -- history ---------------------------------------------------------------------------------

@@ -196,7 +196,11 @@ class Controller:
         for gesture in gestures:
             self._gesture(gesture)
         self.state, effects = self.app.tick(self.state, now)
-        self._perform(effects, now)
+        # Time-driven effects sound first: a warning or the alarm must not wait for the disk
+        # (an fsync takes milliseconds on an SD card). This is safe for durability because an
+        # expiry follows from the journal and the clock alone: replayed after a power cut, the
+        # countdown reaches the same deadline and comes back paused at zero.
+        self._perform(effects, now, sound_first=True)
         self._play_notes(now)
         if self.unsaved and self.journal_health.may_try(now):
             self._flush_journal(now)
@@ -384,8 +388,11 @@ class Controller:
             return
         self._perform(effects, gesture.at)
 
-    def _perform(self, effects: list[Any], now: float) -> None:
-        # Journal first: an action is durable before anything else shows it happened.
+    def _perform(self, effects: list[Any], now: float, sound_first: bool = False) -> None:
+        # Journal first: an action is durable before anything else shows it happened
+        # (except time-driven tunes, see tick()).
+        if sound_first:
+            self._start_tunes(effects, now)
         for effect in effects:
             match effect:
                 case JournalNew(game, options, seed, at):
@@ -402,6 +409,10 @@ class Controller:
                     self._journal(now, "set_result", CURRENT, result)
                 case JournalSetAside():
                     self._journal(now, "set_aside", CURRENT)
+        if not sound_first:
+            self._start_tunes(effects, now)
+
+    def _start_tunes(self, effects: list[Any], now: float) -> None:
         for effect in effects:
             if isinstance(effect, Play):
                 self._start_tune(effect.tune, now)

@@ -4,6 +4,10 @@ What it promises:
 - Real devices are built by luma's own command-line machinery (``luma.core.cmdline``) from
   luma-style options (``--display ssd1306 --interface i2c --i2c-address 0x3C``), so every
   panel luma supports works without a branch per driver here.
+- SSD1306 and SH1106 panels get partial updates (adapters/partial.py): only the changed
+  part of a frame goes over the bus, and the panel still ends up with exactly the frame.
+  ``display.partial_updates = false`` in the config goes back to luma's full frames; other
+  drivers always get luma's own ``display()``.
 - The fake backend uses ``luma.core.device.dummy``: the same ``display(image)`` call, the
   frame kept in memory.
 - :class:`Display` sends a frame to the device only when it differs from the last one, keeps
@@ -35,7 +39,8 @@ def luma_arguments(options: Mapping[str, Any]) -> list[str]:
 
 
 def real_device(options: Mapping[str, Any]) -> Any:
-    """A luma device for real hardware, built by luma's own argument parser and factory."""
+    """A luma device for real hardware, built by luma's own argument parser and factory,
+    wrapped for partial updates unless ``options["partial_updates"]`` is false."""
     from luma.core import cmdline
 
     parser = cmdline.create_parser(description="companion display", autocomplete=False)
@@ -43,7 +48,18 @@ def real_device(options: Mapping[str, Any]) -> Any:
         arguments = parser.parse_args(luma_arguments(options))
     except SystemExit as exit_error:
         raise ValueError(f"bad display options {dict(options)}") from exit_error
-    return cmdline.create_device(arguments)
+    device = cmdline.create_device(arguments)
+    return partial_device(device, bool(options.get("partial_updates", True)))
+
+
+def partial_device(device: Any, enabled: bool = True) -> Any:
+    """``device`` sending only changed regions when ``enabled`` and it is an SSD1306 or
+    SH1106 (see adapters/partial.py); ``device`` itself otherwise."""
+    if not enabled:
+        return device
+    from companion.adapters.partial import with_partial_updates
+
+    return with_partial_updates(device)
 
 
 def dummy_device(width: int = 128, height: int = 64) -> Any:

@@ -1,0 +1,77 @@
+"""``companion bench``: the report's shape (fast), and one real ``--short --json`` run (slow).
+
+No timing is asserted here: the bench is the judge of the figures, these tests only keep it
+working and its output complete.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from companion import bench
+
+REQUIRED = ("timer_end_error_ms", "naive_sleep_loop_end_error_ms", "input_to_frame_ms",
+            "frame_bytes_full", "frame_bytes_timer_tick", "idle_cpu_percent",
+            "flight_cpu_percent", "rss_mb", "startup_to_ready_s", "machine")
+
+
+def test_percentile_is_nearest_rank() -> None:
+    values = [float(value) for value in range(1, 21)]
+    assert bench.percentile(values, 0.5) == 10.0
+    assert bench.percentile(values, 0.99) == 20.0
+    assert bench.percentile([3.0], 0.99) == 3.0
+
+
+def test_distribution_target_checks_upper_bounds_and_a_lower_min() -> None:
+    early = bench.with_target(bench.distribution([-0.1, 0.5, 0.7]), "timer_end_error_ms")
+    assert early["met"] is False  # one alarm early
+    on_time = bench.with_target(bench.distribution([0.2, 0.5, 1.9]), "timer_end_error_ms")
+    assert on_time["met"] is True
+    assert on_time["target"] == {"min": 0.0, "p99": 2.0, "max": 5.0}
+    late = bench.with_target(bench.distribution([0.2, 0.5, 6.0]), "timer_end_error_ms")
+    assert late["met"] is False
+
+
+def test_scalar_carries_value_target_and_met() -> None:
+    assert bench.scalar(0.25, "idle_cpu_percent") == {"value": 0.25, "target": 0.5,
+                                                      "met": True}
+    assert bench.scalar(41.0, "rss_mb")["met"] is False
+
+
+def test_display_bus_figures_meet_their_targets() -> None:
+    figures = bench.measure_display_bus()
+    assert figures["frame_bytes_full"]["value"] == 1034
+    assert figures["frame_bytes_timer_tick"]["met"] is True
+    assert figures["frame_bytes_unchanged"]["value"] == 0
+    assert figures["panel_matches_full_redraw"]["value"] is True
+
+
+def test_text_report_names_every_figure() -> None:
+    report = {"mode": "short", "machine": bench.machine(), "targets_met": False,
+              "rss_mb": bench.scalar(41.0, "rss_mb"), "bench_seconds": 1.0}
+    text = bench.format_report(report)
+    assert "rss_mb" in text and "MISSED" in text
+
+
+@pytest.mark.slow
+def test_bench_short_json_prints_every_required_key() -> None:
+    done = subprocess.run([sys.executable, "-m", "companion", "bench", "--short", "--json"],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    for key in REQUIRED:
+        assert key in report, key
+    for key in ("p50", "p99", "max"):
+        assert key in report["timer_end_error_ms"]
+        assert key in report["naive_sleep_loop_end_error_ms"]
+    for key in ("p50", "p99"):
+        assert key in report["input_to_frame_ms"]
+    for key in ("platform", "python", "cpu_count"):
+        assert key in report["machine"]
+    for name, figure in report.items():
+        if isinstance(figure, dict) and "target" in figure:
+            assert isinstance(figure["met"], bool), name
