@@ -439,7 +439,7 @@ class BenchDisplay:
         self.controller: Any = None
         self.deadline: float | None = None  # monotonic deadline of the running countdown
 
-    def show(self, image: Any) -> bool:
+    def show(self, image: Any, text: Any = ()) -> bool:
         if self.work:
             time.sleep(self.work)
         sent = self.display.show(image)

@@ -31,7 +31,7 @@ import signal
 import sqlite3
 import threading
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, BinaryIO, Protocol, TextIO
@@ -125,7 +125,7 @@ class Buzzer(Protocol):
 
 
 class FrameSink(Protocol):
-    def show(self, image: Any) -> bool: ...
+    def show(self, image: Any, text: Sequence[str] = ...) -> bool: ...
 
     def blank(self) -> None: ...
 
@@ -279,7 +279,7 @@ class Controller:
         screen = self.screen()
         if screen != self.last_screen and self.display_health.may_try(now):
             try:
-                self.display.show(render(screen))
+                self.display.show(render(screen), screen.text_lines())
             except Exception as error:  # any driver fault: play goes on
                 self.display_health.failed(now, error)
             else:

@@ -16,7 +16,7 @@ What it promises:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from PIL import Image
@@ -78,8 +78,11 @@ class Display:
         self.last_frame: Image.Image | None = None
         self.frames_sent = 0
 
-    def show(self, image: Image.Image) -> bool:
-        """Send ``image`` unless it is the frame already shown; say whether it was sent."""
+    def show(self, image: Image.Image, text: Sequence[str] = ()) -> bool:
+        """Send ``image`` unless it is the frame already shown; say whether it was sent.
+
+        ``text`` is the screen's text, which the terminal preview prints under the picture
+        (small bitmap text is hard to read as braille dots)."""
         frame = image if image.mode == self.device.mode else image.convert(self.device.mode)
         if self.last_frame is not None and frame.tobytes() == self.last_frame.tobytes():
             return False
@@ -87,7 +90,7 @@ class Display:
         self.last_frame = frame
         self.frames_sent += 1
         if self.preview is not None:
-            self.preview.draw(frame)
+            self.preview.draw(frame, text)
         return True
 
     def blank(self) -> None:
@@ -127,21 +130,26 @@ def braille_lines(image: Image.Image) -> list[str]:
 
 
 class TerminalPreview:
-    """Draws each frame in a terminal, in place, framed, with the key help below."""
+    """Draws each frame at the top of a terminal, framed, with the screen's text and the key
+    help below it; redrawn in place, so lines printed after it (``ready``) stay below."""
+
+    TEXT_ROWS = 8
 
     def __init__(self, out: TextIO, footer: str = "") -> None:
         self.out = out
         self.footer = footer
         self._drawn = False
 
-    def draw(self, image: Image.Image) -> None:
+    def draw(self, image: Image.Image, text: Sequence[str] = ()) -> None:
         lines = braille_lines(image)
         width = len(lines[0]) if lines else 0
-        text = ["┌" + "─" * width + "┐", *("│" + line + "│" for line in lines),
+        rows = ["┌" + "─" * width + "┐", *("│" + line + "│" for line in lines),
                 "└" + "─" * width + "┘"]
+        shown = [f"  {line}" for line in text][: self.TEXT_ROWS]
+        rows += shown + [""] * (self.TEXT_ROWS - len(shown))
         if self.footer:
-            text.append(self.footer)
-        prefix = f"\x1b[{len(text)}F" if self._drawn else ""
-        self.out.write(prefix + "\n".join(line + "\x1b[K" for line in text) + "\n")
+            rows.append(self.footer)
+        prefix = "\x1b[H" if self._drawn else "\x1b[2J\x1b[H"
+        self.out.write(prefix + "\n".join(row + "\x1b[K" for row in rows) + "\n")
         self.out.flush()
         self._drawn = True

@@ -6,6 +6,7 @@ The fake backend and the tests use the same recorders (DESIGN.md rule 8).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,11 +46,13 @@ class RecordingDisplay:
     Bounded, so a simulated evening costs no memory: ``shown`` counts every frame."""
 
     frames: deque[Image.Image] = field(default_factory=lambda: deque(maxlen=100))
+    text: list[str] = field(default_factory=list)
     shown: int = 0
     blanked: int = 0
 
-    def show(self, image: Image.Image) -> bool:
+    def show(self, image: Image.Image, text: Sequence[str] = ()) -> bool:
         self.frames.append(image.copy())
+        self.text = list(text)
         self.shown += 1
         return True
 

@@ -37,11 +37,11 @@ class FlakyDisplay(RecordingDisplay):
         self.failing = False
         self.attempts = 0
 
-    def show(self, image):
+    def show(self, image, text=()):
         self.attempts += 1
         if self.failing:
             raise OSError(121, "Remote I/O error")
-        return super().show(image)
+        return super().show(image, text)
 
 
 class FlakyBuzzer(RecordingBuzzer):
@@ -223,7 +223,7 @@ def test_faults_serial_device_vanishes_and_comes_back(tmp_path, caplog):
     assert isinstance(event, LineEvent)
     assert event.item.text == "state"
     assert len(attempts) == 3
-    assert [r.message for r in caplog.records if "failed" in r.message][0].startswith(
+    assert next(r.message for r in caplog.records if "failed" in r.message).startswith(
         "serial line usb0 failed")
     assert any("is back" in r.message for r in caplog.records)
 

@@ -7,7 +7,6 @@ from PIL import Image
 
 from companion import config as config_module
 from companion.bootstrap import build_controller, build_hardware
-from companion.core.buttons import Button
 from companion.testing.clock import FakeClock
 
 
@@ -17,8 +16,9 @@ def box(tmp_path):
     on the caller's thread), and its fake clock."""
     config = config_module.defaults()
     holder = {}
+    # The controller is built after the hardware, so the callback looks it up when called.
     hardware = build_hardware(config, "fake",
-                              on_edge=lambda button, pressed: holder["c"].edge(button, pressed))
+                              on_edge=lambda button, pressed: holder["c"].edge(button, pressed))  # noqa: PLW0108
     clock = FakeClock()
     controller = build_controller(config, hardware, clock=clock, state_dir=tmp_path,
                                   rng=random.Random(1), simulated=True)
@@ -72,7 +72,8 @@ def test_e2e_passive_buzzer_plays_the_warning_tones(box):
 
     recorded = controller.buzzer.frequencies
     # clicks for new and start, 10 s and 5 s warnings, 3-2-1 final warnings, the alarm.
-    assert recorded == pytest.approx([2637.0, 2637.0, 1760.0, 1760.0, 2349.0, 2349.0, 2349.0, 1760.0])
+    assert recorded == pytest.approx(
+        [2637.0, 2637.0, 1760.0, 1760.0, 2349.0, 2349.0, 2349.0, 1760.0])
     assert controller.played[-1] == "alarm"
 
 
