@@ -11,6 +11,8 @@ from typing import Any
 
 from companion.core.game import Game
 from companion.games.now_boarding import NowBoarding
+from companion.games.now_boarding_v3_game import NowBoardingV3Game
+from companion.games.planes_game import PlanesGame
 from companion.games.timer import RoundTimer
 
 Scorer = Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -20,6 +22,8 @@ def playable_games() -> list[Game[Any]]:
     """Every game the box can run, in menu order."""
     return [
         NowBoarding(),
+        NowBoardingV3Game(),
+        PlanesGame(),
         RoundTimer(),
     ]
 

@@ -1,0 +1,332 @@
+"""The Now Boarding v3.0 prototype (3-6 players, cooperative) on the box: the schedule board.
+
+Rules enforced (rules/now-boarding-v3-prototype.txt as read by rules/CLARIFICATIONS.md; the
+schedule data and the scoring are companion/games/now_boarding_v3.py, reused here):
+
+- 3 days of 6 rounds; the 6th round of each day is the Redeye. A round's steps are Departure,
+  Arrival and Purchase. Departure draws one passenger per airport per player (2, 3, 4 airports
+  on days 1, 2, 3); the Redeye draws none.
+- The Departure timer: 60 s in the advanced variant, untimed in basic; ``timer=off`` or
+  ``timer=<seconds>`` (5-600) overrides either (``auto``, the default, follows the variant).
+- The Redeye round ends the day with its own steps (``end_of_day_steps``): passengers not
+  delivered go to the Lost pile, the final Purchase, then after days 1 and 2 the score piles are
+  shuffled back into the supply and each player adds the next city (C, then D); after day 3 the
+  game is over and scored.
+- The Lost pile: UP adds a lost passenger, DOWN takes one back (a correction), during Arrival,
+  the Redeye's lost step and the final Purchase (Vouchers can still save passengers there).
+  Advanced variant: the game is lost at once when the pile holds more than 2 x players
+  (``result`` "lose", tune "lose"); reaching exactly 2 x players plays "danger".
+- The game also ends when a Departure finds too few tiles to go around: hold NEXT at a
+  Departure before its timer runs (any time in an untimed one) ends it; it is scored as usual.
+- Score entry: each player's score pile total (face up and face down); ``result`` is exactly
+  :func:`now_boarding_v3.score` of ``{"variant", "lost", "players": [{"name", "total"}]}``
+  (players are named P1, P2, ... in seat order).
+
+Buttons (BACK is the box's: a press opens the menu, a hold undoes the last action):
+
+- ``setup``: a checklist; NEXT starts day 1.
+- ``departure``, timed: NEXT starts the timer once the passengers are drawn, NEXT again ends
+  the Departure early (tune "end"), hold NEXT pauses / resumes; the timer running out ends it
+  (tune "alarm"). Untimed: NEXT ends the Departure. Either way the next step is Arrival.
+- Every other step: NEXT moves on. UP / DOWN change the Lost pile where it can change.
+- ``score`` / ``entry``: UP / DOWN set the player's score pile total (a held UP / DOWN repeats
+  on the box), NEXT goes to the next player; after the last, ``over`` with the result (tune
+  "win").
+
+Illegal input raises :class:`RuleError` with a short reason and never changes the state.
+``Restore`` (the box came back after a power cut) pauses a running timer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from companion.core.buttons import Button
+from companion.core.game import (
+    Expire,
+    GameAction,
+    Hold,
+    OptionError,
+    OptionSpec,
+    Play,
+    Press,
+    Restore,
+    RuleError,
+)
+from companion.core.timer import Countdown, TimerState
+from companion.games import now_boarding_v3 as v3
+
+MIN_TIMER_SECONDS: Final = 5
+MAX_TIMER_SECONDS: Final = 600
+#: The most a score pile total may be set to on the box.
+MAX_TOTAL: Final = 999
+
+
+def _timer_value(value: str) -> bool:
+    return value.isdigit() and MIN_TIMER_SECONDS <= int(value) <= MAX_TIMER_SECONDS
+
+
+OPTIONS: Final = (
+    OptionSpec("players", "Players",
+               tuple(str(n) for n in range(v3.MIN_PLAYERS, v3.MAX_PLAYERS + 1)), "4"),
+    OptionSpec("variant", "Variant", v3.VARIANTS, v3.DEFAULT_VARIANT),
+    OptionSpec("timer", "Departure", ("auto", "off", "30", "45", "60", "90", "120"), "auto",
+               accepts=_timer_value,
+               allowed=f"auto|off|{MIN_TIMER_SECONDS}..{MAX_TIMER_SECONDS}"),
+)
+
+ROUND_STEPS: Final = tuple(step.key for step in v3.STEPS)  # departure, arrival, purchase
+#: Steps where UP / DOWN change the Lost pile.
+LOST_STEPS: Final = ("arrival", "redeye-lost", "final-purchase")
+OFF_TIMER: Final[dict[str, Any]] = {"state": "idle", "remaining": 0.0, "duration": 0.0}
+
+
+@dataclass(frozen=True)
+class V3State:
+    """A game of the v3 prototype on the box; immutable."""
+
+    players: int
+    variant: str
+    duration: int | None
+    phase: str = "setup"
+    step: str = "setup"
+    day: int = 1
+    round: int = 1
+    lost: int = 0
+    countdown: Countdown | None = None
+    ended: str | None = None  # how the last Departure ended: "next" or "time"
+    reason: str | None = None  # why the game ended: "day-3", "supply" or "lost"
+    totals: tuple[int, ...] = ()
+    draft: int = 0
+    departures: int = 0
+
+
+# -- derived facts (pure helpers the view shares) ------------------------------------------------
+
+
+def player_name(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def redeye(state: V3State) -> bool:
+    return v3.is_redeye(state.round)
+
+
+def draw(state: V3State) -> int:
+    """Passengers to draw at this round's Departure (0 in the Redeye)."""
+    return v3.passengers_to_draw(state.day, state.players, state.round)
+
+
+def lost_limit(state: V3State) -> int | None:
+    """The Lost pile's limit in the advanced variant (more loses); None in basic."""
+    return v3.lost_limit(state.players) if state.variant == "advanced" else None
+
+
+def day_end_steps(day: int) -> tuple[str, ...]:
+    return tuple(step.key for step in v3.end_of_day_steps(day))
+
+
+def score_input(state: V3State) -> dict[str, Any]:
+    """The ``companion score now-boarding-v3`` input of what has been entered so far."""
+    return {"variant": state.variant, "lost": state.lost,
+            "players": [{"name": player_name(seat), "total": total}
+                        for seat, total in enumerate(state.totals)]}
+
+
+def timer_duration(variant: str, timer: str) -> int | None:
+    """The Departure's seconds: the variant's own (``auto``), none (``off``) or the given."""
+    if timer == "auto":
+        return v3.departure_seconds(variant)
+    if timer == "off":
+        return None
+    return int(timer)
+
+
+# -- the game ----------------------------------------------------------------------------------
+
+
+class NowBoardingV3Game:
+    """The Game protocol for the v3 prototype; see the module docstring."""
+
+    name = v3.GAME
+    title = "Now Boarding v3"
+    options = OPTIONS
+
+    def new(self, options: Mapping[str, str], seed: int) -> V3State:
+        players_text = options.get("players", "4")
+        if not players_text.isdigit() or not (
+                v3.MIN_PLAYERS <= int(players_text) <= v3.MAX_PLAYERS):
+            raise OptionError(f"players={players_text} is not allowed; use players=3..6")
+        variant = options.get("variant", v3.DEFAULT_VARIANT)
+        if variant not in v3.VARIANTS:
+            raise OptionError(f"variant={variant} is not allowed; use variant=basic|advanced")
+        timer = options.get("timer", "auto")
+        if timer not in ("auto", "off") and not _timer_value(timer):
+            raise OptionError(f"timer={timer} is not allowed; use timer=auto|off|5..600")
+        return V3State(players=int(players_text), variant=variant,
+                       duration=timer_duration(variant, timer))
+
+    def step(self, state: V3State, action: GameAction,
+             now: float) -> tuple[V3State, tuple[Play, ...]]:
+        match action:
+            case Restore():
+                countdown = state.countdown
+                if countdown is not None and countdown.state is TimerState.RUNNING:
+                    return replace(state, countdown=countdown.pause(now)), ()
+                return state, ()
+            case Expire():
+                return self._expire(state, now)
+            case Press(Button.BACK) | Hold(Button.BACK):
+                raise RuleError("BACK belongs to the box: menu / hold to undo")
+            case Press(button):
+                return self._press(state, button, now)
+            case Hold(Button.NEXT):
+                return self._hold_next(state, now)
+            case Hold(button):
+                return self._press(state, button, now)  # a held UP / DOWN acts as a press
+        raise RuleError("that does nothing here")  # pragma: no cover
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def _press(self, state: V3State, button: Button,
+               now: float) -> tuple[V3State, tuple[Play, ...]]:
+        if state.phase == "over":
+            raise RuleError("game over: BACK menu, hold BACK undo")
+        if state.step == "entry":
+            return self._entry(state, button)
+        if button is Button.NEXT:
+            return self._next(state, now)
+        return self._lost(state, +1 if button is Button.UP else -1)
+
+    def _next(self, state: V3State, now: float) -> tuple[V3State, tuple[Play, ...]]:
+        if state.step == "departure":
+            countdown = state.countdown
+            if countdown is not None and countdown.state is TimerState.IDLE:
+                return replace(state, countdown=countdown.start(now)), (Play("click"),)
+            if countdown is not None:
+                ended = countdown.end_early(now)
+                return (replace(state, countdown=ended, step="arrival", ended="next"),
+                        (Play("end"),))
+            return replace(state, step="arrival", ended="next"), (Play("click"),)
+        return self._advance(state), (Play("click"),)
+
+    def _advance(self, state: V3State) -> V3State:
+        """The step after the current one (not Departure, which NEXT or the timer ends)."""
+        step = state.step
+        if step == "setup":
+            return self._departure(replace(state, phase="day"), state.day, 1)
+        if step == "arrival":
+            following = day_end_steps(state.day)[0] if redeye(state) else "purchase"
+            return replace(state, step=following)
+        if step == "purchase":
+            return self._departure(state, state.day, state.round + 1)
+        if step == "game-over":
+            return replace(state, phase="score", step="entry", totals=(), draft=0)
+        steps = day_end_steps(state.day)
+        index = steps.index(step)
+        if index + 1 < len(steps):
+            following = steps[index + 1]
+            if following == "game-over":
+                return replace(state, step=following, reason="day-3")
+            return replace(state, step=following)
+        return self._departure(state, state.day + 1, 1)
+
+    def _departure(self, state: V3State, day: int, round_number: int) -> V3State:
+        countdown = (Countdown(duration=float(state.duration))
+                     if state.duration is not None else None)
+        return replace(state, step="departure", day=day, round=round_number,
+                       countdown=countdown, ended=None, departures=state.departures + 1)
+
+    def _hold_next(self, state: V3State, now: float) -> tuple[V3State, tuple[Play, ...]]:
+        if state.phase == "over":
+            raise RuleError("game over: BACK menu, hold BACK undo")
+        if state.step != "departure":
+            raise RuleError("hold NEXT pauses the Departure timer")
+        countdown = state.countdown
+        if countdown is not None and countdown.state is TimerState.RUNNING:
+            return replace(state, countdown=countdown.pause(now)), (Play("click"),)
+        if countdown is not None and countdown.state is TimerState.PAUSED:
+            return replace(state, countdown=countdown.resume(now)), (Play("click"),)
+        # Before the draw's timer runs: too few tiles in the supply ends the game (scored).
+        return replace(state, step="game-over", reason="supply"), (Play("end"),)
+
+    def _expire(self, state: V3State, now: float) -> tuple[V3State, tuple[Play, ...]]:
+        countdown = state.countdown
+        if state.step != "departure" or countdown is None or not countdown.is_due(now):
+            raise RuleError("the timer has time left")
+        return (replace(state, countdown=countdown.expire(now), step="arrival", ended="time"),
+                (Play("alarm"),))
+
+    def _lost(self, state: V3State, change: int) -> tuple[V3State, tuple[Play, ...]]:
+        if state.step not in LOST_STEPS:
+            raise RuleError("the Lost pile changes at Arrival and the day's end")
+        lost = state.lost + change
+        if lost < 0:
+            raise RuleError("the Lost pile is empty")
+        if lost > v3.PASSENGERS_PER_PLAYER_COLOUR * state.players:
+            raise RuleError("more than every passenger tile")
+        moved = replace(state, lost=lost)
+        limit = lost_limit(state)
+        if limit is not None and change > 0 and v3.is_lost(lost, state.players):
+            return replace(moved, phase="over", step="over", reason="lost"), (Play("lose"),)
+        if limit is not None and change > 0 and lost == limit:
+            return moved, (Play("danger"),)
+        return moved, (Play("click"),)
+
+    def _entry(self, state: V3State, button: Button) -> tuple[V3State, tuple[Play, ...]]:
+        if button is Button.UP:
+            if state.draft >= MAX_TOTAL:
+                raise RuleError(f"at most {MAX_TOTAL}")
+            return replace(state, draft=state.draft + 1), ()
+        if button is Button.DOWN:
+            if state.draft == 0:
+                raise RuleError("a score pile total is 0 or more")
+            return replace(state, draft=state.draft - 1), ()
+        totals = (*state.totals, state.draft)
+        if len(totals) < state.players:
+            return replace(state, totals=totals, draft=0), (Play("click"),)
+        return replace(state, totals=totals, draft=0, phase="over", step="over"), (Play("win"),)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def countdown(self, state: V3State) -> Countdown | None:
+        return state.countdown if state.step == "departure" else None
+
+    def to_json(self, state: V3State, now: float) -> dict[str, Any]:
+        in_day = state.phase == "day"
+        entry: dict[str, Any] | None = None
+        if state.phase == "score" or state.reason in ("day-3", "supply"):
+            seat = len(state.totals) if state.phase == "score" else None
+            entry = {"player": seat, "name": None if seat is None else player_name(seat),
+                     "draft": state.draft, "input": score_input(state)}
+        return {
+            "game": self.name,
+            "players": state.players,
+            "phase": state.phase,
+            "step": state.step,
+            "result": self.result(state),
+            "variant": state.variant,
+            "day": state.day,
+            "round": state.round,
+            "redeye": redeye(state),
+            "timer": (state.countdown.to_json(now) if state.countdown is not None
+                      else dict(OFF_TIMER)),
+            "timed": state.duration is not None,
+            "lost": state.lost,
+            "lost_limit": lost_limit(state),
+            "draw": draw(state) if in_day and state.step == "departure" else None,
+            "airports": v3.airports_per_player(state.day),
+            "departures": state.departures,
+            "ended": state.ended,
+            "reason": state.reason,
+            "entry": entry,
+        }
+
+    def result(self, state: V3State) -> Any:
+        if state.phase != "over":
+            return None
+        if state.reason == "lost":
+            return "lose"
+        return v3.score(score_input(state))

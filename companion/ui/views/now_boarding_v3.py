@@ -1,0 +1,214 @@
+"""The Now Boarding v3 prototype's screens: the schedule board, step by step.
+
+The title says where the schedule stands (``Day 2 R3 Arrival``, ``D1 Redeye ...``); a timed
+Departure shows the countdown in big M:SS digits. The status bar shows the Lost pile (with its
+limit in the advanced variant) wherever it matters. Every text keeps to the Screen limits
+(tests check each screen of whole games).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core.timer import TimerState
+from companion.games import now_boarding_v3 as v3
+from companion.games.now_boarding_v3_game import (
+    V3State,
+    draw,
+    lost_limit,
+    player_name,
+    redeye,
+    score_input,
+)
+from companion.ui.screen import LINE_WIDTH, Screen
+from companion.ui.views.timer import clock_text
+
+#: NEXT presses from the start of an untimed game to the first score entry: setup, 3 days of
+#: 5 rounds x 3 steps plus the Redeye (Departure, Arrival, the day's end steps), Game over.
+TO_ENTRY = 1 + 3 * (5 * 3 + 2) + 4 + 4 + 3
+
+SCENES: dict[str, tuple[str, ...]] = {
+    "v3-setup": ("new now-boarding-v3 players=4",),
+    "v3-departure": ("new now-boarding-v3 players=4", "press next"),
+    "v3-departure-timed": ("new now-boarding-v3 players=4 variant=advanced", "press next",
+                           "press next", "wait 17.5"),
+    "v3-departure-paused": ("new now-boarding-v3 players=4 variant=advanced", "press next",
+                            "press next", "wait 20", "hold next"),
+    "v3-arrival": ("new now-boarding-v3 players=4 variant=advanced", "press next",
+                   "press next", "wait 60", "press up", "press up"),
+    "v3-purchase": ("new now-boarding-v3 players=4", "press next", "press next",
+                    "press next"),
+    "v3-redeye": ("new now-boarding-v3 players=4", *("press next",) * 16),
+    "v3-redeye-lost": ("new now-boarding-v3 players=4", *("press next",) * 18, "press up"),
+    "v3-new-city": ("new now-boarding-v3 players=4", *("press next",) * 21),
+    "v3-entry": ("new now-boarding-v3 players=3", *("press next",) * TO_ENTRY,
+                 *("press up",) * 7),
+    "v3-result": ("new now-boarding-v3 players=3", *("press next",) * TO_ENTRY,
+                  *("press up",) * 17, "press next", *("press up",) * 20, "press next",
+                  *("press up",) * 12, "press next"),
+    "v3-lost": ("new now-boarding-v3 players=3 variant=advanced", "press next", "press next",
+                "press next", *("press up",) * 7),
+}
+"""Screens for ``companion render`` and the golden tests: protocol lines, last screen kept."""
+
+SHORT_STEP = {"departure": "Departure", "arrival": "Arrival", "purchase": "Purchase"}
+
+
+def _where(state: V3State) -> str:
+    """``Day 2 R3`` or ``D2 Redeye``."""
+    return f"D{state.day} Redeye" if redeye(state) else f"Day {state.day} R{state.round}"
+
+
+def _lost(state: V3State) -> str:
+    return f"Lost {_pile(state)}"
+
+
+def _setup(state: V3State) -> Screen:
+    timer_text = (f"Timer {clock_text(state.duration)}" if state.duration
+                  else "No timer")
+    return Screen("Now Boarding v3 setup", (
+        "Each: Hub A + City B;",
+        "A+B tiles face down in",
+        "the supply; 1 Jet at the",
+        "Hub gate, 1 Commuter.",
+    ), status=f"{timer_text}  NEXT: day 1")
+
+
+def _departure(state: V3State, now: float) -> Screen:
+    count = draw(state)
+    airports = v3.airports_per_player(state.day)
+    title = f"{_where(state)} Departure"
+    drawing = "No draw; NEXT: go" if redeye(state) else f"Draw {count}, then NEXT: go"
+    countdown = state.countdown
+    if countdown is None:
+        if redeye(state):
+            lines = ("REDEYE: no passengers", "Load, depart planes", "Last round of the day")
+        else:
+            lines = (f"Draw {count} passengers", f"({airports} per player)",
+                     "Load, depart planes")
+        return Screen(title, lines, status=f"NEXT: Arrival  {_lost(state)}")
+    captions = {
+        TimerState.IDLE: drawing,
+        TimerState.RUNNING: "NEXT end  hold NEXT pause",
+        TimerState.PAUSED: "PAUSED  hold NEXT resume",
+        TimerState.EXPIRED: "TIME!",
+    }
+    status = (f"{airports} per player  {_lost(state)}" if not redeye(state)
+              else f"Redeye  {_lost(state)}")
+    return Screen(title, big=clock_text(countdown.shown_seconds(now)),
+                  caption=captions[countdown.state], status=status)
+
+
+def _arrival(state: V3State) -> Screen:
+    return Screen(f"{_where(state)} Arrival", (
+        "Jets: runway to tarmac",
+        "De-board gates, commuters",
+        "Score or age passengers",
+        f"Lost {_pile(state)}  UP+1 DN-1",
+    ), status="NEXT: " + ("day's end" if redeye(state) else "Purchase"))
+
+
+def _pile(state: V3State) -> str:
+    """``3/8`` (advanced: the most before the game is lost) or ``3``."""
+    limit = lost_limit(state)
+    return f"{state.lost}/{limit}" if limit is not None else str(state.lost)
+
+
+def _purchase(state: V3State) -> Screen:
+    prices = v3.PURCHASES
+    return Screen(f"{_where(state)} Purchase", (
+        f"${prices['voucher']} Voucher ${prices['concession']} Concession",
+        f"${prices['commuter']} Commuter ${prices['gate']} Gate",
+        f"${prices['upgrade-jet']} Upgrade Jet ${prices['new-jet']} New Jet",
+        f"${prices['city-to-hub']} City into a Hub",
+    ), status=f"NEXT: round {state.round + 1}  {_lost(state)}")
+
+
+def _day_end(state: V3State) -> Screen:
+    day = state.day
+    match state.step:
+        case "redeye-lost":
+            return Screen(f"Day {day} ends: Lost", (
+                "Not at their destination",
+                "after the Redeye: to the",
+                "Lost pile.",
+                f"Lost {_pile(state)}  UP+1 DN-1",
+            ), status="NEXT: final Purchase")
+        case "final-purchase":
+            return Screen(f"Day {day} final Purchase", (
+                "Buy until nothing more is",
+                "affordable. Vouchers can",
+                "still save passengers.",
+                f"Lost {_pile(state)}  UP+1 DN-1",
+            ), status="NEXT: " + ("score piles" if day < v3.DAYS else "game over"))
+        case "shuffle-score-piles":
+            return Screen(f"Day {day} ends", (
+                "Shuffle every score",
+                "pile back into the",
+                "face-down supply.",
+            ), status="NEXT: new city")
+        case "new-city":
+            city = v3.CITY_ADDED_BEFORE_DAY[day + 1]
+            airports = v3.airports_per_player(day + 1)
+            return Screen(f"Before day {day + 1}", (
+                f"Each player adds City {city}",
+                "and its passenger tiles",
+                "to the supply; mix well.",
+                f"Then draw {airports} each ({airports * state.players}).",
+            ), status=f"NEXT: day {day + 1} begins")
+    supply = state.reason == "supply"
+    return Screen("Game over", (
+        "Too few tiles to draw:" if supply else "Day 3 is over.",
+        "Each player totals their",
+        "score pile: face up and",
+        "face down tiles alike.",
+    ), status="NEXT: enter the scores")
+
+
+def _entry(state: V3State) -> Screen:
+    seat = len(state.totals)
+    return Screen(f"Score pile {player_name(seat)}", big=str(state.draft),
+                  caption="UP/DN total  NEXT ok",
+                  status=f"Player {seat + 1} of {state.players}  {_lost(state)}")
+
+
+def _result(state: V3State, result: dict[str, Any]) -> Screen:
+    totals = [f"{p['name']} {p['total']}" for p in result["players"]]
+    rows = ["  ".join(totals[i:i + 3]) for i in range(0, len(totals), 3)]
+    rows = [row if len(row) <= LINE_WIDTH else row.replace("  ", " ") for row in rows]
+    won = "table wins!" if result["winners"] else "table loses."
+    return Screen(f"Final score {result['score']}", (
+        f"Rating: {result['rating']}",
+        *rows,
+        f"Lost {result['lost']}: {won}",
+    ), status="BACK menu  hold BACK undo")
+
+
+def _lose(state: V3State) -> Screen:
+    limit = lost_limit(state)
+    return Screen("GAME LOST", (
+        f"Lost pile {state.lost}: more",
+        f"than 2 x {state.players} = {limit}.",
+        "Too many passengers",
+        "stormed off. Try again!",
+    ), status="BACK menu  hold BACK undo")
+
+
+def now_boarding_v3_screen(state: V3State, now: float) -> Screen:
+    """The screen for ``state`` at ``now``."""
+    match state.step:
+        case "setup":
+            return _setup(state)
+        case "departure":
+            return _departure(state, now)
+        case "arrival":
+            return _arrival(state)
+        case "purchase":
+            return _purchase(state)
+        case "entry":
+            return _entry(state)
+        case "over" if state.reason == "lost":
+            return _lose(state)
+        case "over":
+            return _result(state, v3.score(score_input(state)))
+    return _day_end(state)
