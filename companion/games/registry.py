@@ -12,6 +12,7 @@ from typing import Any
 from companion.core.game import Game
 from companion.games.now_boarding import NowBoarding
 from companion.games.now_boarding_v3_game import NowBoardingV3Game
+from companion.games.overbooked import OverbookedEntry
 from companion.games.planes_game import PlanesGame
 from companion.games.timer import RoundTimer
 
@@ -24,6 +25,7 @@ def playable_games() -> list[Game[Any]]:
         NowBoarding(),
         NowBoardingV3Game(),
         PlanesGame(),
+        OverbookedEntry(),
         RoundTimer(),
     ]
 

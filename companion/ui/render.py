@@ -88,5 +88,6 @@ def _draw_lines(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> None:
         y = top + index * pitch
         selected = index == screen.selected
         if selected:
-            draw.rectangle((0, y - 1, width - 1, y + pitch - 3), fill=ON)
+            # One pixel above the glyphs to the last glyph row (8 rows small, 12 large).
+            draw.rectangle((0, y - 1, width - 1, y + (7 if small else 11)), fill=ON)
         draw.text((1, y), fit(line, chars), font=line_font, fill=OFF if selected else ON)

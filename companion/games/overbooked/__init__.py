@@ -12,6 +12,7 @@ children), ``base`` and ``advanced`` (the variants' own categories), ``majoritie
 """
 
 from companion.games.overbooked.engine import VARIANTS, score
+from companion.games.overbooked.entry import OverbookedEntry
 from companion.games.overbooked.events import EVENT_CARDS, EVENT_IDS, EventCard
 from companion.games.overbooked.seatmap import (
     BOARD_PRESETS,
@@ -31,6 +32,7 @@ __all__ = [
     "STARTING_VOUCHERS",
     "VARIANTS",
     "EventCard",
+    "OverbookedEntry",
     "Passenger",
     "Seat",
     "SeatMap",
