@@ -10,6 +10,7 @@ from functools import partial
 from typing import Any
 
 from companion.core.game import Game
+from companion.games.flight_plan import FlightPlanBanker
 from companion.games.now_boarding import NowBoarding
 from companion.games.now_boarding_v3_game import NowBoardingV3Game
 from companion.games.overbooked import OverbookedEntry
@@ -26,6 +27,7 @@ def playable_games() -> list[Game[Any]]:
         NowBoardingV3Game(),
         PlanesGame(),
         OverbookedEntry(),
+        FlightPlanBanker(),
         RoundTimer(),
     ]
 

@@ -25,6 +25,7 @@ from companion.games.flight_plan import (
     deactivate,
     deactivation_value,
     declare_bankruptcy,
+    example_guide_text,
     fly_route,
     guide_from_routes,
     lift_region_limit,
@@ -562,3 +563,19 @@ def test_flight_plan_banker_random_play_keeps_invariants(actions: list[tuple]) -
                 if holding.asset.kind != "fleet":
                     assert holding.asset not in owners
                     owners[holding.asset] = account.name
+
+
+def test_banker_assets_bought_on_an_earlier_turn_can_be_deactivated_on_anothers_turn():
+    """A hub fee owed at another player's turn start may be raised by deactivating what the
+    payer bought on their own previous turn: that purchase is no longer 'this turn'."""
+    guide = parse_guide(example_guide_text(), "example_guide.toml")
+    first, second = "Ann", "Bo"
+    bank = open_bank(guide, [first, second])
+    route = guide.routes[0].number
+    bank = buy_route(bank, first, route, ignore_region_limit=True)
+    with pytest.raises(BankError, match="bought this turn"):
+        deactivate(bank, first, Asset.route(route))
+    bank, _ = start_turn(bank, second)
+    bank = deactivate(bank, first, Asset.route(route))
+    holding = next(h for h in bank.accounts[0].holdings if h.asset == Asset.route(route))
+    assert holding.turns_left == 3

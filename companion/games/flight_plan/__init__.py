@@ -43,6 +43,7 @@ from companion.games.flight_plan.banker import (
     sell,
     start_turn,
 )
+from companion.games.flight_plan.box import FlightPlanBanker
 from companion.games.flight_plan.draw import (
     QUICK_PLAY,
     QUICK_PLAY_ROUTES,
@@ -96,6 +97,7 @@ __all__ = [
     "BankRules",
     "CannotPay",
     "FleetPrices",
+    "FlightPlanBanker",
     "Holding",
     "Income",
     "MissingAmount",

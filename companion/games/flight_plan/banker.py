@@ -382,7 +382,14 @@ def lift_region_limit(bank: Bank, player: str) -> Bank:
 def start_turn(
     bank: Bank, player: str, *, hub_use_fee: int | None = None
 ) -> tuple[Bank, Income]:
-    """Begin a player's turn: count deactivations down, then collect revenue and hub use fees."""
+    """Begin a player's turn: count deactivations down, then collect revenue and hub use fees.
+
+    A new turn ends "this turn" for everyone: what any player bought before it may now be
+    deactivated (for instance to raise the hub use fees this turn's owner collects).
+    """
+    _playing(bank, player)
+    bank = replace(bank, accounts=tuple(replace(a, bought_this_turn=frozenset())
+                                        for a in bank.accounts))
     account = _playing(bank, player)
     holdings: list[Holding] = []
     reactivated: list[Asset] = []

@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.core.app import App, AppState
 from companion.ui.screen import Screen, alert_lines
-from companion.ui.views import now_boarding, now_boarding_v3, overbooked, planes, timer
+from companion.ui.views import flight_plan, now_boarding, now_boarding_v3, overbooked, planes, timer
 from companion.ui.views.menu import menu_screen
 
 View = Callable[[Any, float], Screen]
@@ -23,10 +23,12 @@ VIEWS: dict[str, View] = {
     "now-boarding-v3": now_boarding_v3.now_boarding_v3_screen,
     "overbooked": overbooked.overbooked_screen,
     "planes": planes.planes_screen,
+    "flight-plan": flight_plan.flight_plan_screen,
     "timer": timer.timer_screen,
 }
 
-SCENE_SOURCES: tuple[Any, ...] = (now_boarding, now_boarding_v3, overbooked, planes, timer)
+SCENE_SOURCES: tuple[Any, ...] = (now_boarding, now_boarding_v3, overbooked, planes, timer,
+                                  flight_plan)
 """View modules whose ``SCENES`` (name -> protocol lines) ``companion render`` draws."""
 
 
