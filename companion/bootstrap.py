@@ -91,12 +91,35 @@ def build_hardware(config: Config, backend: str, *, on_edge: EdgeSink,
     return hardware
 
 
+def owner_route_guide(config: Config) -> Any:
+    """The owner's Flight Plan route guide named in the config, parsed; None when unset.
+
+    A guide that cannot be read or does not validate stops start-up like any bad config,
+    naming the file, the line and the field."""
+    name = config["flight_plan"]["guide"]
+    if not name:
+        return None
+    from companion.config import ConfigError
+    from companion.games.flight_plan import parse_guide
+    from companion.games.scoring import ScoreInputError
+
+    path = Path(name).expanduser()
+    try:
+        return parse_guide(path.read_text(encoding="utf-8"), str(path))
+    except OSError as error:
+        raise ConfigError(f"flight_plan.guide = {name!r}: cannot read it: "
+                          f"{error.strerror}") from None
+    except (ScoreInputError, UnicodeDecodeError) as error:
+        raise ConfigError(f"flight_plan.guide: {error}") from None
+
+
 def build_controller(config: Config, hardware: Hardware, *, clock: Clock, state_dir: Path,
                      rng: random.Random, simulated: bool = False) -> Controller:
     """The controller over ``hardware``, its journal in ``state_dir``."""
     journal = Journal.open_or_in_memory(state_dir)
     buzzer = RecordingBuzzer(hardware.buzzer, clock=clock.monotonic)
-    controller = Controller(App(playable_games()), journal, clock, hardware.display, buzzer,
+    games = playable_games(owner_route_guide(config))
+    controller = Controller(App(games), journal, clock, hardware.display, buzzer,
                             rng=rng, scorers=scorers(), timing=timing_from(config),
                             simulated=simulated, led=hardware.led)
     if not journal.durable:

@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 from companion.core.game import Game
-from companion.games.flight_plan import FlightPlanBanker
+from companion.games.flight_plan import FlightPlanBanker, RouteGuide
 from companion.games.now_boarding import NowBoarding
 from companion.games.now_boarding_v3_game import NowBoardingV3Game
 from companion.games.overbooked import OverbookedEntry
@@ -20,14 +20,15 @@ from companion.games.timer import RoundTimer
 Scorer = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 
-def playable_games() -> list[Game[Any]]:
-    """Every game the box can run, in menu order."""
+def playable_games(flight_plan_guide: RouteGuide | None = None) -> list[Game[Any]]:
+    """Every game the box can run, in menu order. ``flight_plan_guide`` is the owner's
+    route guide (read from the file named in the config), offered beside the example."""
     return [
         NowBoarding(),
         NowBoardingV3Game(),
         PlanesGame(),
         OverbookedEntry(),
-        FlightPlanBanker(),
+        FlightPlanBanker(flight_plan_guide),
         RoundTimer(),
     ]
 

@@ -69,3 +69,25 @@ def test_cli_doctor_off_a_pi_says_what_it_would_check_and_exits_0():
     result = companion("doctor")
     assert result.returncode == 0
     assert "not a Raspberry Pi" in result.stdout
+
+
+def test_cli_owner_route_guide_from_the_config_is_offered(tmp_path):
+    from companion.games.flight_plan import example_guide_text
+
+    guide = tmp_path / "guide.toml"
+    guide.write_text(example_guide_text())
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[flight_plan]\nguide = "{guide}"\n')
+    result = companion("simulate", "--config", str(config),
+                       stdin="new flight-plan players=3 guide=owner\nexpect guide=owner\n")
+    assert result.stdout.splitlines() == ["ok", "ok"], result.stderr
+
+
+def test_cli_broken_owner_route_guide_stops_start_up_naming_it(tmp_path):
+    guide = tmp_path / "guide.toml"
+    guide.write_text("[[routes]]\nnumber = 500\n")
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[flight_plan]\nguide = "{guide}"\n')
+    result = companion("simulate", "--config", str(config))
+    assert result.returncode == 2
+    assert "guide.toml" in result.stderr and "number" in result.stderr
