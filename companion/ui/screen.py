@@ -61,6 +61,24 @@ class Screen:
 ALERT_LINES = 2
 
 
+def screen_problems(screen: Screen) -> list[str]:
+    """Every text of ``screen`` that is longer than the panel shows (the renderer would cut
+    it with '~'): what the views must keep to. Empty when the screen fits."""
+    problems: list[str] = []
+    title_room = TITLE_WIDTH - (len(screen.mark) + 1 if screen.mark else 0)
+    width = LINE_WIDTH if len(screen.lines) <= 3 else SMALL_LINE_WIDTH
+    checks = [("title", screen.title, title_room), ("status", screen.status, STATUS_WIDTH),
+              *(("line", line, width) for line in screen.lines),
+              *(("alert", line, SMALL_LINE_WIDTH) for line in screen.alert)]
+    if screen.big is not None:
+        checks += [("big", screen.big, BIG_WIDTH), ("caption", screen.caption,
+                                                     SMALL_LINE_WIDTH)]
+    for part, text, room in checks:
+        if len(text) > room:
+            problems.append(f"{part} {text!r} is {len(text)} characters; {room} fit")
+    return problems
+
+
 def alert_lines(text: str) -> tuple[str, ...]:
     """A message wrapped into the alert box: at most two lines of the small font."""
     wrapped = textwrap.wrap(text, SMALL_LINE_WIDTH) or [""]

@@ -19,13 +19,8 @@ from companion.games.registry import playable_games
 from companion.scenes import run_scene
 from companion.ui.render import HEIGHT, WIDTH, render
 from companion.ui.screen import (
-    BIG_WIDTH,
-    LINE_WIDTH,
-    MAX_LINES,
-    SMALL_LINE_WIDTH,
-    STATUS_WIDTH,
-    TITLE_WIDTH,
     Screen,
+    screen_problems,
 )
 from companion.ui.views import screen_for
 from companion.ui.views.flight_plan import SCENES, flight_plan_screen
@@ -40,17 +35,7 @@ DEALT_2 = {"P1": [3, 52, 9], "P2": [81, 1, 8]}
 
 
 def check_fits(screen: Screen) -> None:
-    assert len(screen.title) <= TITLE_WIDTH, screen.title
-    assert len(screen.lines) <= MAX_LINES
-    width = LINE_WIDTH if len(screen.lines) <= 3 else SMALL_LINE_WIDTH
-    for line in screen.lines:
-        assert len(line) <= width, (line, width)
-    if screen.lines and screen.status:
-        assert len(screen.lines) <= 4, "five small lines only on screens without a status"
-    if screen.big is not None:
-        assert len(screen.big) <= BIG_WIDTH, screen.big
-        assert len(screen.caption) <= SMALL_LINE_WIDTH, screen.caption
-    assert len(screen.status) <= STATUS_WIDTH, screen.status
+    assert not screen_problems(screen), screen_problems(screen)
     assert render(screen).size == (WIDTH, HEIGHT)
 
 

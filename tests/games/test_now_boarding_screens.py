@@ -10,13 +10,8 @@ from companion.core.game import Restore, RuleError
 from companion.games.now_boarding import NowBoarding
 from companion.ui.render import HEIGHT, WIDTH, render
 from companion.ui.screen import (
-    BIG_WIDTH,
-    LINE_WIDTH,
-    MAX_LINES,
-    SMALL_LINE_WIDTH,
-    STATUS_WIDTH,
-    TITLE_WIDTH,
     Screen,
+    screen_problems,
 )
 from companion.ui.views import screen_for
 from companion.ui.views.now_boarding import SCENES, now_boarding_screen
@@ -25,15 +20,7 @@ NEXT, UP, DOWN = Button.NEXT, Button.UP, Button.DOWN
 
 
 def check_fits(screen: Screen) -> None:
-    assert len(screen.title) <= TITLE_WIDTH, screen.title
-    assert len(screen.lines) <= MAX_LINES - 1  # a 5th small line touches the status bar
-    width = LINE_WIDTH if len(screen.lines) <= 3 else SMALL_LINE_WIDTH
-    for line in screen.lines:
-        assert len(line) <= width, (line, width)
-    if screen.big is not None:
-        assert len(screen.big) <= BIG_WIDTH, screen.big
-        assert len(screen.caption) <= SMALL_LINE_WIDTH, screen.caption
-    assert len(screen.status) <= STATUS_WIDTH, screen.status
+    assert not screen_problems(screen), screen_problems(screen)
     assert screen.status.startswith("C:"), screen.status  # the complaints always show
     image = render(screen)
     assert image.size == (WIDTH, HEIGHT)

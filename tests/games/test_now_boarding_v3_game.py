@@ -23,13 +23,8 @@ from companion.games import now_boarding_v3 as v3
 from companion.games.now_boarding_v3_game import NowBoardingV3Game, V3State
 from companion.ui.render import HEIGHT, WIDTH, render
 from companion.ui.screen import (
-    BIG_WIDTH,
-    LINE_WIDTH,
-    MAX_LINES,
-    SMALL_LINE_WIDTH,
-    STATUS_WIDTH,
-    TITLE_WIDTH,
     Screen,
+    screen_problems,
 )
 from companion.ui.views import screen_for
 from companion.ui.views.now_boarding_v3 import SCENES, TO_ENTRY, now_boarding_v3_screen
@@ -51,17 +46,7 @@ def act(state: V3State, *actions: GameAction, at: float = 0.0) -> tuple[V3State,
 
 
 def check_fits(screen: Screen) -> None:
-    assert len(screen.title) <= TITLE_WIDTH, screen.title
-    assert len(screen.lines) <= MAX_LINES
-    width = LINE_WIDTH if len(screen.lines) <= 3 else SMALL_LINE_WIDTH
-    for line in screen.lines:
-        assert len(line) <= width, (line, width)
-    if screen.lines and screen.status:
-        assert len(screen.lines) <= 4, "a fifth small line would run into the status bar"
-    if screen.big is not None:
-        assert len(screen.big) <= BIG_WIDTH, screen.big
-        assert len(screen.caption) <= SMALL_LINE_WIDTH, screen.caption
-    assert len(screen.status) <= STATUS_WIDTH, screen.status
+    assert not screen_problems(screen), screen_problems(screen)
     assert render(screen).size == (WIDTH, HEIGHT)
 
 

@@ -23,13 +23,11 @@ from companion.games.overbooked import EVENT_IDS, OverbookedEntry, score
 from companion.games.overbooked.entry import MAX_COUNT, OverbookedEntryState
 from companion.ui.render import render
 from companion.ui.screen import (
-    BIG_WIDTH,
     LINE_WIDTH,
     SMALL_LINE_WIDTH,
-    STATUS_WIDTH,
-    TITLE_WIDTH,
     Screen,
     choice_line,
+    screen_problems,
 )
 from companion.ui.views import screen_for
 from companion.ui.views.overbooked import overbooked_screen, plane_lines
@@ -279,15 +277,7 @@ def test_overbooked_entry_undo_takes_back_the_finished_plane() -> None:
 
 
 def within_limits(screen: Screen) -> None:
-    assert len(screen.title) <= TITLE_WIDTH, screen
-    assert len(screen.status) <= STATUS_WIDTH, screen
-    if screen.big is not None:
-        assert len(screen.big) <= BIG_WIDTH and len(screen.caption) <= SMALL_LINE_WIDTH, screen
-    width = LINE_WIDTH if len(screen.lines) <= 3 else SMALL_LINE_WIDTH
-    assert all(len(line) <= width for line in screen.lines), screen
-    # Five small lines reach the status bar's pixels: a status line needs four lines or fewer.
-    assert not (len(screen.lines) == 5 and screen.status), screen
-    assert all(len(line) <= SMALL_LINE_WIDTH for line in screen.alert), screen
+    assert not screen_problems(screen), screen_problems(screen)
     assert render(screen).size == (128, 64)
 
 

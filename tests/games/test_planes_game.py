@@ -22,13 +22,8 @@ from companion.games import planes
 from companion.games.planes_game import PlanesGame, PlanesState
 from companion.ui.render import HEIGHT, WIDTH, render
 from companion.ui.screen import (
-    BIG_WIDTH,
-    LINE_WIDTH,
-    MAX_LINES,
-    SMALL_LINE_WIDTH,
-    STATUS_WIDTH,
-    TITLE_WIDTH,
     Screen,
+    screen_problems,
 )
 from companion.ui.views import screen_for
 from companion.ui.views.planes import SCENES, planes_screen
@@ -62,17 +57,7 @@ def board(state: PlanesState, colour: int, cubes: int = 1) -> tuple[PlanesState,
 
 
 def check_fits(screen: Screen) -> None:
-    assert len(screen.title) <= TITLE_WIDTH, screen.title
-    assert len(screen.lines) <= MAX_LINES
-    width = LINE_WIDTH if len(screen.lines) <= 3 else SMALL_LINE_WIDTH
-    for line in screen.lines:
-        assert len(line) <= width, (line, width)
-    if screen.lines and screen.status:
-        assert len(screen.lines) <= 4, "a fifth small line would run into the status bar"
-    if screen.big is not None:
-        assert len(screen.big) <= BIG_WIDTH, screen.big
-        assert len(screen.caption) <= SMALL_LINE_WIDTH, screen.caption
-    assert len(screen.status) <= STATUS_WIDTH, screen.status
+    assert not screen_problems(screen), screen_problems(screen)
     assert render(screen).size == (WIDTH, HEIGHT)
 
 

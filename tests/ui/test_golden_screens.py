@@ -5,9 +5,17 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from companion.scenes import SCENES, render_scene
+from companion.scenes import SCENES, render_scene, run_scene
+from companion.ui.screen import screen_problems
 
 GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.mark.parametrize("scene", list(SCENES))
+def test_golden_scene_fits_the_panel(scene, tmp_path):
+    controller = run_scene(SCENES[scene], tmp_path)
+    assert not screen_problems(controller.screen())
+    controller.journal.close()
 
 
 @pytest.mark.parametrize("scene", list(SCENES))
