@@ -27,6 +27,7 @@ import logging
 import os
 import queue
 import random
+import select
 import signal
 import sqlite3
 import threading
@@ -529,6 +530,9 @@ class Notifier(Protocol):
     def watchdog_interval(self) -> float | None: ...
 
 
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
 class EventLoop:
     """Runs a controller until SIGTERM / SIGINT; see the module docstring."""
 
@@ -542,27 +546,42 @@ class EventLoop:
         self.reopen_link = reopen_link
         self.retry_first = retry_first
         self.notifier = notifier
-        # SimpleQueue.put is reentrant, so the signal handler may post safely.
+        # SimpleQueue.put is reentrant, so the signal handler may post safely. The loop does
+        # not sleep in the queue, though: a signal can arrive after a blocking get() has
+        # checked for Python handlers and before it waits, and then nothing wakes it (a lost
+        # wakeup, seen as a box that ignored SIGTERM). It sleeps in select() on a pipe that
+        # every post writes to, and that the kernel-level signal handler writes to as well
+        # (signal.set_wakeup_fd), so no wakeup is lost.
         self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self._wake_read, self._wake_write = os.pipe()
+        os.set_blocking(self._wake_read, False)
+        os.set_blocking(self._wake_write, False)
         self.stopping = threading.Event()
         # At most this many protocol lines wait for the loop: a flood on the serial line
         # blocks the reader (and so the sender) instead of growing memory.
         self.line_slots = threading.BoundedSemaphore(MAX_QUEUED_LINES)
         self._link_lock = threading.Lock()
 
+    def post(self, event: Event) -> None:
+        """Hand an event to the loop, from any thread, and wake it."""
+        self.events.put(event)
+        # A full pipe already wakes the loop; a closed one means the loop has stopped.
+        with contextlib.suppress(OSError):
+            os.write(self._wake_write, b"\0")
+
     def post_edge(self, button: Button, pressed: bool) -> None:
         """gpiozero callback (any thread): timestamp now, hand to the loop."""
-        self.events.put(EdgeEvent(button, pressed, self.controller.now()))
+        self.post(EdgeEvent(button, pressed, self.controller.now()))
 
     def post_gesture(self, kind: str, button: Button) -> None:
-        self.events.put(GestureEvent(kind, button))
+        self.post(GestureEvent(kind, button))
 
     def stop(self, reason: str = "stop") -> None:
-        self.events.put(StopEvent(reason))
+        self.post(StopEvent(reason))
 
     def run(self) -> int:
-        previous = {sig: signal.signal(sig, self._on_signal)
-                    for sig in (signal.SIGTERM, signal.SIGINT)}
+        previous = {sig: signal.signal(sig, self._on_signal) for sig in STOP_SIGNALS}
+        previous_wakeup = signal.set_wakeup_fd(self._wake_write, warn_on_full_buffer=False)
         reader = None
         if self.link is not None or self.reopen_link is not None:
             reader = threading.Thread(target=self._read_link, name="serial-reader", daemon=True)
@@ -579,8 +598,11 @@ class EventLoop:
             if self.notifier is not None:
                 self.notifier.stopping()
             self.controller.shutdown()
+            signal.set_wakeup_fd(previous_wakeup)
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+            os.close(self._wake_read)
+            os.close(self._wake_write)
         return 0
 
     def _loop(self) -> None:
@@ -601,8 +623,12 @@ class EventLoop:
                 until_ping = max(0.0, next_ping - now)
                 timeout = until_ping if timeout is None else min(timeout, until_ping)
             try:
-                event = self.events.get(timeout=timeout)
+                event = self.events.get_nowait()
             except queue.Empty:
+                select.select([self._wake_read], [], [], timeout)
+                with contextlib.suppress(BlockingIOError):
+                    while os.read(self._wake_read, 4096):
+                        pass
                 continue
             if isinstance(event, StopEvent):
                 log.info("stopping: %s", event.reason)
@@ -623,7 +649,7 @@ class EventLoop:
                     self._write_link(reply.encode() + b"\n")
 
     def _on_signal(self, signum: int, _frame: Any) -> None:
-        self.events.put(StopEvent(signal.Signals(signum).name))
+        self.post(StopEvent(signal.Signals(signum).name))
 
     def _write_link(self, data: bytes) -> None:
         with self._link_lock:
@@ -665,7 +691,7 @@ class EventLoop:
                 while not self.line_slots.acquire(timeout=0.5):
                     if self.stopping.is_set():
                         return
-                self.events.put(LineEvent(item))
+                self.post(LineEvent(item))
 
     def _reopen(self, wait: float) -> bool:
         if self.reopen_link is None or self.stopping.wait(wait):

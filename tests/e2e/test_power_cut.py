@@ -62,9 +62,12 @@ class Box:
         os.write(self.peer, line.encode() + b"\n")
 
     def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=15)
-        os.close(self.peer)
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=15)
+        if self.peer is not None:
+            os.close(self.peer)
+            self.peer = None
 
 
 def comparable(state):
@@ -96,42 +99,44 @@ def test_power_cut_fifty_kills_lose_nothing(tmp_path):
     mismatches = []
     resumed_checks = []
     box = Box(tmp_path)
-    for kill in range(KILLS):
-        for _ in range(chooser.randint(0, 5)):
-            command = chooser.choice(COMMANDS)
-            box.ask(command)
-            history.append(command)
-        before = json.loads(box.ask("state").removeprefix("ok "))
-        answered_at = time.monotonic()
-        in_flight = chooser.choice(COMMANDS) if chooser.random() < 0.5 else None
-        if in_flight is not None:
-            box.send(in_flight)  # and kill at once: it may or may not have been journaled
-        cut_at = time.monotonic()
+    try:
+        for kill in range(KILLS):
+            for _ in range(chooser.randint(0, 5)):
+                command = chooser.choice(COMMANDS)
+                box.ask(command)
+                history.append(command)
+            before = json.loads(box.ask("state").removeprefix("ok "))
+            answered_at = time.monotonic()
+            in_flight = chooser.choice(COMMANDS) if chooser.random() < 0.5 else None
+            if in_flight is not None:
+                box.send(in_flight)  # and kill at once: it may or may not have been journaled
+            cut_at = time.monotonic()
+            box.kill()
+
+            box = Box(tmp_path)
+            after = json.loads(box.ask("state").removeprefix("ok "))
+            without = model_state([*history, "RESTART"])
+            candidates = [without]
+            if in_flight is not None:
+                candidates.append(model_state([*history, in_flight, "RESTART"]))
+            matches = [c for c in candidates if comparable(c) == comparable(after)]
+            if not matches:
+                mismatches.append((kill, history[-6:], in_flight, after, candidates))
+                break
+            if in_flight is not None and comparable(matches[0]) != comparable(without):
+                history.append(in_flight)
+            history.append("RESTART")
+
+            timer_before = before.get("timer") or {}
+            if timer_before.get("state") == "running" and in_flight is None:
+                # What was left when the power went: the last reading minus the time since.
+                left_at_cut = timer_before["remaining"] - (cut_at - answered_at)
+                resumed = after["timer"]["remaining"]
+                assert after["timer"]["state"] == "paused"
+                assert left_at_cut - 0.05 <= resumed <= left_at_cut + 5.0, (left_at_cut, resumed)
+                resumed_checks.append(resumed - left_at_cut)
+    finally:
         box.kill()
-
-        box = Box(tmp_path)
-        after = json.loads(box.ask("state").removeprefix("ok "))
-        without = model_state([*history, "RESTART"])
-        candidates = [without]
-        if in_flight is not None:
-            candidates.append(model_state([*history, in_flight, "RESTART"]))
-        matches = [c for c in candidates if comparable(c) == comparable(after)]
-        if not matches:
-            mismatches.append((kill, history[-6:], in_flight, after, candidates))
-            break
-        if in_flight is not None and comparable(matches[0]) != comparable(without):
-            history.append(in_flight)
-        history.append("RESTART")
-
-        timer_before = before.get("timer") or {}
-        if timer_before.get("state") == "running" and in_flight is None:
-            # What was left when the power went: the last reading minus the time since.
-            left_at_cut = timer_before["remaining"] - (cut_at - answered_at)
-            resumed = after["timer"]["remaining"]
-            assert after["timer"]["state"] == "paused"
-            assert left_at_cut - 0.05 <= resumed <= left_at_cut + 5.0, (left_at_cut, resumed)
-            resumed_checks.append(resumed - left_at_cut)
-    box.kill()
     print(f"\npower-cut harness: {KILLS} kills, {len(mismatches)} mismatches, "
           f"{len(resumed_checks)} running timers restored with "
           f"{max(resumed_checks, default=0):.3f} s extra at most")
