@@ -553,7 +553,7 @@ class Rig:
         slots = getattr(self.loop, "line_slots", None)
         if slots is not None:
             slots.acquire()
-        self.loop.events.put(LineEvent(Line(text)))
+        self.loop.post(LineEvent(Line(text)))
 
     def click(self, name: str, hold: float = 0.045) -> float:
         """Press and release; seconds from the release edge to the end of the new frame."""

@@ -194,3 +194,56 @@ class Game(Protocol[S]):
     def result(self, state: S) -> Any:
         """``None`` while the game goes on; then ``"win"``, ``"lose"`` or a result object."""
         ...
+
+
+class LazyGame:
+    """A game whose rules are loaded on first use.
+
+    The menu needs only every game's name and title; importing every game's rules at
+    start-up costs tens of milliseconds on a PC and far more on a Pi Zero. The rules load
+    when the game's options, ``new`` or anything else is first asked for. ``load`` must
+    return a game of the same name and title (checked then).
+    """
+
+    def __init__(self, name: str, title: str, load: Callable[[], Game[Any]]) -> None:
+        self._name = name
+        self._title = title
+        self._load = load
+        self._game: Game[Any] | None = None
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def title(self) -> str:
+        return self._title
+
+    @property
+    def rules(self) -> Game[Any]:
+        """The game itself, loaded now if it was not yet."""
+        if self._game is None:
+            game = self._load()
+            if (game.name, game.title) != (self._name, self._title):
+                raise ValueError(f"{self._name!r} loaded {game.name!r} titled {game.title!r}")
+            self._game = game
+        return self._game
+
+    @property
+    def options(self) -> tuple[OptionSpec, ...]:
+        return self.rules.options
+
+    def new(self, options: Mapping[str, str], seed: int) -> Any:
+        return self.rules.new(options, seed)
+
+    def step(self, state: Any, action: GameAction, now: float) -> tuple[Any, tuple[Play, ...]]:
+        return self.rules.step(state, action, now)
+
+    def countdown(self, state: Any) -> Countdown | None:
+        return self.rules.countdown(state)
+
+    def to_json(self, state: Any, now: float) -> dict[str, Any]:
+        return self.rules.to_json(state, now)
+
+    def result(self, state: Any) -> Any:
+        return self.rules.result(state)

@@ -1,21 +1,20 @@
 """The games the box offers in its menu, and the scorers ``companion score`` knows.
 
-One line per game here; the menu lists games in this order.
+One line per game here; the menu lists games in this order. Each game's rules load when it
+is first used (core/game.py's LazyGame), so start-up imports none of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.core.game import Game
-from companion.games.flight_plan import FlightPlanBanker, RouteGuide
-from companion.games.now_boarding import NowBoarding
-from companion.games.now_boarding_v3_game import NowBoardingV3Game
-from companion.games.overbooked import OverbookedEntry
-from companion.games.planes_game import PlanesGame
+from companion.core.game import Game, LazyGame
 from companion.games.timer import RoundTimer
+
+if TYPE_CHECKING:
+    from companion.games.flight_plan import RouteGuide
 
 Scorer = Callable[[Mapping[str, Any]], dict[str, Any]]
 
@@ -24,13 +23,43 @@ def playable_games(flight_plan_guide: RouteGuide | None = None) -> list[Game[Any
     """Every game the box can run, in menu order. ``flight_plan_guide`` is the owner's
     route guide (read from the file named in the config), offered beside the example."""
     return [
-        NowBoarding(),
-        NowBoardingV3Game(),
-        PlanesGame(),
-        OverbookedEntry(),
-        FlightPlanBanker(flight_plan_guide),
+        LazyGame("now-boarding", "Now Boarding", _now_boarding),
+        LazyGame("now-boarding-v3", "Now Boarding v3", _now_boarding_v3),
+        LazyGame("planes", "Planes", _planes),
+        LazyGame("overbooked", "Overbooked score", _overbooked),
+        LazyGame("flight-plan", "Flight Plan bank", partial(_flight_plan, flight_plan_guide)),
         RoundTimer(),
     ]
+
+
+def _now_boarding() -> Game[Any]:
+    from companion.games.now_boarding import NowBoarding
+
+    return NowBoarding()
+
+
+def _now_boarding_v3() -> Game[Any]:
+    from companion.games.now_boarding_v3_game import NowBoardingV3Game
+
+    return NowBoardingV3Game()
+
+
+def _planes() -> Game[Any]:
+    from companion.games.planes_game import PlanesGame
+
+    return PlanesGame()
+
+
+def _overbooked() -> Game[Any]:
+    from companion.games.overbooked import OverbookedEntry
+
+    return OverbookedEntry()
+
+
+def _flight_plan(guide: RouteGuide | None) -> Game[Any]:
+    from companion.games.flight_plan import FlightPlanBanker
+
+    return FlightPlanBanker(guide)
 
 
 def scorers(read_guide: Callable[[str], str] | None = None) -> dict[str, Scorer]:

@@ -1,6 +1,6 @@
 """State -> screen model, for the whole box: the menu, a notice, or the game's own view.
 
-Each game has a view module here, registered in :data:`VIEWS` by game name. A refusal
+Each game has a view module here, named in :data:`VIEW_MODULES` by game name. A refusal
 (``AppState.notice``) shows in the alert box until the next accepted input, so the screen
 always says why nothing happened.
 """
@@ -9,34 +9,39 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from importlib import import_module
 from typing import Any
 
 from companion.core.app import App, AppState
 from companion.ui.screen import Screen, alert_lines
-from companion.ui.views import flight_plan, now_boarding, now_boarding_v3, overbooked, planes, timer
 from companion.ui.views.menu import menu_screen
 
 View = Callable[[Any, float], Screen]
 
-VIEWS: dict[str, View] = {
-    "now-boarding": now_boarding.now_boarding_screen,
-    "now-boarding-v3": now_boarding_v3.now_boarding_v3_screen,
-    "overbooked": overbooked.overbooked_screen,
-    "planes": planes.planes_screen,
-    "flight-plan": flight_plan.flight_plan_screen,
-    "timer": timer.timer_screen,
+VIEW_MODULES: dict[str, tuple[str, str]] = {
+    "now-boarding": ("now_boarding", "now_boarding_screen"),
+    "now-boarding-v3": ("now_boarding_v3", "now_boarding_v3_screen"),
+    "overbooked": ("overbooked", "overbooked_screen"),
+    "planes": ("planes", "planes_screen"),
+    "flight-plan": ("flight_plan", "flight_plan_screen"),
+    "timer": ("timer", "timer_screen"),
 }
+"""Game name -> (module in companion.ui.views, view function). A view module is imported
+when its game is first shown, like the game's rules (see games/registry.py)."""
 
-SCENE_SOURCES: tuple[Any, ...] = (now_boarding, now_boarding_v3, overbooked, planes, timer,
-                                  flight_plan)
-"""View modules whose ``SCENES`` (name -> protocol lines) ``companion render`` draws."""
+
+def view_for(game: str) -> View:
+    """The view function of ``game``."""
+    module, function = VIEW_MODULES[game]
+    view: View = getattr(import_module(f"companion.ui.views.{module}"), function)
+    return view
 
 
 def all_view_scenes() -> dict[str, tuple[str, ...]]:
-    """Every scene of every view module (``SCENES``, if it has any), in registration order."""
+    """Every scene of every view module (its ``SCENES``, if it has any)."""
     scenes: dict[str, tuple[str, ...]] = {}
-    for module in SCENE_SOURCES:
-        scenes.update(getattr(module, "SCENES", {}))
+    for module, _ in VIEW_MODULES.values():
+        scenes.update(getattr(import_module(f"companion.ui.views.{module}"), "SCENES", {}))
     return scenes
 
 
@@ -49,7 +54,7 @@ def screen_for(app: App, state: AppState, now: float, mark: str = "") -> Screen:
     elif state.session is None:
         screen = Screen("Table companion", ("No game yet.", "Press BACK for", "the menu."))
     else:
-        screen = VIEWS[state.session.game](state.session.state, now)
+        screen = view_for(state.session.game)(state.session.state, now)
     if state.notice:
         screen = replace(screen, alert=alert_lines(state.notice))
     if mark:
