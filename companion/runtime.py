@@ -219,7 +219,7 @@ class Controller:
         while (wake := self.next_wake()) is not None and wake <= target:
             set_clock(max(self.clock.monotonic(), wake + self.offset))
             self.tick(wake)
-            self.refresh()
+            self.refresh(wake)
         set_clock(target + self.offset)
         self.tick(target)
         self.refresh()
@@ -271,14 +271,23 @@ class Controller:
     # -- output ------------------------------------------------------------------------------
 
     def screen(self) -> Screen:
-        saving = not self.unsaved and self.journal.durable
-        return screen_for(self.app, self.state, self.now(), "" if saving else "SAVE!")
+        return screen_for(self.app, self.state, self.now(), self._mark())
 
-    def refresh(self) -> None:
-        """Redraw if the screen model changed; keep the status LED in step."""
-        now = self.now()
-        screen = self.screen()
-        if screen != self.last_screen and self.display_health.may_try(now):
+    def _mark(self) -> str:
+        saving = not self.unsaved and self.journal.durable
+        return "" if saving else "SAVE!"
+
+    def refresh(self, now: float | None = None) -> None:
+        """Redraw if the screen model changed; keep the status LED in step.
+
+        ``now`` is the instant being processed (``advance`` passes the exact wake-up, so a
+        retry due then is made then, whatever the float rounding of the clock)."""
+        now = self.now() if now is None else now
+        screen = screen_for(self.app, self.state, now, self._mark())
+        # A failing display is retried even with nothing new to show: it may have lost its
+        # picture, and a retry that is due but never made would keep the loop awake.
+        changed = screen != self.last_screen or self.display_health.failing
+        if changed and self.display_health.may_try(now):
             try:
                 self.display.show(render(screen), screen.text_lines())
             except Exception as error:  # any driver fault: play goes on

@@ -234,3 +234,19 @@ def test_faults_replies_to_a_vanished_link_are_dropped_not_raised(tmp_path, capl
     with caplog.at_level(logging.WARNING):
         loop._write_link(b"ok\n")
     assert "the reply is dropped" in caplog.text
+
+
+def test_faults_a_failing_display_is_retried_even_when_the_screen_did_not_change(tmp_path):
+    display = FlakyDisplay()
+    controller = simulated_controller(tmp_path, display=display)
+    controller.command_line("new timer seconds=30")  # idle: the screen stays the same
+    display.failing = True
+    controller.last_screen = None
+    controller.refresh()
+    assert controller.display_health.failing
+    display.failing = False
+    retry_at = controller.next_wake()
+    assert retry_at is not None and retry_at > controller.now()
+    controller.command_line("wait 1.5")  # past the first retry, one second after the failure
+    assert not controller.display_health.failing
+    assert controller.next_wake() is None  # nothing left to do: the loop may sleep
