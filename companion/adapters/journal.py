@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from companion.core.app import Recorded
@@ -89,7 +90,16 @@ class GameSummary:
 
 
 class Journal:
-    """The SQLite journal in ``state_dir``; see the module docstring."""
+    """The SQLite journal in ``state_dir``; see the module docstring.
+
+    Schema versions migrate forward: a journal of an older version is brought up to
+    :attr:`schema_version` by the SQL steps in :attr:`migrations` (``migrations[n]`` turns
+    version n into n + 1), in one transaction, before it is used. A newer version, or an
+    older one with no path forward, is moved aside like a damaged file.
+    """
+
+    schema_version = SCHEMA_VERSION
+    migrations: Mapping[int, tuple[str, ...]] = MappingProxyType({})
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -242,10 +252,9 @@ class Journal:
                 row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
                 if row is None:
                     db.execute("INSERT INTO meta (key, value) VALUES ('schema', ?)",
-                               (str(SCHEMA_VERSION),))
-                elif int(row[0]) != SCHEMA_VERSION:
-                    raise JournalError(f"schema version {row[0]}, this program reads "
-                                       f"{SCHEMA_VERSION}")
+                               (str(self.schema_version),))
+                else:
+                    self._migrate(db, int(row[0]))
             # Read every stored action once, so damage shows now and not mid-game.
             for (action,) in db.execute("SELECT action FROM actions"):
                 action_from_json(json.loads(action))
@@ -255,6 +264,20 @@ class Journal:
             db.close()
             raise
         return db
+
+    def _migrate(self, db: sqlite3.Connection, version: int) -> None:
+        """Bring a journal of ``version`` up to this program's schema (in the caller's
+        transaction), or refuse it."""
+        if version > self.schema_version:
+            raise JournalError(f"schema version {version} is newer than this program's "
+                               f"{self.schema_version}")
+        for step in range(version, self.schema_version):
+            if step not in self.migrations:
+                raise JournalError(f"schema version {version}: no migration from {step}")
+            for statement in self.migrations[step]:
+                db.execute(statement)
+            log.warning("journal migrated from schema %d to %d", step, step + 1)
+        db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(self.schema_version),))
 
     @staticmethod
     def _move_aside(path: Path) -> Path:

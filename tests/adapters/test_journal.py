@@ -1,6 +1,7 @@
 """The SQLite journal: durable actions, undo, replay, and recovery from damage."""
 
 import sqlite3
+from types import MappingProxyType
 
 import pytest
 
@@ -116,3 +117,32 @@ def test_journal_an_unreadable_action_row_is_detected_at_open(tmp_path):
     db.close()
     reopened = Journal.in_directory(tmp_path)
     assert "teleport" in reopened.recovered_from
+
+
+class NextSchemaJournal(Journal):
+    """The journal as a program with schema 2 would have it (a column added)."""
+
+    schema_version = 2
+    migrations = MappingProxyType({1: ("ALTER TABLE games ADD COLUMN venue TEXT",)})
+
+
+def test_journal_an_older_schema_migrates_forward_keeping_every_game(tmp_path):
+    journal = Journal.in_directory(tmp_path)
+    game = journal.begin_game("timer", {"seconds": "30"}, 1, 0.0, "wall")
+    journal.append(game, Recorded(Press(Button.NEXT), 1.0), "wall")
+    journal.close()
+
+    migrated = NextSchemaJournal.in_directory(tmp_path)
+    assert migrated.recovered_from is None
+    assert [r.action for r in migrated.current().history] == [Press(Button.NEXT)]
+    migrated.close()
+    db = sqlite3.connect(tmp_path / FILE_NAME)
+    assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+    assert "venue" in [column[1] for column in db.execute("PRAGMA table_info(games)")]
+    db.close()
+
+
+def test_journal_a_newer_schema_than_the_program_reads_is_moved_aside(tmp_path):
+    NextSchemaJournal.in_directory(tmp_path).close()
+    journal = Journal.in_directory(tmp_path)
+    assert "newer than this program's 1" in journal.recovered_from
