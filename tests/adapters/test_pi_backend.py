@@ -31,6 +31,15 @@ def fake_rpi_gpio(monkeypatch):
         return real_setup(channel, state, initial, pull_up_down)
 
     monkeypatch.setattr(gpio, "setup", setup, raising=False)
+    # fake-rpi's input() is random, so what was written is recorded instead.
+    monkeypatch.setattr(gpio, "written", [], raising=False)
+    real_output = gpio.output
+
+    def output(channel, state):
+        gpio.written.append((channel, bool(state)))
+        return real_output(channel, state)
+
+    monkeypatch.setattr(gpio, "output", output, raising=False)
     monkeypatch.setattr(gpio, "gpio_function",
                         lambda channel: directions.get(channel, gpio.IN), raising=False)
     monkeypatch.setitem(sys.modules, "RPi", fake_rpi.RPi)
@@ -44,6 +53,7 @@ def fake_rpi_gpio(monkeypatch):
 
 
 def test_pi_backend_builds_every_device_on_rpi_gpio(fake_rpi_gpio, monkeypatch):
+    gpio = fake_rpi_gpio
     from gpiozero.pins.rpigpio import RPiGPIOFactory
 
     monkeypatch.setattr(oled, "real_device", lambda options: oled.dummy_device())
@@ -63,6 +73,6 @@ def test_pi_backend_builds_every_device_on_rpi_gpio(fake_rpi_gpio, monkeypatch):
         hardware.buzzer.tone(None)
         assert hardware.buzzer.device.tone is None
         hardware.led.set(True)
-        assert hardware.led.device.is_lit
+        assert gpio.written[-1] == (config["led"]["pin"], True)
     finally:
         hardware.close()
