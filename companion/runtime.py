@@ -107,12 +107,12 @@ class PartHealth:
         self._backoff = RETRY_FIRST_SECONDS
 
 
-class CurrentGame:
-    """Stands for the current game's journal id in a queued write, resolved when it runs
-    (the game may have been started by a write that is itself still queued)."""
+class GameRef:
+    """A game in the journal, as queued writes refer to it: its id is known once its
+    ``begin_game`` write has landed, which may be after later writes were queued for it."""
 
-
-CURRENT = CurrentGame()
+    def __init__(self, game_id: int | None = None) -> None:
+        self.id = game_id
 
 
 class Clock(Protocol):
@@ -157,17 +157,23 @@ class Controller:
         self.recognizer = GestureRecognizer(timing or GestureTiming())
         self.offset = clock.monotonic() - journal.last_clock()
         self.state = AppState(next_seed=self._draw_seed(), last_tick=self.now())
-        self.game_id: int | None = None
+        # The game that writes are queued for now (None before any game).
+        self.game: GameRef | None = None
         self.last_checkpoint = self.now()
         self.notes: list[tuple[float, float | None]] = []
         self.last_screen: Screen | None = None
         self.played: deque[str] = deque(maxlen=RECORDED_TUNES)
-        self.unsaved: list[tuple[str, tuple[Any, ...]]] = []
+        self.unsaved: list[tuple[GameRef, str, tuple[Any, ...]]] = []
         self.display_health = PartHealth("display")
         self.buzzer_health = PartHealth("buzzer")
         self.journal_health = PartHealth("journal")
         self._led_lit: bool | None = None
         self._restore()
+
+    @property
+    def game_id(self) -> int | None:
+        """The current game's journal id, once its start is saved."""
+        return self.game.id if self.game is not None else None
 
     # -- time --------------------------------------------------------------------------------
 
@@ -207,7 +213,7 @@ class Controller:
             self._flush_journal(now)
         if (self._countdown_running() and self.game_id is not None
                 and now - self.last_checkpoint >= CHECKPOINT_SECONDS):
-            self._journal(now, "checkpoint", CURRENT, now)
+            self._journal(now, "checkpoint", now)
             self.last_checkpoint = now
 
     def advance(self, seconds: float) -> None:
@@ -274,7 +280,7 @@ class Controller:
         return screen_for(self.app, self.state, self.now(), self._mark())
 
     def _mark(self) -> str:
-        saving = not self.unsaved and self.journal.durable
+        saving = self.journal_ok and self.journal.durable
         return "" if saving else "SAVE!"
 
     def refresh(self, now: float | None = None) -> None:
@@ -303,8 +309,8 @@ class Controller:
     def shutdown(self) -> None:
         """Save and blank: the journal is already up to date; checkpoint the clock."""
         now = self.now()
-        if self.game_id is not None or self.unsaved:
-            self._journal(now, "checkpoint", CURRENT, now)
+        if self.game is not None:
+            self._journal(now, "checkpoint", now)
         if self.unsaved:
             log.error("%d journal writes could not be saved before stopping", len(self.unsaved))
         self._sound(now, None)
@@ -325,7 +331,7 @@ class Controller:
         except (RuleError, ValueError) as error:
             log.error("could not replay game %s (%s); starting at the menu", stored.id, error)
             return
-        self.game_id = stored.id
+        self.game = GameRef(stored.id)
         self.state = replace(state, next_seed=self._draw_seed())
         self.last_checkpoint = now
         if self._countdown_running():
@@ -406,19 +412,18 @@ class Controller:
         for effect in effects:
             match effect:
                 case JournalNew(game, options, seed, at):
-                    self.game_id = None
+                    self.game = GameRef()
                     self._journal(now, "begin_game", game, options, seed, at, self.clock.wall())
                     self.last_checkpoint = at
                     self.state = replace(self.state, next_seed=self._draw_seed())
                 case JournalAction(action, at):
-                    self._journal(now, "append", CURRENT, Recorded(action, at),
-                                  self.clock.wall())
+                    self._journal(now, "append", Recorded(action, at), self.clock.wall())
                 case JournalUndo(dropped):
-                    self._journal(now, "drop_last", CURRENT, dropped)
+                    self._journal(now, "drop_last", dropped)
                 case ResultChanged(result):
-                    self._journal(now, "set_result", CURRENT, result)
+                    self._journal(now, "set_result", result)
                 case JournalSetAside():
-                    self._journal(now, "set_aside", CURRENT)
+                    self._journal(now, "set_aside")
         if not sound_first:
             self._start_tunes(effects, now)
 
@@ -433,32 +438,32 @@ class Controller:
         return not self.unsaved
 
     def _journal(self, now: float, method: str, *arguments: Any) -> None:
-        """Queue one journal write and write everything queued, in order.
+        """Queue one journal write for the current game and write everything queued, in order.
 
         When the disk refuses (full, read-only, unplugged), the writes stay queued in memory,
         play goes on, the screen shows a mark, and writing is retried with backoff; nothing
-        already saved is touched, since each write is one SQLite transaction.
+        already saved is touched, since each write is one SQLite transaction. Each queued write
+        keeps the game it belongs to, so a game started meanwhile takes nothing from another.
         """
-        self.unsaved.append((method, arguments))
+        if self.game is None:
+            return  # no game in play: nothing to save
+        self.unsaved.append((self.game, method, arguments))
         if self.journal_health.may_try(now):
             self._flush_journal(now)
 
     def _flush_journal(self, now: float) -> None:
         while self.unsaved:
-            method, arguments = self.unsaved[0]
-            if CURRENT in arguments and self.game_id is None:
-                self.unsaved.pop(0)  # nothing to attach it to: no game was ever saved
-                continue
-            resolved = tuple(self.game_id if argument is CURRENT else argument
-                             for argument in arguments)
+            game, method, arguments = self.unsaved[0]
+            # begin_game creates the game; every other write names it first.
+            prefix = () if method == "begin_game" else (game.id,)
             try:
-                result = getattr(self.journal, method)(*resolved)
+                result = getattr(self.journal, method)(*prefix, *arguments)
             except (sqlite3.Error, OSError) as error:
                 self.journal_health.failed(now, error)
                 return
             self.unsaved.pop(0)
             if method == "begin_game":
-                self.game_id = result
+                game.id = result
         self.journal_health.succeeded()
 
     def _start_tune(self, name: str, now: float) -> None:

@@ -250,3 +250,20 @@ def test_faults_a_failing_display_is_retried_even_when_the_screen_did_not_change
     controller.command_line("wait 1.5")  # past the first retry, one second after the failure
     assert not controller.display_health.failing
     assert controller.next_wake() is None  # nothing left to do: the loop may sleep
+
+
+def test_faults_writes_queued_for_a_game_stay_with_it_when_a_new_game_starts(tmp_path):
+    journal = FlakyJournal(Journal.in_directory(tmp_path))
+    controller = simulated_controller(tmp_path, journal=journal)
+    controller.command_line("new timer seconds=30")
+    journal.failing = True
+    controller.command_line("press up")       # queued for the first game
+    controller.command_line("press up")
+    controller.command_line("new timer seconds=90")
+    controller.command_line("press next")     # queued for the second game
+    journal.failing = False
+    controller.command_line("wait 5")
+    assert controller.unsaved == []
+    first, second = sorted(journal.inner.games(), key=lambda game: game.id)
+    assert (first.actions, second.actions) == (2, 1)
+    assert journal.inner.current().options["seconds"] == "90"
