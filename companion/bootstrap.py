@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -36,7 +36,6 @@ class Hardware:
     buzzer: Any
     buttons: Any = None
     led: Any = None
-    extras: list[Any] = field(default_factory=list)
 
     def close(self) -> None:
         for device in (self.buttons, self.led, self.buzzer):

@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from PIL import Image, ImageDraw
 
-from companion.adapters.journal import GameSummary, Journal, StoredGame
+from companion.adapters.journal import Journal, StoredGame
 from companion.core.app import App
 from companion.core.game import RuleError, action_to_json
 from companion.ui.render import font
@@ -58,7 +58,7 @@ def export(journal: Journal, app: App, folder: Path, out: TextIO) -> int:
     known = records()
     for summary in journal.games():
         stored = journal.game(summary.id)
-        document = game_document(stored, summary, app, known)
+        document = game_document(stored, app, known)
         stem = folder / f"game-{stored.id}-{stored.game}"
         stem.with_suffix(".json").write_text(json.dumps(document, indent=2, ensure_ascii=False)
                                              + "\n", encoding="utf-8")
@@ -68,7 +68,7 @@ def export(journal: Journal, app: App, folder: Path, out: TextIO) -> int:
     return 0
 
 
-def game_document(stored: StoredGame, summary: GameSummary, app: App,
+def game_document(stored: StoredGame, app: App,
                   known: Mapping[str, Record]) -> dict[str, Any]:
     document: dict[str, Any] = {
         "id": stored.id, "game": stored.game, "options": dict(stored.options),

@@ -43,17 +43,15 @@ class RecordingBuzzer:
 class RecordingDisplay:
     """A frame sink that keeps the latest frames shown (for tests that need no luma device).
 
-    Bounded, so a simulated evening costs no memory: ``shown`` counts every frame."""
+    Bounded, so a simulated evening costs no memory."""
 
     frames: deque[Image.Image] = field(default_factory=lambda: deque(maxlen=100))
     text: list[str] = field(default_factory=list)
-    shown: int = 0
     blanked: int = 0
 
     def show(self, image: Image.Image, text: Sequence[str] = ()) -> bool:
         self.frames.append(image.copy())
         self.text = list(text)
-        self.shown += 1
         return True
 
     def blank(self) -> None:
