@@ -8,7 +8,12 @@ The pure engine, standard library only (no files, clock or OS):
   three per player) and the Quick Play set.
 - :mod:`.banker`: the banker's arithmetic as an immutable state machine.
 - :mod:`.score`: the three win conditions and the ``flight-plan`` scorer (:func:`score`).
-- :mod:`.game`: the box game (:class:`FlightPlanBanker`): the banker's helper's button flow.
+
+The box game (:class:`FlightPlanBanker`), the banker's helper on the buttons:
+
+- :mod:`.game`: the Game and the dispatch of one input to its step.
+- :mod:`.state`, :mod:`.start`, :mod:`.choices`, :mod:`.purchases`, :mod:`.payments`,
+  :mod:`.turns`: the banker's steps (see game.py's docstring).
 
 Each module's docstring states the rules it enforces.
 """
