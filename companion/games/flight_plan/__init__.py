@@ -6,7 +6,8 @@ The pure engine, standard library only (no files, clock or OS):
   validator, and the shipped made-up example (:func:`example_guide_text`).
 - :mod:`.draw`: the starting routes (two d10 as tens and units, 0-0 is 100, repeats re-rolled,
   three per player) and the Quick Play set.
-- :mod:`.banker`: the banker's arithmetic as an immutable state machine.
+- :mod:`.banker`: the banker's arithmetic as an immutable state machine, over the records of
+  :mod:`.ledger` (assets, accounts, the bank, its refusals).
 - :mod:`.score`: the three win conditions and the ``flight-plan`` scorer (:func:`score`).
 
 The box game (:class:`FlightPlanBanker`), the banker's helper on the buttons:
@@ -19,16 +20,6 @@ Each module's docstring states the rules it enforces.
 """
 
 from companion.games.flight_plan.banker import (
-    Account,
-    Asset,
-    BadArgument,
-    Bank,
-    BankError,
-    CannotPay,
-    Holding,
-    Income,
-    MissingAmount,
-    NotAllowed,
     buy_fleet,
     buy_hub,
     buy_route,
@@ -74,6 +65,18 @@ from companion.games.flight_plan.guide import (
     guide_from_routes,
     haul_of,
     parse_guide,
+)
+from companion.games.flight_plan.ledger import (
+    Account,
+    Asset,
+    BadArgument,
+    Bank,
+    BankError,
+    CannotPay,
+    Holding,
+    Income,
+    MissingAmount,
+    NotAllowed,
 )
 from companion.games.flight_plan.score import (
     CONDITIONS,

@@ -89,14 +89,7 @@ from companion.core.game import (
     Restore,
     RuleError,
 )
-from companion.games.flight_plan.banker import (
-    Asset,
-    BankError,
-    Holding,
-    check_player,
-    lift_region_limit,
-    open_bank,
-)
+from companion.games.flight_plan.banker import check_player, lift_region_limit, open_bank
 from companion.games.flight_plan.choices import (
     asset_choices,
     choice_count,
@@ -107,6 +100,7 @@ from companion.games.flight_plan.choices import (
 )
 from companion.games.flight_plan.draw import deal_quick_play
 from companion.games.flight_plan.guide import FLEETS, RouteGuide
+from companion.games.flight_plan.ledger import Asset, BankError, Holding
 from companion.games.flight_plan.payments import amount_input, raise_cash
 from companion.games.flight_plan.purchases import (
     ask_or_buy_fleet,

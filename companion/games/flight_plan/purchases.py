@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.games.flight_plan.banker import (
-    Holding,
     buy_fleet,
     buy_hub,
     buy_route,
@@ -24,6 +23,7 @@ from companion.games.flight_plan.banker import (
     deactivation_value,
 )
 from companion.games.flight_plan.guide import Route
+from companion.games.flight_plan.ledger import Holding
 from companion.games.flight_plan.state import (
     Entry,
     FlightPlanState,

@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from companion.core.game import RuleError
-from companion.games.flight_plan.banker import Bank, Income
 from companion.games.flight_plan.guide import RouteGuide
+from companion.games.flight_plan.ledger import Bank, Income
 
 TITLE: Final = "Flight Plan bank"
 NOTE_STEP: Final = 5  # the smallest banknote, $5M: one press of UP / DOWN

@@ -20,8 +20,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.core.game import Play, RuleError
-from companion.games.flight_plan.banker import CannotPay, MissingAmount, check_player, start_turn
+from companion.games.flight_plan.banker import check_player, start_turn
 from companion.games.flight_plan.choices import route_choices
+from companion.games.flight_plan.ledger import CannotPay, MissingAmount
 from companion.games.flight_plan.score import CONDITIONS, WinCheck
 from companion.games.flight_plan.state import LAST_AIRLINE, Debt, Entry, FlightPlanState
 

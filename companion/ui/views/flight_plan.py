@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from companion.games.flight_plan.banker import Asset, Holding, deactivation_value
+from companion.games.flight_plan.banker import deactivation_value
 from companion.games.flight_plan.choices import (
     asset_choices,
     choice_count,
@@ -21,6 +21,7 @@ from companion.games.flight_plan.choices import (
     route_choices,
 )
 from companion.games.flight_plan.guide import FLEETS, HAUL_RANGES, Route
+from companion.games.flight_plan.ledger import Asset, Holding
 from companion.games.flight_plan.score import check_win
 from companion.games.flight_plan.state import MENU, FlightPlanState, money
 from companion.ui.screen import (
