@@ -2,8 +2,10 @@
 
 The pure engine, standard library only (no files, clock or OS):
 
+- :mod:`.data`: regions, route classes, fleets, the route guide's records (:class:`Route`,
+  :class:`RouteGuide`, ...) and the shipped made-up example (:func:`example_guide_text`).
 - :mod:`.guide`: the route guide format the owner types in (TOML or CSV), its parser and
-  validator, and the shipped made-up example (:func:`example_guide_text`).
+  validator.
 - :mod:`.draw`: the starting routes (two d10 as tens and units, 0-0 is 100, repeats re-rolled,
   three per player) and the Quick Play set.
 - :mod:`.banker`: the banker's arithmetic as an immutable state machine, over the records of
@@ -40,6 +42,19 @@ from companion.games.flight_plan.banker import (
     sell,
     start_turn,
 )
+from companion.games.flight_plan.data import (
+    FLEETS,
+    HAUL_RANGES,
+    HAULS,
+    REGION_NAMES,
+    REGIONS,
+    BankRules,
+    FleetPrices,
+    Route,
+    RouteGuide,
+    example_guide_text,
+    haul_of,
+)
 from companion.games.flight_plan.draw import (
     QUICK_PLAY,
     QUICK_PLAY_ROUTES,
@@ -51,21 +66,7 @@ from companion.games.flight_plan.draw import (
     roll_starting_numbers,
 )
 from companion.games.flight_plan.game import FlightPlanBanker
-from companion.games.flight_plan.guide import (
-    FLEETS,
-    HAUL_RANGES,
-    HAULS,
-    REGION_NAMES,
-    REGIONS,
-    BankRules,
-    FleetPrices,
-    Route,
-    RouteGuide,
-    example_guide_text,
-    guide_from_routes,
-    haul_of,
-    parse_guide,
-)
+from companion.games.flight_plan.guide import guide_from_routes, parse_guide
 from companion.games.flight_plan.ledger import (
     Account,
     Asset,

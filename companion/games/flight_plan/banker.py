@@ -52,7 +52,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Final
 
-from companion.games.flight_plan.guide import FLEETS, Route, RouteGuide
+from companion.games.flight_plan.data import FLEETS, Route, RouteGuide
 from companion.games.flight_plan.ledger import (
     Account,
     Asset,

@@ -10,7 +10,7 @@ deactivate. Lists wrap round: the cursor is taken modulo the list's length.
 from __future__ import annotations
 
 from companion.games.flight_plan.banker import can_deactivate
-from companion.games.flight_plan.guide import FLEETS
+from companion.games.flight_plan.data import FLEETS
 from companion.games.flight_plan.ledger import Asset, Holding
 from companion.games.flight_plan.state import MENU_KEYS, FlightPlanState
 

@@ -98,8 +98,8 @@ from companion.games.flight_plan.choices import (
     payee_choices,
     route_choices,
 )
+from companion.games.flight_plan.data import FLEETS, RouteGuide
 from companion.games.flight_plan.draw import deal_quick_play
-from companion.games.flight_plan.guide import FLEETS, RouteGuide
 from companion.games.flight_plan.ledger import Asset, BankError, Holding
 from companion.games.flight_plan.payments import amount_input, raise_cash
 from companion.games.flight_plan.purchases import (

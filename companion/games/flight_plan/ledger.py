@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from companion.games.flight_plan.guide import RouteGuide
+from companion.games.flight_plan.data import RouteGuide
 
 AssetKind = Literal["route", "fleet", "hub"]
 

@@ -22,7 +22,7 @@ from companion.games.flight_plan.banker import (
     deactivate,
     deactivation_value,
 )
-from companion.games.flight_plan.guide import Route
+from companion.games.flight_plan.data import Route
 from companion.games.flight_plan.ledger import Holding
 from companion.games.flight_plan.state import (
     Entry,

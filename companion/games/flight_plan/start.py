@@ -16,8 +16,9 @@ import random
 from functools import cache
 
 from companion.core.game import OptionError, OptionSpec
+from companion.games.flight_plan.data import RouteGuide, example_guide_text
 from companion.games.flight_plan.draw import ROUTES_PER_PLAYER, deal, roll_route
-from companion.games.flight_plan.guide import RouteGuide, example_guide_text, parse_guide
+from companion.games.flight_plan.guide import parse_guide
 
 
 def _is_seed(value: str) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from companion.core.game import RuleError
-from companion.games.flight_plan.guide import RouteGuide
+from companion.games.flight_plan.data import RouteGuide
 from companion.games.flight_plan.ledger import Bank, Income
 
 TITLE: Final = "Flight Plan bank"

@@ -20,7 +20,7 @@ from companion.games.flight_plan.choices import (
     payee_choices,
     route_choices,
 )
-from companion.games.flight_plan.guide import FLEETS, HAUL_RANGES, Route
+from companion.games.flight_plan.data import FLEETS, HAUL_RANGES, Route
 from companion.games.flight_plan.ledger import Asset, Holding
 from companion.games.flight_plan.score import check_win
 from companion.games.flight_plan.state import MENU, FlightPlanState, money
