@@ -136,14 +136,33 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from companion.adapters.run_record import RunRecord, ready_status
+
+    config = _config_with_flags(args)
+    state_dir = _state_dir(args, config)
+    # How this run ends goes into the state dir, for the next start's STATUS= and the doctor.
+    record = RunRecord(state_dir)
+    previous = record.begin()
+    try:
+        status = _run_box(args, config, state_dir, ready_status(previous))
+    except Exception as error:
+        record.crashed(error)  # one line there; the traceback still goes to the log
+        raise
+    except BaseException:  # Ctrl-C before the loop took the signals: stopped, not crashed
+        record.stopped()
+        raise
+    record.stopped()
+    return status
+
+
+def _run_box(args: argparse.Namespace, config: Config, state_dir: Path,
+             ready_status: str) -> int:
     from companion.adapters.clock import MonotonicClock
     from companion.adapters.serial_link import PtyLink, open_link
     from companion.bootstrap import build_controller, build_hardware, resolve_backend
     from companion.runtime import EventLoop
 
-    config = _config_with_flags(args)
     backend = resolve_backend(args.backend)
-    state_dir = _state_dir(args, config)
     interactive = backend == "fake" and sys.stdin.isatty() and sys.stdout.isatty()
     loop: EventLoop | None = None
 
@@ -168,7 +187,7 @@ def _run(args: argparse.Namespace) -> int:
     if isinstance(link, PtyLink):
         print(f"serial={link.peer_path}", flush=True)
     reopen = None if serial_url in ("none", "pty") else (lambda: open_link(serial_url, baudrate))
-    loop = EventLoop(controller, out=sys.stdout, link=link, notifier=_notifier(),
+    loop = EventLoop(controller, out=sys.stdout, link=link, notifier=_notifier(ready_status),
                      reopen_link=reopen)
     keyboard = None
     if interactive:
@@ -184,12 +203,12 @@ def _run(args: argparse.Namespace) -> int:
         hardware.close()
 
 
-def _notifier() -> Any:
+def _notifier(ready_status: str) -> Any:
     try:
         from companion.adapters.sd_notify import SystemdNotifier
     except ImportError:
         return None
-    return SystemdNotifier()
+    return SystemdNotifier(ready_status=ready_status)
 
 
 def _config_with_flags(args: argparse.Namespace) -> Config:
