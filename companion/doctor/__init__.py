@@ -14,8 +14,9 @@ Promises:
 - A check that crashes is reported as a FAIL of that check; the others still run.
 
 Layout: `CHECKS` below is the table, one named entry per check, in the order they run and are
-listed; each entry's function lives in checks.py (the hardware and config checks) and takes
-(config, probe, context) and answers one `Check`.
+listed. Each entry's function takes (config, probe, context) and answers one `Check`; the
+hardware and config checks live in checks.py, the service checks in service.py, and the
+`DoctorProbe` with the real `SystemProbe` in probe.py.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple, TextIO
 
 from companion.config import SYSTEM_CONFIG
-from companion.doctor import checks
+from companion.doctor import checks, service
 from companion.doctor.checks import SERVICE, Check, CheckFunction, Context
 from companion.doctor.probe import DoctorProbe, SystemProbe
+from companion.doctor.service import PROPERTIES, STATE_DIR
 
 __all__ = ["CHECKS", "Check", "DoctorCheck", "DoctorProbe", "SystemProbe", "run_checks",
            "run_doctor"]
@@ -60,14 +62,22 @@ CHECKS: tuple[DoctorCheck, ...] = (
     DoctorCheck("serial", "the serial device exists, is free of the login console and opens",
                 checks.check_serial),
     DoctorCheck("service", "the companion service is active (systemctl is-active companion)",
-                checks.check_service),
+                service.check_service),
+    DoctorCheck("last-run",
+                "how the service's last run ended (its run record; restarts and the start "
+                "limit from systemctl show)",
+                service.check_last_run),
 )
 
 
 def run_checks(config: Mapping[str, Any], probe: DoctorProbe, *,
-               config_path: str = DEFAULT_CONFIG_PATH) -> Iterable[Check]:
+               config_path: str = DEFAULT_CONFIG_PATH,
+               state_dir: str = STATE_DIR) -> Iterable[Check]:
     """Run every check in order (on a Pi), yielding each outcome as it is known."""
-    ctx: Context = {"config_path": config_path, "service_state": probe.service_state(SERVICE)}
+    ctx: Context = {"config_path": config_path, "state_dir": state_dir,
+                    "service_state": probe.service_state(SERVICE),
+                    "service_properties": probe.service_properties(f"{SERVICE}.service",
+                                                                   PROPERTIES)}
     for check in CHECKS:
         try:
             yield check.run(config, probe, ctx)
@@ -78,7 +88,7 @@ def run_checks(config: Mapping[str, Any], probe: DoctorProbe, *,
 
 
 def run_doctor(config: Mapping[str, Any], out: TextIO, *, probe: DoctorProbe | None = None,
-               config_path: str = DEFAULT_CONFIG_PATH) -> int:
+               config_path: str = DEFAULT_CONFIG_PATH, state_dir: str = STATE_DIR) -> int:
     """Check the build and print the findings to `out`. 0: all good (or not a Pi), 1: a FAIL."""
     probe = SystemProbe() if probe is None else probe
     if not probe.is_raspberry_pi():
@@ -89,7 +99,7 @@ def run_doctor(config: Mapping[str, Any], out: TextIO, *, probe: DoctorProbe | N
         out.flush()
         return 0
     failed = 0
-    for outcome in run_checks(config, probe, config_path=config_path):
+    for outcome in run_checks(config, probe, config_path=config_path, state_dir=state_dir):
         out.write(f"{'OK' if outcome.ok else 'FAIL':<4}  {outcome.name:<12} {outcome.detail}\n")
         if not outcome.ok:
             failed += 1

@@ -234,12 +234,3 @@ def check_serial(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) ->
         return Check("serial", False, f"{device}: {error}",
                      f"see what holds it: sudo fuser -v {device}")
     return Check("serial", True, f"{device} opens")
-
-
-def check_service(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
-    state = ctx["service_state"]
-    if state == "active":
-        return Check("service", True, "companion.service is active")
-    return Check("service", False, f"companion.service is {state}",
-                 "sudo systemctl enable --now companion; if it fails: "
-                 "journalctl -u companion -b --no-pager | tail -n 30")

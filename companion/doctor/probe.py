@@ -73,6 +73,9 @@ class DoctorProbe(Protocol):
     def service_state(self, unit: str) -> str:
         """The output of `systemctl is-active UNIT` ("active", "inactive", "failed", ...)."""
 
+    def service_properties(self, unit: str, names: Sequence[str]) -> dict[str, str] | None:
+        """`systemctl show UNIT -p NAME,...` as a dict, or None when systemctl cannot tell."""
+
 
 class SystemProbe:
     """The real machine. Hardware libraries are imported inside the methods that need them."""
@@ -158,3 +161,11 @@ class SystemProbe:
         except (OSError, subprocess.SubprocessError) as exc:
             return f"unknown ({exc})"
         return out.strip() or f"unknown (exit {status})"
+
+    def service_properties(self, unit: str, names: Sequence[str]) -> dict[str, str] | None:
+        try:
+            status, out = self._run(["systemctl", "show", unit, "-p", ",".join(names)])
+        except (OSError, subprocess.SubprocessError):
+            return None
+        found = dict(line.partition("=")[::2] for line in out.splitlines() if "=" in line)
+        return found if status == 0 and found else None
