@@ -137,14 +137,33 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from companion.adapters.run_record import RunRecord, ready_status
+
+    config = _config_with_flags(args)
+    state_dir = _state_dir(args, config)
+    # How this run ends goes into the state dir, for the next start's STATUS= and the doctor.
+    record = RunRecord(state_dir)
+    previous = record.begin()
+    try:
+        status = _run_box(args, config, state_dir, ready_status(previous))
+    except Exception as error:
+        record.crashed(error)  # one line there; the traceback still goes to the log
+        raise
+    except BaseException:  # Ctrl-C before the loop took the signals: stopped, not crashed
+        record.stopped()
+        raise
+    record.stopped()
+    return status
+
+
+def _run_box(args: argparse.Namespace, config: Config, state_dir: Path,
+             ready_status: str) -> int:
     from companion.adapters.clock import MonotonicClock
     from companion.adapters.serial_link import PtyLink, open_device, open_link
     from companion.bootstrap import build_controller, build_hardware, resolve_backend
     from companion.runtime import EventLoop, SerialChannel
 
-    config = _config_with_flags(args)
     backend = resolve_backend(args.backend)
-    state_dir = _state_dir(args, config)
     interactive = backend == "fake" and sys.stdin.isatty() and sys.stdout.isatty()
     loop: EventLoop | None = None
 
@@ -173,7 +192,8 @@ def _run(args: argparse.Namespace) -> int:
         # A device that is missing or vanishes is reopened with backoff; a pty cannot be.
         reopen = None if serial_url == "pty" else partial(open_device, serial_url, baudrate)
         channels.append(SerialChannel(link, reopen=reopen))
-    loop = EventLoop(controller, out=sys.stdout, channels=channels, notifier=_notifier())
+    loop = EventLoop(controller, out=sys.stdout, channels=channels,
+                     notifier=_notifier(ready_status))
     keyboard = None
     if interactive:
         keyboard = Keyboard(sys.stdin.fileno(), loop.post_gesture, loop.stop)
@@ -186,12 +206,12 @@ def _run(args: argparse.Namespace) -> int:
         hardware.close()
 
 
-def _notifier() -> Any:
+def _notifier(ready_status: str) -> Any:
     try:
         from companion.adapters.sd_notify import SystemdNotifier
     except ImportError:
         return None
-    return SystemdNotifier()
+    return SystemdNotifier(ready_status=ready_status)
 
 
 def _config_with_flags(args: argparse.Namespace) -> Config:
