@@ -30,22 +30,44 @@ The package, one module per concern (each says what it measures and how):
 - :mod:`.session`: ``rss_mb``, ``memory_growth``;
 - :mod:`.workers`: the processes that run beside the event-loop scenario.
 
-Every module imports only the standard library at the top (the command line imports this
-package to build its parser); the companion's adapters, luma and gpiozero load when measured.
+The command line imports this package on every start to build its parser, ``companion run``
+included, so this module holds only the options and loads the rest when the bench runs (or
+when one of the names below is first used): nothing here may slow the box's start-up.
 """
 
-from companion.bench.command import add_arguments, main, run
-from companion.bench.display_bus import measure_display_bus
-from companion.bench.figures import (
-    TARGETS,
-    distribution,
-    machine,
-    percentile,
-    scalar,
-    with_target,
-)
-from companion.bench.report import format_report
-from companion.bench.workers import worker
+from __future__ import annotations
 
-__all__ = ["TARGETS", "add_arguments", "distribution", "format_report", "machine", "main",
-           "measure_display_bus", "percentile", "run", "scalar", "with_target", "worker"]
+import argparse
+from typing import Any
+
+# Name -> the module that defines it, loaded on first use (PEP 562).
+_LAZY = {
+    "TARGETS": "figures", "distribution": "figures", "machine": "figures",
+    "percentile": "figures", "scalar": "figures", "with_target": "figures",
+    "format_report": "report", "measure_display_bus": "display_bus", "run": "command",
+    "worker": "workers",
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``bench`` subcommand's options."""
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--short", action="store_true",
+                        help="a scaled-down run (well under a minute) that checks the bench "
+                             "works; its figures are rougher")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the bench; 0 when it ran (targets met or not), 1 when the bench itself broke."""
+    from companion.bench.command import main as run_bench
+
+    return run_bench(args)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(f"{__name__}.{module}"), name)

@@ -35,14 +35,6 @@ from companion.bench.timing import run_loop_scenario
 from companion.bench.workers import finish_worker, start_worker
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The ``bench`` subcommand's options."""
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--short", action="store_true",
-                        help="a scaled-down run (well under a minute) that checks the bench "
-                             "works; its figures are rougher")
-
-
 def main(args: argparse.Namespace) -> int:
     """Run the bench; 0 when it ran (targets met or not), 1 when the bench itself broke."""
     try:

@@ -53,8 +53,9 @@ def measure_idle_wakeups(window: float) -> dict[str, Any]:
     if not Path("/proc/self/task").is_dir():
         return {"idle_wakeups_per_s": {"value": None,
                                        "unavailable": "needs Linux /proc/<pid>/task"}}
-    with tempfile.TemporaryDirectory(prefix="companion-bench-idle-") as state_dir:
-        box = RunningBox(run_command(state_dir), box_environment())
+    with tempfile.TemporaryDirectory(prefix="companion-bench-idle-") as temporary:
+        box = RunningBox(run_command(str(Path(temporary) / "state")),
+                         box_environment(str(Path(temporary) / "pycache")))
         try:
             time.sleep(SETTLE_SECONDS)
             before, started = context_switches(box.pid), time.perf_counter()

@@ -1,7 +1,9 @@
 """The games the box offers in its menu, and the scorers ``companion score`` knows.
 
 One line per game here; the menu lists games in this order. Each game's rules load when it
-is first used (core/game.py's LazyGame), so start-up imports none of them.
+is first used (core/game.py's LazyGame), and each scorer's module when it first scores, so
+start-up imports none of them (on a Pi Zero each game package costs a noticeable part of a
+second; issue #12).
 """
 
 from __future__ import annotations
@@ -69,12 +71,41 @@ def scorers(read_guide: Callable[[str], str] | None = None) -> dict[str, Scorer]
     command line passes one (paths relative to the score file), the line protocol does not,
     so over the serial line a guide must be given inline.
     """
-    from companion.games import flight_plan, now_boarding, now_boarding_v3, overbooked, planes
-
     return {
-        "flight-plan": partial(flight_plan.score, read_guide=read_guide),
-        "now-boarding": now_boarding.score,
-        "now-boarding-v3": now_boarding_v3.score,
-        "overbooked": overbooked.score,
-        "planes": planes.score,
+        "flight-plan": partial(_score_flight_plan, read_guide=read_guide),
+        "now-boarding": _score_now_boarding,
+        "now-boarding-v3": _score_now_boarding_v3,
+        "overbooked": _score_overbooked,
+        "planes": _score_planes,
     }
+
+
+def _score_flight_plan(data: Mapping[str, Any],
+                       read_guide: Callable[[str], str] | None) -> dict[str, Any]:
+    from companion.games.flight_plan import score
+
+    return score(data, read_guide=read_guide)
+
+
+def _score_now_boarding(data: Mapping[str, Any]) -> dict[str, Any]:
+    from companion.games.now_boarding import score
+
+    return score(data)
+
+
+def _score_now_boarding_v3(data: Mapping[str, Any]) -> dict[str, Any]:
+    from companion.games.now_boarding_v3 import score
+
+    return score(data)
+
+
+def _score_overbooked(data: Mapping[str, Any]) -> dict[str, Any]:
+    from companion.games.overbooked import score
+
+    return score(data)
+
+
+def _score_planes(data: Mapping[str, Any]) -> dict[str, Any]:
+    from companion.games.planes import score
+
+    return score(data)
