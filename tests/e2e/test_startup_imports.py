@@ -2,8 +2,10 @@
 
 A Pi Zero 2 W imports 15-20 times slower than a desktop, so every module loaded before
 ``ready`` is felt at power-on. The games' rules and scorers load when a game is chosen or
-scored, the bench when it runs. Read from a real start with ``python -X importtime``, which
-lists every module imported; no timing is asserted (speed belongs to ``companion bench``).
+scored, the bench when it runs; the fonts load with Pillow's PNG reader alone, not the five
+image plugins ``Image.open`` imports first. Read from a real start with
+``python -X importtime``, which lists every module imported; no timing is asserted (speed
+belongs to ``companion bench``).
 """
 
 import subprocess
@@ -23,6 +25,11 @@ NOT_BEFORE_READY = (
     "companion.scenes",
     "companion.history",
     "companion.doctor",
+    "PIL.JpegImagePlugin",
+    "PIL.TiffImagePlugin",
+    "PIL.BmpImagePlugin",
+    "PIL.GifImagePlugin",
+    "PIL.PpmImagePlugin",
 )
 
 
