@@ -165,7 +165,7 @@ class Journal:
             self._db.execute("UPDATE games SET current = 0 WHERE id = ?", (game_id,))
 
     def checkpoint(self, game_id: int, at: float) -> None:
-        """Remember that the game clock reached ``at`` (bounded-rate, see runtime.py)."""
+        """Remember that the game clock reached ``at`` (bounded-rate, see runtime/gameclock.py)."""
         with self._db:
             self._db.execute("UPDATE games SET clock = MAX(clock, ?) WHERE id = ?", (at, game_id))
 
