@@ -140,13 +140,11 @@ class Rig:
         return self.hardware.buttons.devices[Button(name)].pin
 
     def line(self, text: str) -> None:
+        """One protocol line posted to the loop, as a channel's reader posts it (with no
+        channel: the reply is not wanted)."""
         from companion.protocol.lines import Line
         from companion.runtime import LineEvent
 
-        # As the serial reader does: take a queue slot, which the loop gives back.
-        slots = getattr(self.loop, "line_slots", None)
-        if slots is not None:
-            slots.acquire()
         self.loop.post(LineEvent(Line(text)))
 
     def click(self, name: str, hold: float = 0.045) -> float:
