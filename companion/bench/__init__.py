@@ -13,11 +13,12 @@ What it promises:
   target is met. Figures without a target (the naive loop, the machine) carry none.
 - Exit status 0 when the bench ran, whatever the figures; 1 only if the bench itself broke.
 - ``--short`` scales the real-time parts down (fewer and shorter phases, shorter windows) to
-  run in well under a minute (about 45 s), for CI; the full run takes about four minutes.
+  run in well under a minute (about 35 s), for CI; the full run takes under three minutes.
 
 The package, one module per concern (each says what it measures and how):
 
-- :mod:`.command`: the options, the run that gathers every figure, the exit status;
+- this module: the options; :mod:`.command`: the run that gathers every figure, and the
+  exit status;
 - :mod:`.figures`: the targets, the run plans, and the shape of a figure;
 - :mod:`.report`: the text report;
 - :mod:`.startup`: ``startup_to_ready_s``, ``run_rss_mb``, ``startup_heaviest_imports``;
