@@ -8,8 +8,9 @@ second; issue #12).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import partial
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from companion.core.game import Game, LazyGame
@@ -64,48 +65,44 @@ def _flight_plan(guide: RouteGuide | None) -> Game[Any]:
     return FlightPlanBanker(guide)
 
 
-def scorers(read_guide: Callable[[str], str] | None = None) -> dict[str, Scorer]:
+def scorers(read_guide: Callable[[str], str] | None = None) -> Mapping[str, Scorer]:
     """``companion score`` and the protocol's ``score``: game name -> scorer.
 
     ``read_guide`` reads a Flight Plan route guide named by path in the score input; the
     command line passes one (paths relative to the score file), the line protocol does not,
-    so over the serial line a guide must be given inline.
+    so over the serial line a guide must be given inline. A game's scorer module is imported
+    when its scorer is first looked up, not when the table is built.
     """
-    return {
-        "flight-plan": partial(_score_flight_plan, read_guide=read_guide),
-        "now-boarding": _score_now_boarding,
-        "now-boarding-v3": _score_now_boarding_v3,
-        "overbooked": _score_overbooked,
-        "planes": _score_planes,
-    }
+    return LazyScorers(read_guide)
 
 
-def _score_flight_plan(data: Mapping[str, Any],
-                       read_guide: Callable[[str], str] | None) -> dict[str, Any]:
-    from companion.games.flight_plan import score
-
-    return score(data, read_guide=read_guide)
-
-
-def _score_now_boarding(data: Mapping[str, Any]) -> dict[str, Any]:
-    from companion.games.now_boarding import score
-
-    return score(data)
+SCORER_PACKAGES = {
+    "flight-plan": "flight_plan",
+    "now-boarding": "now_boarding",
+    "now-boarding-v3": "now_boarding_v3",
+    "overbooked": "overbooked",
+    "planes": "planes",
+}
+"""Each game with a ``companion score`` scorer: its package's ``score``."""
 
 
-def _score_now_boarding_v3(data: Mapping[str, Any]) -> dict[str, Any]:
-    from companion.games.now_boarding_v3 import score
+class LazyScorers(Mapping[str, Scorer]):
+    """The scorers by game name; each game's package is imported on first lookup."""
 
-    return score(data)
+    def __init__(self, read_guide: Callable[[str], str] | None) -> None:
+        self._read_guide = read_guide
+        self._loaded: dict[str, Scorer] = {}
 
+    def __getitem__(self, name: str) -> Scorer:
+        if name not in self._loaded:
+            package = SCORER_PACKAGES[name]  # KeyError for a game without a scorer
+            score = import_module(f"companion.games.{package}").score
+            self._loaded[name] = (partial(score, read_guide=self._read_guide)
+                                  if name == "flight-plan" else score)
+        return self._loaded[name]
 
-def _score_overbooked(data: Mapping[str, Any]) -> dict[str, Any]:
-    from companion.games.overbooked import score
+    def __iter__(self) -> Iterator[str]:
+        return iter(SCORER_PACKAGES)
 
-    return score(data)
-
-
-def _score_planes(data: Mapping[str, Any]) -> dict[str, Any]:
-    from companion.games.planes import score
-
-    return score(data)
+    def __len__(self) -> int:
+        return len(SCORER_PACKAGES)
