@@ -14,6 +14,7 @@ import random
 import sys
 import tomllib
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -137,9 +138,9 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from companion.adapters.clock import MonotonicClock
-    from companion.adapters.serial_link import PtyLink, open_link
+    from companion.adapters.serial_link import PtyLink, open_device, open_link
     from companion.bootstrap import build_controller, build_hardware, resolve_backend
-    from companion.runtime import EventLoop
+    from companion.runtime import EventLoop, SerialChannel
 
     config = _config_with_flags(args)
     backend = resolve_backend(args.backend)
@@ -167,9 +168,12 @@ def _run(args: argparse.Namespace) -> int:
         link = None
     if isinstance(link, PtyLink):
         print(f"serial={link.peer_path}", flush=True)
-    reopen = None if serial_url in ("none", "pty") else (lambda: open_link(serial_url, baudrate))
-    loop = EventLoop(controller, out=sys.stdout, link=link, notifier=_notifier(),
-                     reopen_link=reopen)
+    channels = []
+    if serial_url != "none":
+        # A device that is missing or vanishes is reopened with backoff; a pty cannot be.
+        reopen = None if serial_url == "pty" else partial(open_device, serial_url, baudrate)
+        channels.append(SerialChannel(link, reopen=reopen))
+    loop = EventLoop(controller, out=sys.stdout, channels=channels, notifier=_notifier())
     keyboard = None
     if interactive:
         keyboard = Keyboard(sys.stdin.fileno(), loop.post_gesture, loop.stop)
@@ -179,8 +183,6 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if keyboard is not None:
             keyboard.close()
-        if link is not None:
-            link.close()
         hardware.close()
 
 

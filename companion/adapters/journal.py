@@ -240,7 +240,7 @@ class Journal:
         self._transaction(("UPDATE games SET current = 0 WHERE id = ?", (game_id,)))
 
     def checkpoint(self, game_id: int, at: float) -> None:
-        """Remember that the game clock reached ``at`` (bounded-rate, see runtime.py)."""
+        """Remember that the game clock reached ``at`` (bounded-rate, see runtime/gameclock.py)."""
         self._transaction(("UPDATE games SET clock = MAX(clock, ?) WHERE id = ?", (at, game_id)))
 
     def copy_games_from(self, source: Journal) -> dict[int, int]:

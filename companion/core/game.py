@@ -10,8 +10,9 @@ two that the box itself produces: :class:`Expire` (its countdown reached zero) a
 :class:`Restore` (the box came back after a power cut; a running countdown must pause).
 All four are journaled, so replaying them from ``new`` rebuilds the state exactly.
 
-``now`` is the game clock: seconds on a clock that survives restarts (see runtime.py), never
-wall-clock time. A game keeps absolute deadlines on that clock (core/timer.py).
+``now`` is the game clock: seconds on a clock that survives restarts (see
+runtime/gameclock.py), never wall-clock time. A game keeps absolute deadlines on that clock
+(core/timer.py).
 """
 
 from __future__ import annotations

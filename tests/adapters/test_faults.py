@@ -1,14 +1,14 @@
 """Faults the box survives: a full disk, a display or buzzer that fails mid-game, a stale
 game, an unusable state folder, a serial device that vanishes and comes back."""
 
-import io
 import json
 import logging
+import queue
 import sqlite3
 import threading
 
 from companion.adapters.journal import Journal
-from companion.runtime import EventLoop, LineEvent
+from companion.runtime import LineEvent, SerialChannel
 from companion.testing.clock import FakeClock
 from companion.testing.recording import RecordingBuzzer, RecordingDisplay
 from companion.testing.simulated import simulated_controller
@@ -180,6 +180,9 @@ class VanishingLink:
     def write(self, data):
         raise OSError(5, "device disconnected")
 
+    def cancel(self):
+        pass
+
     def close(self):
         pass
 
@@ -196,14 +199,17 @@ class ScriptedLink:
         return data
 
     def write(self, data):
-        self.written.append(data)
+        self.written.append(bytes(data))
+        return len(data)
+
+    def cancel(self):
+        pass
 
     def close(self):
         pass
 
 
-def test_faults_serial_device_vanishes_and_comes_back(tmp_path, caplog):
-    controller = simulated_controller(tmp_path)
+def test_faults_serial_device_vanishes_and_comes_back(caplog):
     attempts = []
 
     def reopen():
@@ -212,28 +218,29 @@ def test_faults_serial_device_vanishes_and_comes_back(tmp_path, caplog):
             raise OSError(2, "No such device")
         return ScriptedLink(b"state\n")
 
-    loop = EventLoop(controller, out=io.StringIO(), link=VanishingLink(), reopen_link=reopen,
-                     retry_first=0.001)
-    reader = threading.Thread(target=loop._read_link, daemon=True)
+    channel = SerialChannel(VanishingLink(), reopen=reopen, retry_first=0.001)
+    lines: queue.SimpleQueue[LineEvent] = queue.SimpleQueue()
+    reader = threading.Thread(target=channel.read_lines, args=(lines.put,), daemon=True)
     with caplog.at_level(logging.WARNING):
         reader.start()
-        event = loop.events.get(timeout=10)
-        loop.stopping.set()
+        event = lines.get(timeout=10)
+        channel.stopping.set()
         reader.join(timeout=10)
     assert isinstance(event, LineEvent)
     assert event.item.text == "state"
+    assert event.channel is channel
     assert len(attempts) == 3
     assert next(r.message for r in caplog.records if "failed" in r.message).startswith(
         "serial line usb0 failed")
     assert any("is back" in r.message for r in caplog.records)
 
 
-def test_faults_replies_to_a_vanished_link_are_dropped_not_raised(tmp_path, caplog):
-    controller = simulated_controller(tmp_path)
-    loop = EventLoop(controller, out=io.StringIO(), link=VanishingLink())
+def test_faults_replies_to_a_vanished_link_are_dropped_not_raised(caplog):
+    channel = SerialChannel(VanishingLink())
     with caplog.at_level(logging.WARNING):
-        loop._write_link(b"ok\n")
+        channel.write_one(b"ok\n")
     assert "the reply is dropped" in caplog.text
+    assert channel.outbox.dropped == 1
 
 
 def test_faults_a_failing_display_is_retried_even_when_the_screen_did_not_change(tmp_path):

@@ -1,0 +1,37 @@
+"""The runtime: inputs -> pure core -> effects, on one thread, sleeping until something is due.
+
+The rooms (docs/architecture.md has the picture and the path of a button press):
+
+- :mod:`~companion.runtime.controller`: the box's state and everything that changes it.
+- :mod:`~companion.runtime.loop`: the event loop: a queue, a self-pipe, signals, deadlines.
+- :mod:`~companion.runtime.channels`: line-protocol peers (the serial line, the table page):
+  bounded input, output that never blocks the loop.
+- :mod:`~companion.runtime.gameclock`: the game clock and its checkpoints.
+- :mod:`~companion.runtime.journaling`: queued journal writes that survive a refusing disk.
+- :mod:`~companion.runtime.sound`: the tune player.
+- :mod:`~companion.runtime.health`: failing parts, logged once and retried with backoff.
+- :mod:`~companion.runtime.simulate`: ``companion simulate``'s line runner.
+"""
+
+from companion.runtime.channels import Channel, LineEvent, SerialChannel
+from companion.runtime.controller import Controller, same_value
+from companion.runtime.gameclock import CHECKPOINT_SECONDS, STALE_HOURS, Clock
+from companion.runtime.loop import EdgeEvent, EventLoop, GestureEvent, Notifier, StopEvent
+from companion.runtime.simulate import simulate
+
+__all__ = [
+    "CHECKPOINT_SECONDS",
+    "STALE_HOURS",
+    "Channel",
+    "Clock",
+    "Controller",
+    "EdgeEvent",
+    "EventLoop",
+    "GestureEvent",
+    "LineEvent",
+    "Notifier",
+    "SerialChannel",
+    "StopEvent",
+    "same_value",
+    "simulate",
+]

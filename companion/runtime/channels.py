@@ -1,0 +1,242 @@
+"""Channels: the line-protocol peers of the loop (the serial line now, the table page next).
+
+A channel reads protocol lines on threads of its own and posts them to the loop; the loop
+answers each line through :meth:`Channel.send`, to the channel it came from. The loop knows
+nothing else of a channel, so a new peer (the web server) plugs in without a special case.
+
+What every channel promises:
+- **Reading is bounded.** At most :data:`MAX_PENDING_LINES` of its lines wait for the loop; a
+  flood blocks the channel's reader (and so the sender) instead of growing memory.
+- **Sending never blocks the loop.** Replies wait in an :class:`Outbox` of at most
+  :data:`MAX_QUEUED_REPLIES`; a writer thread drains it. A peer that never reads fills it,
+  and then the oldest replies are dropped and counted in the log: the box keeps time whatever a
+  client does.
+- **A vanished device is reopened** with backoff, and replies meanwhile are dropped (logged).
+
+:class:`SerialChannel` is the serial line's channel, over a link from
+:mod:`companion.adapters.serial_link` (pyserial, or a pseudo-terminal).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from companion.protocol.lines import Item, LineSplitter
+from companion.runtime.health import RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS
+
+log = logging.getLogger(__name__)
+
+MAX_PENDING_LINES = 256
+"""Protocol lines read from one channel but not yet taken by the loop, at most."""
+
+MAX_QUEUED_REPLIES = 512
+"""Replies waiting for a peer to read them, at most; past this the oldest are dropped."""
+
+
+@dataclass(frozen=True)
+class LineEvent:
+    """A protocol line (or a line-splitter fault) from a channel, for the loop."""
+
+    item: Item
+    channel: Channel | None = None
+
+
+class Channel(Protocol):
+    """A line-protocol peer of the loop; see the module docstring."""
+
+    name: str
+
+    def start(self, post: Callable[[LineEvent], None]) -> None:
+        """Begin reading on the channel's own threads, posting each line."""
+
+    def taken(self) -> None:
+        """The loop took one of this channel's lines: room for another."""
+
+    def send(self, reply: str) -> None:
+        """Queue one reply line (no newline); never blocks."""
+
+    def close(self) -> None:
+        """Stop reading and writing; wake any thread blocked on the peer."""
+
+
+class Outbox:
+    """A bounded queue of replies: :meth:`put` never blocks; when full, the oldest reply
+    is dropped and counted (a peer that does not read loses old news, never the box's time)."""
+
+    def __init__(self, name: str, limit: int = MAX_QUEUED_REPLIES) -> None:
+        self.name = name
+        self.dropped = 0
+        self._replies: deque[bytes] = deque(maxlen=limit)
+        self._ready = threading.Condition()
+        self._closed = False
+
+    def put(self, data: bytes) -> None:
+        with self._ready:
+            if len(self._replies) == self._replies.maxlen:
+                self.drop(f"{self.name} is not reading; oldest replies dropped")
+            self._replies.append(data)
+            self._ready.notify()
+
+    def drop(self, why: str) -> None:
+        """Count one dropped reply; log the first of a run and every 100th after it."""
+        self.dropped += 1
+        if self.dropped == 1 or self.dropped % 100 == 0:
+            log.warning("%s (%d so far)", why, self.dropped)
+
+    def take(self) -> bytes | None:
+        """The oldest reply, waiting for one (no polling); None once closed."""
+        with self._ready:
+            while not self._replies and not self._closed:
+                self._ready.wait()
+            return None if self._closed else self._replies.popleft()
+
+    def close(self) -> None:
+        with self._ready:
+            self._closed = True
+            self._ready.notify_all()
+
+    def __len__(self) -> int:
+        return len(self._replies)
+
+
+class Link(Protocol):
+    """What :class:`SerialChannel` needs of a serial link (adapters/serial_link.py)."""
+
+    description: str
+
+    def read(self, timeout: float | None) -> bytes: ...
+
+    def write(self, data: bytes) -> int: ...
+
+    def cancel(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class SerialChannel:
+    """The serial line as a channel: a reader thread, a writer thread, reopen with backoff."""
+
+    name = "serial"
+
+    def __init__(self, link: Link | None, *, reopen: Callable[[], Link] | None = None,
+                 retry_first: float = RETRY_FIRST_SECONDS,
+                 pending_lines: int = MAX_PENDING_LINES,
+                 queued_replies: int = MAX_QUEUED_REPLIES) -> None:
+        self.link = link
+        self.reopen = reopen
+        self.retry_first = retry_first
+        self.outbox = Outbox("serial client", queued_replies)
+        self.stopping = threading.Event()
+        self.slots = threading.BoundedSemaphore(pending_lines)
+        self._lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+
+    def start(self, post: Callable[[LineEvent], None]) -> None:
+        self._threads = [
+            threading.Thread(target=self.read_lines, args=(post,), name="serial-reader",
+                             daemon=True),
+            threading.Thread(target=self.write_replies, name="serial-writer", daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def taken(self) -> None:
+        self.slots.release()
+
+    def send(self, reply: str) -> None:
+        self.outbox.put(reply.encode() + b"\n")
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.outbox.close()
+        link = self.current()
+        if link is not None:
+            with contextlib.suppress(OSError):
+                link.cancel()
+        for thread in self._threads:
+            thread.join(timeout=2)
+        link = self.current()
+        if link is not None:
+            link.close()
+
+    def current(self) -> Link | None:
+        with self._lock:
+            return self.link
+
+    # -- the reader thread ------------------------------------------------------------------
+
+    def read_lines(self, post: Callable[[LineEvent], None]) -> None:
+        """Read lines until stopped; if the device goes away, reopen it with backoff."""
+        splitter = LineSplitter()
+        backoff = self.retry_first
+        while not self.stopping.is_set():
+            link = self.current()
+            if link is None:
+                if self._reopen(backoff):
+                    backoff = self.retry_first
+                    splitter = LineSplitter()
+                elif self.reopen is None:
+                    return
+                else:
+                    backoff = min(backoff * 2, RETRY_MAX_SECONDS)
+                continue
+            try:
+                data = link.read(None)  # blocks until bytes come or close() cancels it
+            except OSError as error:
+                self._lost(link, error)
+                continue
+            for item in splitter.feed(data):
+                while not self.slots.acquire(timeout=0.5):
+                    if self.stopping.is_set():
+                        return
+                post(LineEvent(item, self))
+
+    def _lost(self, link: Link, error: OSError) -> None:
+        if self.stopping.is_set():
+            return
+        log.error("serial line %s failed (%s); reopening it with backoff",
+                  getattr(link, "description", "?"), error)
+        with self._lock:
+            self.link = None
+        with contextlib.suppress(OSError):
+            link.close()
+
+    def _reopen(self, wait: float) -> bool:
+        if self.reopen is None or self.stopping.wait(wait):
+            return False
+        try:
+            link = self.reopen()
+        except OSError as error:
+            log.debug("serial line still unavailable: %s", error)
+            return False
+        log.warning("serial line %s is back", getattr(link, "description", "?"))
+        with self._lock:
+            self.link = link
+        return True
+
+    # -- the writer thread ------------------------------------------------------------------
+
+    def write_replies(self) -> None:
+        """Write queued replies whole and in order; only this thread waits for the peer."""
+        while (data := self.outbox.take()) is not None:
+            self.write_one(data)
+
+    def write_one(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view and not self.stopping.is_set():
+            link = self.current()
+            if link is None:
+                self.outbox.drop("serial line is gone; replies dropped")
+                return
+            try:
+                written = link.write(bytes(view))
+            except OSError as error:
+                self.outbox.drop(f"serial write failed ({error}); the reply is dropped")
+                return
+            view = view[written:]

@@ -1,0 +1,396 @@
+"""The controller: the box's state, and everything that changes it.
+
+:class:`Controller` owns the box's state. Every input (a raw button edge, a gesture from the
+keyboard, a protocol line from a channel, the passing of time) goes through it:
+
+1. the pure core computes the new state and the effects;
+2. journal effects are queued and written first (DESIGN.md rule 6, through
+   :class:`~companion.runtime.journaling.JournalWriter`), then tunes start and the display is
+   redrawn, only if the screen model changed. One exception: time-driven tunes (a warning, the
+   alarm) sound before their journal write, see :meth:`Controller.tick`.
+
+Time is the game clock (:mod:`companion.runtime.gameclock`): a countdown running at a power
+cut comes back paused (a journaled :class:`~companion.core.game.Restore`), with at most one
+checkpoint interval more time than it had, never less. Parts that fail (display, buzzer,
+journal) are retried with backoff (:mod:`companion.runtime.health`); play goes on.
+
+The controller is single-threaded: the event loop (:mod:`companion.runtime.loop`) or
+``simulate`` calls it, never two threads at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Protocol
+
+from companion.adapters.journal import Journal
+from companion.core.app import (
+    App,
+    AppState,
+    JournalAction,
+    JournalNew,
+    JournalSetAside,
+    JournalUndo,
+    Recorded,
+    ResultChanged,
+)
+from companion.core.buttons import Button, Edge, Gesture, GestureRecognizer, GestureTiming
+from companion.core.game import Play, Restore, RuleError
+from companion.core.timer import TimerState
+from companion.games.scoring import ScoreInputError
+from companion.protocol import commands as proto
+from companion.protocol.lines import BadEncoding, Item, TooLong
+from companion.runtime.gameclock import Clock, GameClock, is_stale
+from companion.runtime.health import PartHealth
+from companion.runtime.journaling import GameRef, JournalWriter
+from companion.runtime.sound import Buzzer, TunePlayer
+from companion.ui.render import render
+from companion.ui.screen import Screen
+from companion.ui.views import screen_for
+
+log = logging.getLogger(__name__)
+
+class FrameSink(Protocol):
+    def show(self, image: Any, text: Sequence[str] = ...) -> bool: ...
+
+    def blank(self) -> None: ...
+
+
+class StatusLed(Protocol):
+    def set(self, lit: bool) -> None: ...
+
+
+Scorers = Mapping[str, Callable[[Any], dict[str, Any]]]
+
+
+class Controller:
+    """The box's state and everything that changes it; see the module docstring."""
+
+    def __init__(self, app: App, journal: Journal, clock: Clock, display: FrameSink,
+                 buzzer: Buzzer, *, rng: random.Random, scorers: Scorers,
+                 timing: GestureTiming | None = None, simulated: bool = False,
+                 led: StatusLed | None = None) -> None:
+        self.app = app
+        self.journal = journal
+        self.clock = clock
+        self.display = display
+        self.buzzer = buzzer
+        self.led = led
+        self.rng = rng
+        self.scorers = scorers
+        self.simulated = simulated
+        self.recognizer = GestureRecognizer(timing or GestureTiming())
+        self.game_clock = GameClock(clock, journal.last_clock())
+        self.writer = JournalWriter(journal)
+        self.state = AppState(next_seed=self._draw_seed(), last_tick=self.now())
+        self.last_screen: Screen | None = None
+        self.tunes = TunePlayer(buzzer)
+        self.display_health = PartHealth("display")
+        self._led_lit: bool | None = None
+        self._restore()
+
+    @property
+    def game_id(self) -> int | None:
+        """The current game's journal id, once its start is saved."""
+        return self.writer.game_id
+
+    @property
+    def game(self) -> GameRef | None:
+        return self.writer.game
+
+    @property
+    def unsaved(self) -> list[tuple[GameRef, str, tuple[Any, ...]]]:
+        """Journal writes accepted but not yet on disk, oldest first."""
+        return self.writer.unsaved
+
+    @property
+    def journal_health(self) -> PartHealth:
+        return self.writer.health
+
+    @property
+    def played(self) -> Any:
+        """The names of the last tunes started, oldest first."""
+        return self.tunes.played
+
+    @property
+    def buzzer_health(self) -> PartHealth:
+        return self.tunes.health
+
+    @property
+    def offset(self) -> float:
+        """Monotonic seconds minus game-clock seconds."""
+        return self.game_clock.offset
+
+    # -- time --------------------------------------------------------------------------------
+
+    def now(self) -> float:
+        """Game-clock seconds (see the module docstring)."""
+        return self.game_clock.now()
+
+    def next_wake(self) -> float | None:
+        """The next game-clock instant at which :meth:`tick` has something to do."""
+        now = self.now()
+        candidates = [self.recognizer.next_deadline(), self.app.next_wake(self.state, now)]
+        candidates.append(self.tunes.next_change())
+        if self._countdown_running() and self.game_id is not None:
+            candidates.append(self.game_clock.next_checkpoint())
+        candidates.append(self.writer.retry_at())
+        if self.display_health.failing:
+            candidates.append(self.display_health.retry_at)
+        due = [instant for instant in candidates if instant is not None]
+        return min(due) if due else None
+
+    def tick(self, now: float | None = None) -> None:
+        """Do everything due by ``now``: gestures, warnings, expiry, notes, checkpoint."""
+        now = self.now() if now is None else now
+        self.recognizer, gestures = self.recognizer.on_tick(now)
+        for gesture in gestures:
+            self._gesture(gesture)
+        self.state, effects = self.app.tick(self.state, now)
+        # Time-driven effects sound first: a warning or the alarm must not wait for the disk
+        # (an fsync takes milliseconds on an SD card). This is safe for durability because an
+        # expiry follows from the journal and the clock alone: replayed after a power cut, the
+        # countdown reaches the same deadline and comes back paused at zero.
+        self._perform(effects, now, sound_first=True)
+        self.tunes.play_due(now)
+        if self.writer.retry_due(now):
+            self.writer.flush(now)
+        if (self._countdown_running() and self.game_id is not None
+                and self.game_clock.checkpoint_due(now)):
+            self.writer.write(now, "checkpoint", now)
+            self.game_clock.checkpointed(now)
+
+    def advance(self, seconds: float) -> None:
+        """Simulation only: move the fake clock, doing everything due in order."""
+        set_clock = getattr(self.clock, "set", None)
+        if set_clock is None:
+            raise RuleError("wait works only in simulate", "unsupported")
+        target = self.now() + seconds
+        while (wake := self.next_wake()) is not None and wake <= target:
+            set_clock(max(self.clock.monotonic(), self.game_clock.to_monotonic(wake)))
+            self.tick(wake)
+            self.refresh(wake)
+        set_clock(self.game_clock.to_monotonic(target))
+        self.tick(target)
+        self.refresh()
+
+    # -- inputs ------------------------------------------------------------------------------
+
+    def edge(self, button: Button, pressed: bool, at: float | None = None) -> None:
+        """A raw edge from a button (gpiozero callback, or a test)."""
+        at = self.now() if at is None else at
+        self.recognizer, gestures = self.recognizer.on_edge(Edge(button, pressed, at))
+        for gesture in gestures:
+            self._gesture(gesture)
+        self.refresh()
+
+    def gesture(self, kind: str, button: Button) -> None:
+        """A gesture from a source that has no edges (the terminal keyboard)."""
+        self.tick()
+        self._gesture(Gesture("press" if kind == "press" else "hold", button, self.now()))
+        self.refresh()
+
+    def handle(self, item: Item) -> str | None:
+        """One protocol line (or a line-splitter fault) -> the reply, or ``None``."""
+        if isinstance(item, TooLong):
+            return proto.err("too-long", f"line longer than {item.limit} bytes; dropped")
+        if isinstance(item, BadEncoding):
+            return proto.err("bad-encoding",
+                             f"line is not valid UTF-8 at byte {item.offset}; dropped")
+        return self.command_line(item.text)
+
+    def command_line(self, text: str) -> str | None:
+        try:
+            command = proto.parse(text)
+        except proto.ProtocolError as error:
+            return proto.err(error.code, error.message)
+        if command is None:
+            return None
+        if not self.simulated:
+            self.tick()
+        try:
+            reply = self._command(command)
+        except RuleError as error:
+            self.state = self.app.refuse(self.state, error)
+            reply = proto.err(error.code, error.message)
+        except proto.ProtocolError as error:
+            reply = proto.err(error.code, error.message)
+        self.refresh()
+        return reply
+
+    # -- output ------------------------------------------------------------------------------
+
+    def screen(self) -> Screen:
+        return screen_for(self.app, self.state, self.now(), self._mark())
+
+    def _mark(self) -> str:
+        return "" if self.writer.saved else "SAVE!"
+
+    def refresh(self, now: float | None = None) -> None:
+        """Redraw if the screen model changed; keep the status LED in step.
+
+        ``now`` is the instant being processed (``advance`` passes the exact wake-up, so a
+        retry due then is made then, whatever the float rounding of the clock)."""
+        now = self.now() if now is None else now
+        screen = screen_for(self.app, self.state, now, self._mark())
+        # A failing display is retried even with nothing new to show: it may have lost its
+        # picture, and a retry that is due but never made would keep the loop awake.
+        changed = screen != self.last_screen or self.display_health.failing
+        if changed and self.display_health.may_try(now):
+            try:
+                self.display.show(render(screen), screen.text_lines())
+            except Exception as error:  # any driver fault: play goes on
+                self.display_health.failed(now, error)
+            else:
+                self.last_screen = screen
+                self.display_health.succeeded()
+        lit = self._countdown_running()
+        if self.led is not None and lit != self._led_lit:
+            self._led_lit = lit
+            self.led.set(lit)
+
+    def shutdown(self) -> None:
+        """Save and blank: the journal is already up to date; checkpoint the clock."""
+        now = self.now()
+        if self.game is not None:
+            self.writer.write(now, "checkpoint", now)
+        if self.unsaved:
+            log.error("%d journal writes could not be saved before stopping", len(self.unsaved))
+        self.tunes.sound(now, None)
+        try:
+            self.display.blank()
+        except Exception as error:  # stopping anyway
+            log.warning("display failed while blanking: %s", error)
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _restore(self) -> None:
+        stored = self.journal.current()
+        if stored is None:
+            return
+        now = self.now()
+        try:
+            state = self.app.restore(stored.game, stored.options, stored.seed, stored.history, now)
+        except (RuleError, ValueError) as error:
+            log.error("could not replay game %s (%s); starting at the menu", stored.id, error)
+            return
+        self.writer.resume(stored.id)
+        self.state = replace(state, next_seed=self._draw_seed())
+        self.game_clock.checkpointed(now)
+        if self._countdown_running():
+            self.state, effects = self.app.act(self.state, Restore(), now)
+            self._perform(effects, now)
+            self.state = replace(self.state, notice="Resumed after a power cut: hold NEXT")
+        if stored.result is None and is_stale(stored.last_wall, self.clock.wall()):
+            self.state = replace(self.state, offer=f"Game of {stored.last_wall[:10]}?")
+
+    def _command(self, command: proto.Command) -> str:
+        now = self.now()
+        match command:
+            case proto.Help():
+                return proto.ok_json(proto.help_json())
+            case proto.PressCommand(button):
+                self._gesture(Gesture("press", button, now), raise_errors=True)
+                return proto.ok()
+            case proto.HoldCommand(button):
+                self._gesture(Gesture("hold", button, now), raise_errors=True)
+                return proto.ok()
+            case proto.NewCommand(game, options):
+                self.state, effects = self.app.new_game(self.state, game, dict(options),
+                                                        self.state.next_seed, now)
+                self._perform(effects, now)
+                return proto.ok()
+            case proto.StateCommand():
+                return proto.ok_json(self.app.to_json(self.state, now))
+            case proto.ScreenCommand():
+                return proto.ok_json({"lines": self.screen().text_lines()})
+            case proto.UndoCommand():
+                self.state, effects = self.app.undo(self.state, now)
+                self._perform(effects, now)
+                return proto.ok()
+            case proto.ScoreCommand(game, data):
+                return proto.ok_json(self._score(game, data))
+            case proto.WaitCommand(seconds):
+                if not self.simulated:
+                    raise RuleError("wait works only in simulate", "unsupported")
+                self.advance(seconds)
+                return proto.ok()
+            case proto.ExpectCommand(path, expected):
+                if not self.simulated:
+                    raise RuleError("expect works only in simulate", "unsupported")
+                actual = proto.lookup(self.app.to_json(self.state, now), path)
+                if not same_value(actual, expected):
+                    raise RuleError(f"{path} is {proto.ok_json(actual)[3:]}, expected "
+                                    f"{proto.ok_json(expected)[3:]}", "expect-failed")
+                return proto.ok()
+        raise RuleError(f"unhandled command {command!r}", "unsupported")
+
+    def _score(self, game: str, data: Any) -> dict[str, Any]:
+        scorer = self.scorers.get(game)
+        if scorer is None:
+            known = ", ".join(sorted(self.scorers))
+            raise RuleError(f"no scorer for {game!r}; scorers: {known}", "bad-argument")
+        try:
+            return scorer(data)
+        except ScoreInputError as error:
+            raise RuleError(str(error), "bad-argument") from None
+
+    def _gesture(self, gesture: Gesture, raise_errors: bool = False) -> None:
+        try:
+            self.state, effects = self.app.gesture(self.state, gesture, gesture.at)
+        except RuleError as error:
+            self.state = self.app.refuse(self.state, error)
+            self.tunes.start("refused", gesture.at)
+            if raise_errors:
+                raise
+            return
+        self._perform(effects, gesture.at)
+
+    def _perform(self, effects: list[Any], now: float, sound_first: bool = False) -> None:
+        # Journal first: an action is durable before anything else shows it happened
+        # (except time-driven tunes, see tick()).
+        if sound_first:
+            self._start_tunes(effects, now)
+        for effect in effects:
+            match effect:
+                case JournalNew(game, options, seed, at):
+                    self.writer.begin(now, game, options, seed, at, self.clock.wall())
+                    self.game_clock.checkpointed(at)
+                    self.state = replace(self.state, next_seed=self._draw_seed())
+                case JournalAction(action, at):
+                    self.writer.write(now, "append", Recorded(action, at), self.clock.wall())
+                case JournalUndo(dropped):
+                    self.writer.write(now, "drop_last", dropped)
+                case ResultChanged(result):
+                    self.writer.write(now, "set_result", result)
+                case JournalSetAside():
+                    self.writer.write(now, "set_aside")
+        if not sound_first:
+            self._start_tunes(effects, now)
+
+    def _start_tunes(self, effects: list[Any], now: float) -> None:
+        for effect in effects:
+            if isinstance(effect, Play):
+                self.tunes.start(effect.tune, now)
+
+    @property
+    def journal_ok(self) -> bool:
+        """Whether everything accepted so far is on disk."""
+        return not self.writer.unsaved
+
+    def _countdown_running(self) -> bool:
+        countdown = self.app.countdown(self.state)
+        return countdown is not None and countdown.state is TimerState.RUNNING
+
+    def _draw_seed(self) -> int:
+        return self.rng.randrange(2**31)
+
+
+def same_value(actual: Any, expected: Any) -> bool:
+    """``expect`` equality: JSON's, so 20 equals 20.0 but true is not 1."""
+    if isinstance(actual, bool) or isinstance(expected, bool):
+        return type(actual) is type(expected) and actual == expected
+    return bool(actual == expected)

@@ -1,0 +1,179 @@
+"""The event loop: one thread runs the controller; everything else posts events to it.
+
+What it promises:
+- **One thread touches the state.** gpiozero callbacks, channels' readers (the serial line, the
+  table page) and the terminal keyboard post events to a thread-safe queue; the loop takes
+  them one at a time and hands them to the :class:`~companion.runtime.controller.Controller`.
+- **No polling.** Between events the loop sleeps until the next deadline the controller asks
+  for, so a countdown ends on time whatever else happens and an idle box sleeps. It sleeps in
+  ``select()`` on a self-pipe that every post writes to and that the kernel-level signal
+  handler writes to as well (``signal.set_wakeup_fd``), never in a blocking queue ``get()``:
+  a signal arriving after such a ``get()`` checked for Python handlers and before it waited
+  would be a lost wakeup (seen as a box that ignored SIGTERM).
+- **SIGTERM / SIGINT stop it cleanly**: the controller saves and blanks, channels close.
+- **The watchdog is pinged from the loop itself**, so a hung loop is what systemd catches.
+- **Replies go back to the channel a line came from** (:mod:`companion.runtime.channels`); the
+  loop never waits for a peer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import select
+import signal
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TextIO
+
+from companion.core.buttons import Button
+from companion.runtime.channels import Channel, LineEvent
+from companion.runtime.controller import Controller
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class EdgeEvent:
+    """A raw button edge (gpiozero callback), stamped on the game clock when it happened."""
+
+    button: Button
+    pressed: bool
+    at: float
+
+
+@dataclass(frozen=True)
+class GestureEvent:
+    """A gesture from a source that has no edges (the terminal keyboard)."""
+
+    kind: str
+    button: Button
+
+
+@dataclass(frozen=True)
+class StopEvent:
+    reason: str
+
+
+Event = EdgeEvent | GestureEvent | LineEvent | StopEvent
+
+
+class Notifier(Protocol):
+    """systemd's notify protocol (adapters/sd_notify.py); each call says if it was sent."""
+
+    def ready(self) -> object: ...
+
+    def watchdog(self) -> object: ...
+
+    def stopping(self) -> object: ...
+
+    def watchdog_interval(self) -> float | None: ...
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+class EventLoop:
+    """Runs a controller until SIGTERM / SIGINT; see the module docstring."""
+
+    def __init__(self, controller: Controller, *, out: TextIO,
+                 channels: Sequence[Channel] = (), notifier: Notifier | None = None) -> None:
+        self.controller = controller
+        self.out = out
+        self.channels = list(channels)
+        self.notifier = notifier
+        # SimpleQueue.put is reentrant, so the signal handler may post safely.
+        self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self._wake_read, self._wake_write = os.pipe()
+        os.set_blocking(self._wake_read, False)
+        os.set_blocking(self._wake_write, False)
+
+    def post(self, event: Event) -> None:
+        """Hand an event to the loop, from any thread, and wake it."""
+        self.events.put(event)
+        # A full pipe already wakes the loop; a closed one means the loop has stopped.
+        with contextlib.suppress(OSError):
+            os.write(self._wake_write, b"\0")
+
+    def post_edge(self, button: Button, pressed: bool) -> None:
+        """gpiozero callback (any thread): timestamp now, hand to the loop."""
+        self.post(EdgeEvent(button, pressed, self.controller.now()))
+
+    def post_gesture(self, kind: str, button: Button) -> None:
+        self.post(GestureEvent(kind, button))
+
+    def stop(self, reason: str = "stop") -> None:
+        self.post(StopEvent(reason))
+
+    def run(self) -> int:
+        previous = {sig: signal.signal(sig, self._on_signal) for sig in STOP_SIGNALS}
+        previous_wakeup = signal.set_wakeup_fd(self._wake_write, warn_on_full_buffer=False)
+        for channel in self.channels:
+            channel.start(self.post)
+        try:
+            self.controller.refresh()
+            if self.notifier is not None:
+                self.notifier.ready()
+            self.out.write("ready\n")
+            self.out.flush()
+            self._loop()
+        finally:
+            if self.notifier is not None:
+                self.notifier.stopping()
+            self.controller.shutdown()
+            for channel in self.channels:
+                channel.close()
+            signal.set_wakeup_fd(previous_wakeup)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            os.close(self._wake_read)
+            os.close(self._wake_write)
+        return 0
+
+    def _loop(self) -> None:
+        controller = self.controller
+        watchdog = self.notifier.watchdog_interval() if self.notifier is not None else None
+        next_ping = controller.now()
+        while True:
+            controller.tick()
+            controller.refresh()
+            now = controller.now()
+            wake = controller.next_wake()
+            timeout = None if wake is None else max(0.0, wake - now)
+            if watchdog is not None and self.notifier is not None:
+                if now >= next_ping:
+                    self.notifier.watchdog()
+                    next_ping = now + watchdog
+                until_ping = max(0.0, next_ping - now)
+                timeout = until_ping if timeout is None else min(timeout, until_ping)
+            try:
+                event = self.events.get_nowait()
+            except queue.Empty:
+                select.select([self._wake_read], [], [], timeout)
+                with contextlib.suppress(BlockingIOError):
+                    while os.read(self._wake_read, 4096):
+                        pass
+                continue
+            if isinstance(event, StopEvent):
+                log.info("stopping: %s", event.reason)
+                return
+            self._handle(event)
+
+    def _handle(self, event: Event) -> None:
+        controller = self.controller
+        match event:
+            case EdgeEvent(button, pressed, at):
+                controller.edge(button, pressed, at)
+            case GestureEvent(kind, button):
+                controller.gesture(kind, button)
+            case LineEvent(item, channel):
+                if channel is not None:
+                    channel.taken()
+                reply = controller.handle(item)
+                if reply is not None and channel is not None:
+                    channel.send(reply)
+
+    def _on_signal(self, signum: int, _frame: Any) -> None:
+        self.post(StopEvent(signal.Signals(signum).name))
