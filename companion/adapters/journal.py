@@ -302,10 +302,20 @@ class Journal:
                             actions=row[5], last_wall=row[6]) for row in rows]
 
     def last_clock(self) -> float:
-        """The furthest the game clock is known to have reached, over every game."""
+        """Where the game clock resumes: the furthest the current game is known to have
+        reached, or with no current game the furthest over every game.
+
+        Instants mean something only within a game. The current game's own clock matters
+        because a game copied in from the in-memory stand-in (see :meth:`copy_games_from`)
+        may be behind older games; resuming from theirs would make its countdown lose time."""
         row = self._db.execute(
-            "SELECT MAX(m) FROM (SELECT MAX(clock) AS m FROM games"
-            " UNION ALL SELECT MAX(at) FROM actions)").fetchone()
+            "SELECT MAX(m) FROM (SELECT MAX(clock) AS m FROM games WHERE current = 1"
+            " UNION ALL SELECT MAX(a.at) FROM actions a JOIN games g ON g.id = a.game_id"
+            " WHERE g.current = 1)").fetchone()
+        if row is None or row[0] is None:
+            row = self._db.execute(
+                "SELECT MAX(m) FROM (SELECT MAX(clock) AS m FROM games"
+                " UNION ALL SELECT MAX(at) FROM actions)").fetchone()
         return float(row[0]) if row and row[0] is not None else 0.0
 
     def close(self) -> None:
