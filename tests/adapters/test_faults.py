@@ -422,3 +422,29 @@ def test_faults_stopping_tries_queued_writes_once_more_whatever_the_backoff(tmp_
     controller.shutdown()
     assert controller.unsaved == []
     assert len(journal.inner.current().history) == 2
+
+
+def test_faults_run_closes_the_journal_itself_when_its_loop_stops(tmp_path, monkeypatch):
+    """SIGTERM ends the loop; run must then checkpoint and close the journal, not leave the
+    games in the -wal file for garbage collection at exit to fold in (or not)."""
+    import companion.bootstrap
+    from companion import cli
+    from companion.runtime.loop import EventLoop
+
+    kept = []  # holding the controller keeps its connection alive, as any cycle would
+    build = companion.bootstrap.build_controller
+
+    def build_and_play(*arguments, **options):
+        controller = build(*arguments, **options)
+        controller.command_line("new timer seconds=30")
+        controller.command_line("press up")
+        kept.append(controller)
+        return controller
+    monkeypatch.setattr(companion.bootstrap, "build_controller", build_and_play)
+    monkeypatch.setattr(EventLoop, "run", lambda _loop: 0)  # as if stopped by SIGTERM
+
+    assert cli.main(["run", "--backend", "fake", "--serial", "none",
+                     "--state-dir", str(tmp_path)]) == 0
+    wal = tmp_path / (FILE_NAME + "-wal")
+    assert kept
+    assert not wal.exists() or wal.stat().st_size == 0
