@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 RESERVE_NAME = "reserve.bin"
 RESERVE_BYTES = 1 << 20
-"""About a thousand journaled actions' worth of disk (see docs/journal.md for the budget)."""
+"""Room for about 8,900 journaled actions once the disk is full (docs/journal.md)."""
 
 MAX_SKIPPED = 64
 _CHUNK = 64 * 1024
