@@ -45,7 +45,7 @@ from companion.protocol import commands as proto
 from companion.protocol.lines import BadEncoding, Item, TooLong
 from companion.runtime.gameclock import Clock, GameClock, is_stale
 from companion.runtime.health import PartHealth
-from companion.runtime.journaling import GameRef, JournalWriter
+from companion.runtime.journaling import GameRef, JournalWriter, damaged_notice
 from companion.runtime.sound import Buzzer, TunePlayer
 from companion.ui.render import render
 from companion.ui.screen import Screen
@@ -304,7 +304,7 @@ class Controller:
         if not journal.durable:
             notice = "Cannot save games: see the log"
         elif journal.kept_aside is not None:
-            notice = f"Journal damaged: kept as {damaged_label(journal.kept_aside)}"
+            notice = damaged_notice(journal.kept_aside)
         else:
             return
         self.state = replace(self.state, notice=notice)
@@ -414,11 +414,6 @@ class Controller:
 
     def _draw_seed(self) -> int:
         return self.rng.randrange(2**31)
-
-
-def damaged_label(file_name: str) -> str:
-    """The short name of a journal kept aside, for the screen: ``damaged-<date>``."""
-    return file_name.removeprefix("journal.").removesuffix(".sqlite3")
 
 
 def same_value(actual: Any, expected: Any) -> bool:

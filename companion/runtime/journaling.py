@@ -32,6 +32,13 @@ DISK_FULL_NOTICE = "Disk full: saving on reserve. Free some space"
 SAVING_AGAIN_NOTICE = "Saving again: games are on disk"
 
 
+def damaged_notice(kept_aside: str) -> str:
+    """What the screen says about a journal kept aside as damaged (``kept_aside`` is the
+    file name; the screen shows ``damaged-<date>``, which fits the alert box)."""
+    label = kept_aside.removeprefix("journal.").removesuffix(".sqlite3")
+    return f"Journal damaged: kept as {label}"
+
+
 class GameRef:
     """A game in the journal, as queued writes refer to it (see the module docstring)."""
 
@@ -143,6 +150,8 @@ class JournalWriter:
         log.warning("journal opened in %s after all; %d games copied from memory",
                     real.path.parent, len(moved))
         self.news.append(SAVING_AGAIN_NOTICE)
+        if real.kept_aside is not None:  # what was there was damaged: say so too
+            self.news.append(damaged_notice(real.kept_aside))
         return True
 
     def _flush(self, now: float) -> None:
