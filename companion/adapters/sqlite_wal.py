@@ -10,8 +10,10 @@ What it promises (:func:`wal_damage`):
 - A log with a header that is not a valid WAL header (magic, version, page size, checksum) is
   damage: SQLite would drop every frame in it.
 - A log whose wal-index (``-shm``) says more frames were committed than the log now holds valid
-  (same salts) is damage: committed frames were lost. (The wal-index is written only after
-  the frames are on disk, so it never runs ahead of them.)
+  (same salts), or an empty or missing log where the wal-index counts committed frames, is
+  damage: committed frames were lost, unless the wal-index says they were already copied
+  into the database. (The wal-index is written only after the frames are on disk, so it
+  never runs ahead of them.)
 - A bad frame followed by a commit frame of the same generation that is not the last frame of
   that generation is damage: with ``synchronous=FULL`` every transaction is synced before the
   next one is written, so only the last transaction can be torn by a power cut.
@@ -34,6 +36,7 @@ WAL_VERSION = 3007000
 WAL_HEADER_BYTES = 32
 FRAME_HEADER_BYTES = 24
 SHM_HEADER_BYTES = 48
+SHM_BACKFILL_OFFSET = 2 * SHM_HEADER_BYTES  # WalCkptInfo.nBackfill follows the two headers
 _MASK = 0xFFFFFFFF
 
 
@@ -55,11 +58,18 @@ def wal_damage(database: Path) -> str | None:
 def read_wal(database: Path) -> WalReport:
     """Reads ``<database>-wal`` (and ``-shm`` when present); see the module docstring."""
     wal = database.with_name(database.name + "-wal")
+    # The wal-index first: it is updated only after the frames it counts are written, so
+    # read in this order a box writing meanwhile never looks like lost frames.
+    index = _wal_index(database)
     try:
         data = wal.read_bytes()
     except FileNotFoundError:
-        return WalReport(0, None)
+        data = b""
     if not data:
+        if index is not None and index[1] > index[2]:
+            return WalReport(0, f"{wal.name}: the log is gone, and the wal-index says it "
+                                f"held {index[1] - index[2]} committed frames not yet in "
+                                f"the database")
         return WalReport(0, None)
     header = _header(data)
     if header is None:
@@ -89,9 +99,10 @@ def read_wal(database: Path) -> WalReport:
         previous = (sum1, sum2)
         offset += frame_bytes
     damage = _broken_before_last_commit(frames, valid_frames)
-    if damage is None:
-        committed = _committed_frames(database, salts)
-        if committed is not None and committed > valid_frames:
+    if damage is None and index is not None and index[0] == struct.pack(">2I", *salts):
+        committed = index[1]
+        # Frames already copied into the database (backfilled) are not lost with the log.
+        if committed > max(valid_frames, index[2]):
             damage = (f"the wal-index says {committed} frames were committed, the log "
                       f"holds {valid_frames} valid ones")
     return WalReport(valid_frames, None if damage is None else f"{wal.name}: {damage}")
@@ -141,8 +152,10 @@ def _checksum(data: bytes, big_endian: bool, seed: tuple[int, int]) -> tuple[int
     return s0, s1
 
 
-def _committed_frames(database: Path, salts: tuple[int, int]) -> int | None:
-    """``mxFrame`` from a sound wal-index header of the same log generation, else ``None``.
+def _wal_index(database: Path) -> tuple[bytes, int, int] | None:
+    """The log generation's salts (as stored), ``mxFrame`` (the frames committed) and
+    ``nBackfill`` (how many of them are already copied into the database), from a sound
+    wal-index header; ``None`` without one.
 
     The wal-index is in the machine's own byte order and holds two copies of its header,
     which must agree; its checksum is the WAL checksum in native order over the first 40
@@ -150,18 +163,20 @@ def _committed_frames(database: Path, salts: tuple[int, int]) -> int | None:
     shm = database.with_name(database.name + "-shm")
     try:
         with shm.open("rb") as file:
-            data = file.read(2 * SHM_HEADER_BYTES)
+            data = file.read(SHM_BACKFILL_OFFSET + 4)
     except OSError:
         return None
-    if len(data) < 2 * SHM_HEADER_BYTES or data[:SHM_HEADER_BYTES] != data[SHM_HEADER_BYTES:]:
+    if (len(data) < SHM_BACKFILL_OFFSET + 4
+            or data[:SHM_HEADER_BYTES] != data[SHM_HEADER_BYTES:2 * SHM_HEADER_BYTES]):
         return None
     first = data[:SHM_HEADER_BYTES]
     version, _, _, is_init, _, _, max_frame, _, _, _, _, _, sum1, sum2 = struct.unpack(
         "=3I2BH8I", first)
-    # The salts are copied byte for byte from the log's header, not stored as numbers.
-    if not is_init or version != WAL_VERSION or first[32:40] != struct.pack(">2I", *salts):
+    if not is_init or version != WAL_VERSION:
         return None
     native_big = struct.pack("=I", 1) == struct.pack(">I", 1)
     if _checksum(first[:40], native_big, (0, 0)) != (sum1, sum2):
         return None
-    return int(max_frame)
+    (backfilled,) = struct.unpack_from("=I", data, SHM_BACKFILL_OFFSET)
+    # The salts are copied byte for byte from the log's header, not stored as numbers.
+    return first[32:40], int(max_frame), int(backfilled)

@@ -292,6 +292,7 @@ def flip_byte(path, offset):
                  "the wal-index says", id="truncated"),
     pytest.param(lambda wal: wal.write_bytes(wal.read_bytes()[:20]), "header is damaged",
                  id="truncated-header"),
+    pytest.param(lambda wal: wal.write_bytes(b""), "the log is gone", id="emptied"),
 ])
 def test_journal_a_damaged_write_ahead_log_is_kept_aside_with_the_database(
         tmp_path, damage, said):
@@ -308,6 +309,28 @@ def test_journal_a_damaged_write_ahead_log_is_kept_aside_with_the_database(
     assert (image / (reopened.kept_aside + "-wal")).read_bytes() == kept_wal
     assert (image / (reopened.kept_aside + "-shm")).exists()
     assert reopened.current() is None
+
+
+def test_journal_a_log_already_copied_into_the_database_may_go(tmp_path):
+    journal = open_journal_with_actions(tmp_path / "box", 20)
+    journal._db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # every frame is in the database
+    image = crash_image(tmp_path / "box", tmp_path / "image")
+    journal.close()
+    (image / (FILE_NAME + "-wal")).write_bytes(b"")
+    reopened = Journal.in_directory(image, reserve_bytes=0)
+    assert reopened.recovered_from is None
+    assert len(reopened.current().history) == 20
+
+
+def test_journal_a_second_reader_of_a_live_journal_finds_no_damage(tmp_path):
+    box = open_journal_with_actions(tmp_path, 20)
+    reader = Journal.in_directory(tmp_path, reserve_bytes=0)  # companion history, say
+    assert reader.recovered_from is None
+    assert len(reader.current().history) == 20
+    box.append(box.current().id, Recorded(Press(Button.UP), 30.0), "wall")
+    assert len(reader.current().history) == 21
+    reader.close()
+    box.close()
 
 
 def test_journal_a_torn_last_write_is_a_power_cut_not_damage(tmp_path):

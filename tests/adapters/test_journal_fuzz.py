@@ -15,6 +15,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from companion.adapters.journal import FILE_NAME, Journal
+from companion.core.app import Recorded
+from companion.core.buttons import Button
+from companion.core.game import Press
 from companion.testing.simulated import simulated_controller
 from companion.ui.render import render
 
@@ -176,3 +179,50 @@ def test_journal_rows_whatever_they_hold_the_box_starts(commands, edits):
         assert again.journal.recovered_from is None
         assert json.loads(reply(again, "state")[3:])["timer"]["state"] == "paused"
         again.journal.close()
+
+
+ACTIONS = 20
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(damage=st.one_of(
+    st.tuples(st.just("flip-wal"), st.integers(min_value=0), st.integers(1, 255)),
+    st.tuples(st.just("truncate-wal"), st.integers(min_value=0)),
+    st.tuples(st.just("flip-shm"), st.integers(0, 135), st.integers(1, 255))))
+def test_journal_write_ahead_log_damage_is_kept_aside_or_costs_at_most_the_last_write(damage):
+    """Bytes of a crashed box's -wal (or -shm) changed: the box starts, and either keeps the
+    files aside or has every action but possibly the last (a write the power cut short)."""
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        journal = Journal.in_directory(folder / "box", reserve_bytes=0)
+        game = journal.begin_game("timer", {}, 1, 0.0, "wall")
+        for index in range(ACTIONS):
+            journal.append(game, Recorded(Press(Button.UP), float(index + 1)), "wall")
+        image = folder / "image"
+        image.mkdir()
+        for suffix in ("", "-wal", "-shm"):
+            (image / (FILE_NAME + suffix)).write_bytes(
+                (folder / "box" / (FILE_NAME + suffix)).read_bytes())
+        journal.close()
+        kind, *arguments = damage
+        target = image / (FILE_NAME + ("-shm" if kind == "flip-shm" else "-wal"))
+        data = bytearray(target.read_bytes())
+        if kind == "truncate-wal":
+            del data[arguments[0] % len(data):]
+        else:
+            data[arguments[0] % len(data)] ^= arguments[1]
+        target.write_bytes(bytes(data))
+
+        reopened = Journal.in_directory(image, reserve_bytes=0)
+        stored = reopened.current()
+        if reopened.kept_aside is not None:
+            event("kept aside")
+            assert stored is None
+            kept_file = image / (reopened.kept_aside + target.name.removeprefix(FILE_NAME))
+            assert kept_file.read_bytes() == bytes(data)  # kept as found, byte for byte
+        else:
+            kept = 0 if stored is None else len(stored.history)
+            event(f"opened, {ACTIONS - kept} actions short")
+            # at most the last transaction (begin_game is one, each action one)
+            assert kept >= ACTIONS - 1
+        reopened.close()
