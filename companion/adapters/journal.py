@@ -187,8 +187,7 @@ class Journal:
         """The journal in ``state_dir``; if that cannot be used at all (a read-only, full or
         missing disk, a file where the folder should be), an in-memory journal so that the
         box still plays, with ``durable`` false so the screen can say that nothing is being
-        saved, and ``wanted_dir`` set so the runtime can retry the real one
-        (:meth:`copy_games_from` then moves the games played meanwhile into it)."""
+        saved, and ``wanted_dir`` set so the runtime can retry the real one."""
         try:
             return cls.in_directory(state_dir)
         except (OSError, sqlite3.Error) as error:
@@ -243,33 +242,6 @@ class Journal:
         """Remember that the game clock reached ``at`` (bounded-rate, see runtime/gameclock.py)."""
         self._transaction(("UPDATE games SET clock = MAX(clock, ?) WHERE id = ?", (at, game_id)))
 
-    def copy_games_from(self, source: Journal) -> dict[int, int]:
-        """Copy every game of ``source`` (the in-memory stand-in) into this journal, in one
-        transaction, in order, with its actions, result, clock and whether it is current;
-        the current game here afterwards is the source's (or none). Returns source id ->
-        id here, for writes that still name the old ids."""
-        games = source._db.execute(
-            "SELECT id, game, options, seed, started_at, started_wall, clock, result, current"
-            " FROM games ORDER BY id").fetchall()
-
-        def write() -> dict[int, int]:
-            mapping: dict[int, int] = {}
-            with self._db:
-                self._db.execute("UPDATE games SET current = 0 WHERE current = 1")
-                for old_id, *columns in games:
-                    cursor = self._db.execute(
-                        "INSERT INTO games (game, options, seed, started_at, started_wall,"
-                        " clock, result, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", columns)
-                    assert cursor.lastrowid is not None
-                    mapping[old_id] = cursor.lastrowid
-                    self._db.executemany(
-                        "INSERT INTO actions (game_id, action, at, wall) VALUES (?, ?, ?, ?)",
-                        [(cursor.lastrowid, *row) for row in source._db.execute(
-                            "SELECT action, at, wall FROM actions WHERE game_id = ?"
-                            " ORDER BY id", (old_id,))])
-            return mapping
-        return self._with_reserve(write)
-
     # -- reading ---------------------------------------------------------------------------
 
     def current(self) -> StoredGame | None:
@@ -306,8 +278,9 @@ class Journal:
         reached, or with no current game the furthest over every game.
 
         Instants mean something only within a game. The current game's own clock matters
-        because a game copied in from the in-memory stand-in (see :meth:`copy_games_from`)
-        may be behind older games; resuming from theirs would make its countdown lose time."""
+        because a game begun while the journal could not be opened (on a game clock that
+        started from zero) may be behind older games; resuming from theirs would make its
+        countdown lose time."""
         row = self._db.execute(
             "SELECT MAX(m) FROM (SELECT MAX(clock) AS m FROM games WHERE current = 1"
             " UNION ALL SELECT MAX(a.at) FROM actions a JOIN games g ON g.id = a.game_id"

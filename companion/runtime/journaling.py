@@ -10,9 +10,9 @@ What it promises (DESIGN.md rule 6, "one event log"):
   started while the disk refuses takes nothing from another: a game's id is known only once its
   ``begin_game`` write has landed, which may be after later writes were queued for it.
 - When the journal could not be opened at start (the in-memory stand-in, ``durable`` false),
-  opening the real one is retried with the same backoff; once it opens, every game played
-  meanwhile is copied into it (begin row, actions, result) and writing goes on there, so a
-  restart after that loses nothing.
+  writes are queued as for a refusing disk and opening the real journal is retried with the
+  same backoff; once it opens, the queue (the game's begin row, its actions, its result) is
+  written into it and writing goes on there, so a restart after that loses nothing.
 - What the table should know is queued in :attr:`JournalWriter.news` for the screen: the disk
   filled and writes use the reserve, the real journal opened after all.
 """
@@ -125,8 +125,12 @@ class JournalWriter:
         return not self.journal.durable and self.journal.wanted_dir is not None
 
     def _open_real(self, now: float) -> bool:
-        """Open the real journal, copy the in-memory games into it and write there from now
-        on; False (and a retry with backoff) while it still cannot be opened."""
+        """Open the real journal and write there from now on (the queue, then everything);
+        False (and a retry with backoff) while it still cannot be opened.
+
+        Nothing is ever written to the stand-in: the first write already tries the real
+        journal, and while that fails every write waits in the queue, so the queue holds
+        the whole session."""
         stand_in = self.journal
         assert stand_in.wanted_dir is not None
         try:
@@ -134,21 +138,10 @@ class JournalWriter:
         except (sqlite3.Error, OSError) as error:
             self.health.failed(now, error)
             return False
-        try:
-            moved = real.copy_games_from(stand_in)
-        except (sqlite3.Error, OSError) as error:
-            real.close()
-            self.health.failed(now, error)
-            return False
-        refs = {id(ref): ref for ref in (self.game, *(game for game, _, _ in self.unsaved))
-                if ref is not None}
-        for ref in refs.values():
-            if ref.id is not None:
-                ref.id = moved[ref.id]
         stand_in.close()
         self.journal = real
-        log.warning("journal opened in %s after all; %d games copied from memory",
-                    real.path.parent, len(moved))
+        log.warning("journal opened in %s after all; writing %d queued writes there",
+                    real.path.parent, len(self.unsaved))
         self.news.append(SAVING_AGAIN_NOTICE)
         if real.kept_aside is not None:  # what was there was damaged: say so too
             self.news.append(damaged_notice(real.kept_aside))
