@@ -6,6 +6,13 @@ deactivations with their 3-turn countdown, penalties and payments, bankruptcy, a
 check after every change. The arithmetic and the rules are the pure engine's
 (:mod:`.banker`, :mod:`.draw`, :mod:`.score`); this module is the button flow around it.
 
+This module is the state machine's core: the Game protocol and the dispatch of one input to
+the banker's step it belongs to. The steps live beside it, one concern each: :mod:`.state` (the
+state, the turn menu, the ways back to it), :mod:`.start` (options, guide, starting draw),
+:mod:`.choices` (what each picker offers), :mod:`.purchases` (buy, deactivate),
+:mod:`.payments` (amounts, payments, debts, bankruptcy) and :mod:`.turns` (turn end, turn
+start, the win check).
+
 Options: ``new flight-plan players=2..6 start=draw|quick guide=example|owner seed=auto|N``.
 ``guide=owner`` is the owner's route guide the box was configured with (the default when there
 is one); ``example`` is the bundled made-up guide. ``seed`` overrides the box's seed for the
@@ -67,9 +74,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from functools import cache
-from typing import Any, Final, Literal
+from dataclasses import replace
+from typing import Any
 
 from companion.core.buttons import Button
 from companion.core.game import (
@@ -83,247 +89,37 @@ from companion.core.game import (
     Restore,
     RuleError,
 )
-from companion.games.flight_plan.banker import (
-    Asset,
-    Bank,
-    BankError,
-    CannotPay,
-    Holding,
-    Income,
-    MissingAmount,
-    buy_fleet,
-    buy_hub,
-    buy_route,
-    can_deactivate,
-    check_player,
-    deactivate,
-    deactivation_value,
-    declare_bankruptcy,
-    lift_region_limit,
-    open_bank,
-    pay,
-    pay_player,
-    receive,
-    start_turn,
+from companion.games.flight_plan.banker import check_player, lift_region_limit, open_bank
+from companion.games.flight_plan.choices import (
+    asset_choices,
+    choice_count,
+    current_choice,
+    hub_choices,
+    payee_choices,
+    route_choices,
 )
-from companion.games.flight_plan.draw import ROUTES_PER_PLAYER, deal, deal_quick_play, roll_route
-from companion.games.flight_plan.guide import (
-    FLEETS,
-    Route,
-    RouteGuide,
-    example_guide_text,
-    parse_guide,
+from companion.games.flight_plan.data import FLEETS, RouteGuide
+from companion.games.flight_plan.draw import deal_quick_play
+from companion.games.flight_plan.ledger import Asset, BankError, Holding
+from companion.games.flight_plan.payments import amount_input, raise_cash
+from companion.games.flight_plan.purchases import (
+    ask_or_buy_fleet,
+    ask_or_buy_route,
+    buy_hub_in,
+    deactivate_holding,
 )
-from companion.games.flight_plan.score import CONDITIONS, GAME, WinCheck
-
-TITLE: Final = "Flight Plan bank"
-NOTE_STEP: Final = 5  # the smallest banknote, $5M: one press of UP / DOWN
-BIG_STEP: Final = 50  # a held UP / DOWN
-MAX_AMOUNT: Final = 9995
-LAST_AIRLINE: Final = "last-airline"
-
-Step = Literal["deal", "revenue", "menu", "route", "fleet", "hub", "deactivate", "amount",
-               "payee", "debt", "win", "over"]
-Purpose = Literal["route-price", "route-revenue", "fleet-price", "pay", "receive", "pay-player",
-                  "hub-fee"]
-
-#: The turn menu: (key, label), in order.
-MENU: Final = (
-    ("route", "Buy route"),
-    ("fleet", "Buy fleet"),
-    ("hub", "Buy hub"),
-    ("deactivate", "Deactivate"),
-    ("pay", "Pay the bank"),
-    ("receive", "Receive from bank"),
-    ("pay-player", "Pay a player"),
-    ("win", "Win check"),
-    ("lift", "Lift region limit"),
-    ("end", "End turn"),
+from companion.games.flight_plan.score import GAME
+from companion.games.flight_plan.start import draw_for_guide, example_guide, options_for
+from companion.games.flight_plan.state import (
+    MENU,
+    MENU_KEYS,
+    TITLE,
+    Entry,
+    FlightPlanState,
+    back_to_menu,
+    transaction_done,
 )
-MENU_KEYS: Final = tuple(key for key, _label in MENU)
-
-
-@dataclass(frozen=True)
-class Entry:
-    """An amount being entered with UP / DOWN, and what it is for."""
-
-    purpose: Purpose
-    amount: int = 0
-    route: int | None = None
-    price: int | None = None  # a route price entered before its revenue
-    fleet: str | None = None
-    payee: str | None = None
-
-
-@dataclass(frozen=True)
-class Debt:
-    """A payment that waits until the payer has raised the cash (or goes bankrupt)."""
-
-    payer: str
-    amount: int
-    payee: str | None  # None: the bank
-    reason: Literal["penalty", "payment", "hub-fees"]
-
-
-@dataclass(frozen=True)
-class FlightPlanState:
-    bank: Bank
-    names: tuple[str, ...]
-    dealt: tuple[tuple[int, ...], ...]
-    start: str
-    guide_name: str
-    seed: int
-    step: Step = "deal"
-    page: int = 0  # setup page, or the player shown by the win check
-    item: int = 0  # the turn menu's cursor
-    cursor: int = 0  # a picker's cursor
-    seat: int = 0
-    turn: int = 1
-    round: int = 1
-    entry: Entry | None = None
-    debt: Debt | None = None
-    income: Income | None = None
-    hub_fee: int | None = None
-    note: str = ""  # the last transaction, in words
-    winner: str | None = None
-    winners: tuple[tuple[str, tuple[str, ...]], ...] = ()
-
-    @property
-    def player(self) -> str:
-        return self.names[self.seat]
-
-    @property
-    def guide(self) -> RouteGuide:
-        return self.bank.guide
-
-    @property
-    def first_move(self) -> bool:
-        return self.round == 1
-
-
-# -- options -------------------------------------------------------------------------------------
-
-
-def _is_seed(value: str) -> bool:
-    return value.isdigit()
-
-
-def _options(has_owner_guide: bool) -> tuple[OptionSpec, ...]:
-    guides = ("owner", "example") if has_owner_guide else ("example",)
-    return (
-        OptionSpec("players", "Players", ("2", "3", "4", "5", "6"), "3"),
-        OptionSpec("start", "Start routes", ("draw", "quick"), "draw"),
-        OptionSpec("guide", "Route guide", guides, guides[0]),
-        OptionSpec("seed", "Seed", ("auto",), "auto", accepts=_is_seed,
-                   allowed="auto|<whole number>"),
-    )
-
-
-@cache
-def example_guide() -> RouteGuide:
-    """The bundled made-up route guide (package data), parsed once."""
-    return parse_guide(example_guide_text(), "example_guide.toml")
-
-
-def draw_for_guide(rng: random.Random, guide: RouteGuide, players: int) -> list[list[int]]:
-    """The 2d10 draw, re-rolling numbers already drawn or missing from the guide; then the deal.
-
-    With a guide of all 100 routes this is :func:`~.draw.draw_starting_routes` exactly.
-    """
-    needed = ROUTES_PER_PLAYER * players
-    if len(guide.routes) < needed:
-        raise OptionError(f"the route guide has {len(guide.routes)} routes; {players} players "
-                          f"need {needed} for the draw (use start=quick)")
-    drawn: list[int] = []
-    while len(drawn) < needed:
-        number = roll_route(rng)
-        if number not in drawn and guide.route(number) is not None:
-            drawn.append(number)
-    return deal(rng, drawn, players)
-
-
-# -- what the pickers offer (the view shows the same lists) ---------------------------------------
-
-
-def route_choices(state: FlightPlanState) -> tuple[int, ...]:
-    """Route numbers to choose from: the own starting routes in the first move, else the guide."""
-    if state.first_move:
-        return tuple(n for n in state.dealt[state.seat] if state.guide.route(n) is not None)
-    return tuple(route.number for route in state.guide.routes)
-
-
-def hub_choices(state: FlightPlanState) -> tuple[str, ...]:
-    """Hub cities at the ends of the player's routes, in route order."""
-    account = state.bank.account(state.player)
-    cities: list[str] = []
-    for asset in account.assets("route"):
-        route = state.guide.route(int(asset.key))
-        if route is None:
-            continue
-        for city in route.cities:
-            if city in state.guide.hub_cities and city not in cities:
-                cities.append(city)
-    return tuple(cities)
-
-
-def asset_choices(state: FlightPlanState) -> tuple[Holding, ...]:
-    """Everything the player owns (Deactivate shows the countdowns of what is already off)."""
-    return state.bank.account(state.player).holdings
-
-
-def payee_choices(state: FlightPlanState) -> tuple[str, ...]:
-    return tuple(name for name in state.names
-                 if name != state.player and not state.bank.account(name).bankrupt)
-
-
-def debt_choices(state: FlightPlanState) -> tuple[Asset, ...]:
-    """What the payer of the open debt can still deactivate."""
-    assert state.debt is not None
-    return tuple(can_deactivate(state.bank, state.debt.payer))
-
-
-def choice_count(state: FlightPlanState) -> int:
-    match state.step:
-        case "route":
-            return len(route_choices(state))
-        case "fleet":
-            return len(FLEETS)
-        case "hub":
-            return len(hub_choices(state))
-        case "deactivate":
-            return len(asset_choices(state))
-        case "payee":
-            return len(payee_choices(state))
-        case "debt":
-            return len(debt_choices(state))
-    return 0
-
-
-def current_choice(state: FlightPlanState) -> str | int | None:
-    """The highlighted item of the step, for the state JSON (a menu key, route number, ...)."""
-    if choice_count(state) == 0:
-        return MENU_KEYS[state.item] if state.step == "menu" else None
-    index = state.cursor % choice_count(state)
-    match state.step:
-        case "route":
-            return route_choices(state)[index]
-        case "fleet":
-            return FLEETS[index]
-        case "hub":
-            return hub_choices(state)[index]
-        case "deactivate":
-            return asset_choices(state)[index].asset.label
-        case "payee":
-            return payee_choices(state)[index]
-        case "debt":
-            return debt_choices(state)[index].label
-    return None
-
-
-def win_checks(state: FlightPlanState) -> dict[str, WinCheck]:
-    """The win check of every player still in the game."""
-    return {name: check_player(state.bank, name) for name in state.names
-            if not state.bank.account(name).bankrupt}
+from companion.games.flight_plan.turns import check_for_winner, next_turn
 
 
 def deactivated(holdings: tuple[Holding, ...]) -> list[dict[str, Any]]:
@@ -331,10 +127,6 @@ def deactivated(holdings: tuple[Holding, ...]) -> list[dict[str, Any]]:
     of the owner's turn starts (0: back in use at the next one)."""
     return [{"asset": h.asset.label, "turns_left": h.turns_left}
             for h in holdings if h.turns_left is not None]
-
-
-def money(amount: int) -> str:
-    return f"${amount}M"
 
 
 # -- the game ------------------------------------------------------------------------------------
@@ -348,7 +140,7 @@ class FlightPlanBanker:
 
     def __init__(self, guide: RouteGuide | None = None) -> None:
         self._owner_guide = guide
-        self.options: tuple[OptionSpec, ...] = _options(guide is not None)
+        self.options: tuple[OptionSpec, ...] = options_for(guide is not None)
 
     def new(self, options: Mapping[str, str], seed: int) -> FlightPlanState:
         players = int(options.get("players", "3"))
@@ -395,7 +187,7 @@ class FlightPlanBanker:
             new = _act(state, button, held)
         except BankError as error:
             raise RuleError(str(error), error.code) from None
-        return _after(new)
+        return check_for_winner(new)
 
     def countdown(self, state: FlightPlanState) -> None:
         return None
@@ -457,9 +249,9 @@ def _phase(state: FlightPlanState) -> str:
 def _act(state: FlightPlanState, button: Button, held: bool) -> FlightPlanState:
     step = state.step
     if step == "amount":
-        return _amount_input(state, button, held)
+        return amount_input(state, button, held)
     if held and button is Button.NEXT:
-        return _back(state)
+        return back_to_menu(state)
     move = {Button.UP: -1, Button.DOWN: 1}.get(button, 0)
     match step:
         case "deal":
@@ -485,20 +277,6 @@ def _act(state: FlightPlanState, button: Button, held: bool) -> FlightPlanState:
     if move:
         return replace(state, cursor=(state.cursor + move) % max(1, count))
     return _choose(state)
-
-
-def _back(state: FlightPlanState) -> FlightPlanState:
-    """Hold NEXT: back to the turn menu, where that is allowed."""
-    match state.step:
-        case "deal" | "menu":
-            raise RuleError("hold NEXT goes back to the turn menu from a choice")
-        case "debt":
-            assert state.debt is not None
-            raise RuleError(f"{state.debt.payer} must raise {money(state.debt.amount)} first; "
-                            "hold BACK undoes")
-        case "amount" if state.entry is not None and state.entry.purpose == "hub-fee":
-            raise RuleError(f"the hub use fee is needed to start {state.player}'s turn")
-    return replace(state, step="menu", entry=None, cursor=0)
 
 
 def _open(state: FlightPlanState, key: str) -> FlightPlanState:
@@ -536,221 +314,28 @@ def _open(state: FlightPlanState, key: str) -> FlightPlanState:
         case "lift":
             if state.bank.account(player).unrestricted:
                 raise RuleError(f"{player} has no region limit already")
-            return _done(replace(state, bank=lift_region_limit(state.bank, player)),
-                         f"{player}: no region limit")
+            bank = lift_region_limit(state.bank, player)
+            return transaction_done(replace(state, bank=bank), f"{player}: no region limit")
         case "end":
-            return _next_turn(state)
+            return next_turn(state)
     raise RuleError(f"unknown menu item {key!r}")
 
 
 def _choose(state: FlightPlanState) -> FlightPlanState:
     """NEXT in a picker."""
-    player = state.player
     index = state.cursor % max(1, choice_count(state))
     match state.step:
         case "route":
-            return _buy_route_asking(state, route_choices(state)[index])
+            return ask_or_buy_route(state, route_choices(state)[index])
         case "fleet":
-            fleet = FLEETS[index]
-            price = state.guide.fleets.price(fleet)
-            if price is None:
-                buy_fleet(state.bank, player, fleet, price=0)  # refusals before the question
-                return replace(state, step="amount", entry=Entry("fleet-price", fleet=fleet))
-            return _buy_fleet(state, fleet, None)
+            return ask_or_buy_fleet(state, FLEETS[index])
         case "hub":
-            city = hub_choices(state)[index]
-            bank = buy_hub(state.bank, player, city)
-            price = state.guide.bank.hub_price
-            return _done(replace(state, bank=bank), f"Hub {city}: -{money(price)}")
+            return buy_hub_in(state, hub_choices(state)[index])
         case "deactivate":
-            holding = asset_choices(state)[index]
-            bank = deactivate(state.bank, player, holding.asset)
-            refund = deactivation_value(holding.price)
-            return _done(replace(state, bank=bank),
-                         f"{holding.asset.label} off: +{money(refund)}")
+            return deactivate_holding(state, asset_choices(state)[index])
         case "payee":
             payee = payee_choices(state)[index]
             return replace(state, step="amount", entry=Entry("pay-player", payee=payee))
         case "debt":
-            return _debt_next(state, index)
+            return raise_cash(state, index)
     raise RuleError(f"NEXT does nothing at {state.step}")
-
-
-def _buy_route_asking(state: FlightPlanState, number: int) -> FlightPlanState:
-    """Buy a route, first asking for what the guide lacks (after the bank's other checks)."""
-    route = state.guide.route(number)
-    assert route is not None
-    if route.price is None or route.revenue is None:
-        # Owner, region limit and so on are refused before the banker types an amount.
-        buy_route(state.bank, state.player, number, price=0, revenue=0)
-        purpose: Purpose = "route-price" if route.price is None else "route-revenue"
-        return replace(state, step="amount", entry=Entry(purpose, route=number))
-    return _buy_route(state, route, None, None)
-
-
-def _buy_route(state: FlightPlanState, route: Route, price: int | None,
-               revenue: int | None) -> FlightPlanState:
-    bank = buy_route(state.bank, state.player, route.number, price=price, revenue=revenue)
-    paid = price if price is not None else route.price
-    return _done(replace(state, bank=bank), f"Route {route.number}: -{money(paid or 0)}")
-
-
-def _buy_fleet(state: FlightPlanState, fleet: str, price: int | None) -> FlightPlanState:
-    bank = buy_fleet(state.bank, state.player, fleet, price=price)
-    paid = price if price is not None else state.guide.fleets.price(fleet)
-    return _done(replace(state, bank=bank), f"{fleet.capitalize()} fleet: -{money(paid or 0)}")
-
-
-def _done(state: FlightPlanState, note: str) -> FlightPlanState:
-    """A transaction made: back to the turn menu with the note."""
-    return replace(state, step="menu", entry=None, debt=None, cursor=0, note=note)
-
-
-# -- amounts -------------------------------------------------------------------------------------
-
-
-def _amount_input(state: FlightPlanState, button: Button, held: bool) -> FlightPlanState:
-    entry = state.entry
-    assert entry is not None
-    if button in (Button.UP, Button.DOWN):
-        size = BIG_STEP if held else NOTE_STEP
-        change = size if button is Button.UP else -size
-        amount = max(0, min(MAX_AMOUNT, entry.amount + change))
-        if amount == entry.amount:
-            edge = "0" if change < 0 else money(MAX_AMOUNT)
-            raise RuleError(f"the amount is already {edge}")
-        return replace(state, entry=replace(entry, amount=amount))
-    if held:
-        return _back(state)
-    return _enter(state, entry)
-
-
-def _enter(state: FlightPlanState, entry: Entry) -> FlightPlanState:
-    """NEXT on an amount: do what it was asked for."""
-    player = state.player
-    amount = entry.amount
-    match entry.purpose:
-        case "route-price" | "route-revenue":
-            assert entry.route is not None
-            route = state.guide.route(entry.route)
-            assert route is not None
-            if entry.purpose == "route-price" and route.revenue is None:
-                return replace(state, entry=Entry("route-revenue", route=route.number,
-                                                  price=amount))
-            if entry.purpose == "route-price":
-                return _buy_route(state, route, amount, None)
-            return _buy_route(state, route, entry.price, amount)
-        case "fleet-price":
-            assert entry.fleet is not None
-            return _buy_fleet(state, entry.fleet, amount)
-        case "receive":
-            _positive(amount)
-            return _done(replace(state, bank=receive(state.bank, player, amount)),
-                         f"{player} received {money(amount)}")
-        case "pay":
-            _positive(amount)
-            return _pay(state, Debt(player, amount, None, "penalty"))
-        case "pay-player":
-            _positive(amount)
-            return _pay(state, Debt(player, amount, entry.payee, "payment"))
-        case "hub-fee":
-            return _begin_turn(replace(state, hub_fee=amount, entry=None))
-    raise RuleError(f"unknown amount {entry.purpose!r}")
-
-
-def _positive(amount: int) -> None:
-    if amount <= 0:
-        raise RuleError("enter an amount with UP first", "bad-argument")
-
-
-# -- payments, debts, bankruptcy -----------------------------------------------------------------
-
-
-def _pay(state: FlightPlanState, debt: Debt) -> FlightPlanState:
-    """Make a payment, or open the debt screen when the payer's cash does not cover it."""
-    if state.bank.account(debt.payer).cash < debt.amount:
-        return replace(state, step="debt", entry=None, debt=debt, cursor=0)
-    return _settle(state, debt)
-
-
-def _settle(state: FlightPlanState, debt: Debt) -> FlightPlanState:
-    to = "the bank" if debt.payee is None else debt.payee
-    note = f"{debt.payer} paid {to} {money(debt.amount)}"
-    match debt.reason:
-        case "hub-fees":
-            return _begin_turn(replace(state, debt=None, note=note))
-        case "penalty":
-            return _done(replace(state, bank=pay(state.bank, debt.payer, debt.amount)), note)
-        case "payment":
-            assert debt.payee is not None
-            bank = pay_player(state.bank, debt.payer, debt.payee, debt.amount)
-            return _done(replace(state, bank=bank), note)
-    raise RuleError(f"unknown debt {debt.reason!r}")
-
-
-def _debt_next(state: FlightPlanState, index: int) -> FlightPlanState:
-    debt = state.debt
-    assert debt is not None
-    choices = debt_choices(state)
-    if not choices:
-        bank = declare_bankruptcy(state.bank, debt.payer, debt.amount)
-        gone = replace(state, bank=bank, debt=None, note=f"{debt.payer} is bankrupt")
-        if debt.reason == "hub-fees":
-            return _begin_turn(gone)
-        return _next_turn(gone)
-    bank = deactivate(state.bank, debt.payer, choices[index])
-    raised = replace(state, bank=bank, cursor=0)
-    if bank.account(debt.payer).cash >= debt.amount:
-        return _settle(raised, debt)
-    return raised
-
-
-# -- turns ---------------------------------------------------------------------------------------
-
-
-def _next_turn(state: FlightPlanState) -> FlightPlanState:
-    """End the turn: the next player still in the game starts theirs."""
-    player = state.player
-    account = state.bank.account(player)
-    if state.first_move and not account.bankrupt and not account.assets("route") \
-            and route_choices(state):
-        raise RuleError(f"{player} must buy a starting route first")
-    count = len(state.names)
-    seat = next((s % count for s in range(state.seat + 1, state.seat + count + 1)
-                 if not state.bank.account(state.names[s % count]).bankrupt), state.seat)
-    round_ = state.round + (1 if seat <= state.seat else 0)
-    moved = replace(state, seat=seat, round=round_, turn=state.turn + 1, item=0, cursor=0,
-                    entry=None, debt=None, income=None, note="")
-    if moved.first_move:
-        return replace(moved, step="menu")
-    return _begin_turn(moved)
-
-
-def _begin_turn(state: FlightPlanState) -> FlightPlanState:
-    """The turn start: countdowns, revenue and hub use fees (asking what the guide lacks)."""
-    try:
-        bank, income = start_turn(state.bank, state.player, hub_use_fee=state.hub_fee)
-    except MissingAmount:
-        return replace(state, step="amount", entry=Entry("hub-fee", amount=0))
-    except CannotPay as error:
-        debt = Debt(error.payer, error.amount, state.player, "hub-fees")
-        return replace(state, step="debt", debt=debt, cursor=0)
-    return replace(state, bank=bank, income=income, step="revenue", entry=None, debt=None)
-
-
-def _after(state: FlightPlanState) -> tuple[FlightPlanState, tuple[Play, ...]]:
-    """The win check after every accepted input."""
-    if state.step == "deal":
-        return state, ()
-    alive = [name for name in state.names if not state.bank.account(name).bankrupt]
-    won = {name: tuple(c for c in CONDITIONS if check.conditions[c])
-           for name, check in win_checks(state).items()}
-    winners = {name: met for name, met in won.items() if met}
-    if not winners and len(alive) == 1 and len(state.names) > 1:
-        winners = {alive[0]: (LAST_AIRLINE,)}
-    if not winners:
-        return state, (Play("click"),)
-    winner = state.player if state.player in winners else next(iter(winners))
-    over = replace(state, step="over", winner=winner, winners=tuple(winners.items()),
-                   entry=None, debt=None)
-    return over, (Play("win"),)

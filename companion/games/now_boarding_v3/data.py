@@ -1,5 +1,4 @@
-"""The Now Boarding v3.0 prototype's printed numbers, as data
-(rules/now-boarding-v3-prototype.txt).
+"""The Now Boarding v3.0 prototype's numbers, as data (rules/now-boarding-v3-prototype.txt).
 
 Player counts, variants, the schedule (days, rounds, the Redeye, a round's steps), airports per
 day, the cities added, equipment, purchase prices and the rating bands. Nothing here changes
