@@ -203,6 +203,8 @@ def _run_box(args: argparse.Namespace, config: Config, state_dir: Path,
     finally:
         if keyboard is not None:
             keyboard.close()
+        # Checkpoint and close: after a clean stop no game lives only in the -wal file.
+        controller.journal.close()
         hardware.close()
 
 
