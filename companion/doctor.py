@@ -17,7 +17,6 @@ from __future__ import annotations
 import grp
 import os
 import subprocess
-import tomllib
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from typing import Any, Protocol, TextIO
 
 from companion.adapters import platform
 from companion.config import SYSTEM_CONFIG
+from companion.protocol.bounded import BoundedInputError, loads_toml
 
 __all__ = ["CHECKS", "Check", "DoctorProbe", "SystemProbe", "run_doctor"]
 
@@ -237,9 +237,9 @@ def check_config(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) ->
         detail = f"{path} not found: using the packaged defaults"
     else:
         try:
-            tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            return Check("config", False, f"{path}: {exc}",
+            loads_toml(text, path)
+        except BoundedInputError as exc:
+            return Check("config", False, str(exc),
                          f"fix the TOML syntax in {path} (sudoedit {path})")
         detail = f"{path} parses"
     pins = _pins(config)

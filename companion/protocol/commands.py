@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.core.buttons import Button
+from companion.protocol.bounded import BoundedInputError, MalformedInput, loads_json
 
 ERROR_CODE = re.compile(r"^[a-z]+(-[a-z]+)*$")
 
@@ -173,11 +174,16 @@ def lookup(state: Any, path: str) -> Any:
 
 
 def literal(text: str) -> Any:
-    """A JSON literal, or a bare word taken as a string (``expect step=flight``)."""
+    """A JSON literal, or a bare word taken as a string (``expect step=flight``).
+
+    A JSON value past the bounds of :mod:`.bounded` (too deep, a number too long) is refused
+    with ``bad-argument`` rather than taken as a word."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
+        return loads_json(text, "the value")
+    except MalformedInput:
         return text
+    except BoundedInputError as error:
+        raise ProtocolError("bad-argument", str(error)) from None
 
 
 # -- internals -------------------------------------------------------------------------------
@@ -226,11 +232,9 @@ def _score(rest: str) -> ScoreCommand:
     if not game or not document.strip():
         raise ProtocolError("bad-argument", "score needs a game and a JSON object on one line")
     try:
-        data = json.loads(document)
-    except json.JSONDecodeError as error:
-        raise ProtocolError("bad-argument",
-                            f"the score input is not JSON: {error.msg} at column "
-                            f"{error.colno}") from None
+        data = loads_json(document, "the score input")
+    except BoundedInputError as error:
+        raise ProtocolError("bad-argument", str(error)) from None
     return ScoreCommand(game.lower(), data)
 
 

@@ -148,3 +148,12 @@ def test_doctor_reports_a_broken_config_file_and_gpio_shutdown_on_gpio3():
     assert status == 1
     assert "FAIL  config" in text and "FAIL  boot-config" in text
     assert "GPIO3" in text
+
+
+def test_doctor_reports_a_config_nested_too_deep_instead_of_crashing():
+    # Issue #13: the doctor parsed the config with a recursive parser and no bounds.
+    probe = FakePi(service="active")
+    probe.files["/etc/companion/companion.toml"] = "a = " + "[" * 1000 + "\n"
+    status, text = _run(probe)
+    assert status == 1
+    assert "FAIL  config" in text and "nested deeper than 32" in text
