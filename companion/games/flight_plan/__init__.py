@@ -7,7 +7,8 @@ The pure engine, standard library only (no files, clock or OS):
 - :mod:`.draw`: the starting routes (two d10 as tens and units, 0-0 is 100, repeats re-rolled,
   three per player) and the Quick Play set.
 - :mod:`.banker`: the banker's arithmetic as an immutable state machine.
-- :mod:`.wincheck`: the three win conditions and the ``flight-plan`` scorer (:func:`score`).
+- :mod:`.score`: the three win conditions and the ``flight-plan`` scorer (:func:`score`).
+- :mod:`.game`: the box game (:class:`FlightPlanBanker`): the banker's helper's button flow.
 
 Each module's docstring states the rules it enforces.
 """
@@ -43,7 +44,6 @@ from companion.games.flight_plan.banker import (
     sell,
     start_turn,
 )
-from companion.games.flight_plan.box import FlightPlanBanker
 from companion.games.flight_plan.draw import (
     QUICK_PLAY,
     QUICK_PLAY_ROUTES,
@@ -54,6 +54,7 @@ from companion.games.flight_plan.draw import (
     roll_route_number,
     roll_starting_numbers,
 )
+from companion.games.flight_plan.game import FlightPlanBanker
 from companion.games.flight_plan.guide import (
     FLEETS,
     HAUL_RANGES,
@@ -69,7 +70,7 @@ from companion.games.flight_plan.guide import (
     haul_of,
     parse_guide,
 )
-from companion.games.flight_plan.wincheck import (
+from companion.games.flight_plan.score import (
     CONDITIONS,
     GAME,
     WinCheck,

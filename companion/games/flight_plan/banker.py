@@ -49,7 +49,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from companion.games.flight_plan.guide import FLEETS, Route, RouteGuide
-from companion.games.flight_plan.wincheck import WinCheck, check_win
+from companion.games.flight_plan.score import WinCheck, check_win
 
 AssetKind = Literal["route", "fleet", "hub"]
 

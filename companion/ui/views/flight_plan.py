@@ -1,4 +1,4 @@
-"""The Flight Plan bank's screens: one per step of the banker's flow (games/flight_plan/box.py).
+"""The Flight Plan bank's screens: one per step of the banker's flow (games/flight_plan/game.py).
 
 The title names whose turn it is and their cash; pickers show one item per screen with its
 price, revenue or refund; amounts show in big digits; the status bar says what NEXT does (or
@@ -12,7 +12,7 @@ import re
 import textwrap
 
 from companion.games.flight_plan.banker import Asset, Holding, deactivation_value
-from companion.games.flight_plan.box import (
+from companion.games.flight_plan.game import (
     MENU,
     FlightPlanState,
     asset_choices,
@@ -24,7 +24,7 @@ from companion.games.flight_plan.box import (
     route_choices,
 )
 from companion.games.flight_plan.guide import FLEETS, HAUL_RANGES, Route
-from companion.games.flight_plan.wincheck import check_win
+from companion.games.flight_plan.score import check_win
 from companion.ui.screen import (
     LINE_WIDTH,
     MAX_LINES,

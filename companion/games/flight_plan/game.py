@@ -4,7 +4,7 @@ The box keeps the bank of a Flight Plan game (rules/flight-plan.txt) for the pla
 banker: start-up cash, the starting routes, revenue at the start of every turn, purchases,
 deactivations with their 3-turn countdown, penalties and payments, bankruptcy, and the win
 check after every change. The arithmetic and the rules are the pure engine's
-(:mod:`.banker`, :mod:`.draw`, :mod:`.wincheck`); this module is the button flow around it.
+(:mod:`.banker`, :mod:`.draw`, :mod:`.score`); this module is the button flow around it.
 
 Options: ``new flight-plan players=2..6 start=draw|quick guide=example|owner seed=auto|N``.
 ``guide=owner`` is the owner's route guide the box was configured with (the default when there
@@ -114,7 +114,7 @@ from companion.games.flight_plan.guide import (
     example_guide_text,
     parse_guide,
 )
-from companion.games.flight_plan.wincheck import CONDITIONS, GAME, WinCheck
+from companion.games.flight_plan.score import CONDITIONS, GAME, WinCheck
 
 TITLE: Final = "Flight Plan bank"
 NOTE_STEP: Final = 5  # the smallest banknote, $5M: one press of UP / DOWN
