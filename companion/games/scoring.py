@@ -47,6 +47,12 @@ def rank(items: Sequence[T], name: Callable[[T], str], key: Callable[[T], Any]) 
     return places
 
 
+def shown(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut short, so a message about a 5000-digit cell stays one short line."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def require_object(data: object, where: str) -> Mapping[str, Any]:
     if not isinstance(data, Mapping):
         raise ScoreInputError(f"{where}: expected a JSON object, got {type(data).__name__}")
@@ -62,7 +68,7 @@ def require_field(data: Mapping[str, Any], field: str, where: str) -> Any:
 def require_int(value: object, where: str, *, minimum: int | None = 0) -> int:
     """An integer (not a bool), at least ``minimum`` when one is given."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ScoreInputError(f"{where}: expected a whole number, got {value!r}")
+        raise ScoreInputError(f"{where}: expected a whole number, got {shown(value)}")
     if minimum is not None and value < minimum:
         raise ScoreInputError(f"{where}: must be at least {minimum}, got {value}")
     return value
@@ -87,7 +93,7 @@ def players_of(data: Mapping[str, Any], *, minimum: int = 1) -> list[Mapping[str
         if not isinstance(name, str) or not name.strip():
             raise ScoreInputError(f"players[{index}].name: expected a non-empty string")
         if name in seen:
-            raise ScoreInputError(f"players[{index}].name: {name!r} appears twice")
+            raise ScoreInputError(f"players[{index}].name: {shown(name)} appears twice")
         seen.add(name)
         checked.append(player)
     return checked
@@ -96,7 +102,7 @@ def players_of(data: Mapping[str, Any], *, minimum: int = 1) -> list[Mapping[str
 def player_label(player: Mapping[str, Any], index: int) -> str:
     """How error messages name a player: by name when it has one, else by position."""
     name = player.get("name")
-    return f"player {name!r}" if isinstance(name, str) and name else f"players[{index}]"
+    return f"player {shown(name)}" if isinstance(name, str) and name else f"players[{index}]"
 
 
 def format_table(result: Mapping[str, Any]) -> str:

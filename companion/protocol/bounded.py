@@ -50,7 +50,7 @@ class MalformedInput(BoundedInputError):
 
 def loads_json(text: str, source: str) -> Any:
     """Decode one JSON document within the bounds; ``source`` names it in messages."""
-    _check_size(text, source)
+    check_size(text, source)
     _check_json_depth(text, source)
     try:
         value = json.loads(
@@ -69,7 +69,7 @@ def loads_json(text: str, source: str) -> Any:
 
 def loads_toml(text: str, source: str) -> dict[str, Any]:
     """Decode one TOML document within the bounds; ``source`` names it in messages."""
-    _check_size(text, source)
+    check_size(text, source)
     _check_toml_depth(text, source)
     try:
         document = tomllib.loads(text, parse_float=lambda numeral: _float(numeral, source))
@@ -113,7 +113,8 @@ def check_value(value: Any, source: str) -> None:
 # -- internals ---------------------------------------------------------------------------------
 
 
-def _check_size(text: str, source: str) -> None:
+def check_size(text: str, source: str) -> None:
+    """Refuse text longer than :data:`MAX_INPUT_CHARS` (for formats decoded elsewhere: CSV)."""
     if len(text) > MAX_INPUT_CHARS:
         raise BoundedInputError(f"{source}: longer than {MAX_INPUT_CHARS} characters")
 
