@@ -12,11 +12,15 @@ Rules enforced here:
   line turns it into exit status 2; the line protocol into ``err bad-argument``.
 - ``ranking`` lists places best first; players whose sort keys are equal share a place.
 - ``winners`` is the first place of the ranking (every player in it).
+- A key the format does not know is refused, naming it and the nearest known key
+  (:func:`refuse_unknown_keys`): a misspelt ``"undelivred"`` would otherwise be ignored and
+  its count read as missing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import difflib
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, TypeVar
 
 JsonObject = dict[str, Any]
@@ -59,6 +63,17 @@ def require_object(data: object, where: str) -> Mapping[str, Any]:
     return data
 
 
+def refuse_unknown_keys(data: Mapping[str, Any], known: Collection[str], where: str) -> None:
+    """Refuse the first key of ``data`` not in ``known``, naming the nearest known key."""
+    for key in data:
+        if key in known:
+            continue
+        nearest = difflib.get_close_matches(str(key)[:64], list(known), n=1, cutoff=0.5)
+        hint = f" (did you mean {nearest[0]!r}?)" if nearest else ""
+        raise ScoreInputError(f"{where}: unknown key {shown(key)}{hint}; known keys: "
+                              f"{', '.join(known)}")
+
+
 def require_field(data: Mapping[str, Any], field: str, where: str) -> Any:
     if field not in data:
         raise ScoreInputError(f"{where}: missing field {field!r}")
@@ -80,11 +95,15 @@ def require_list(value: object, where: str) -> list[Any]:
     return value
 
 
-def players_of(data: Mapping[str, Any], *, minimum: int = 1) -> list[Mapping[str, Any]]:
-    """The ``players`` list: objects with a non-empty, unique ``name``."""
+def players_of(data: Mapping[str, Any], *, minimum: int = 1, maximum: int | None = None,
+               keys: Collection[str] | None = None) -> list[Mapping[str, Any]]:
+    """The ``players`` list: ``minimum`` to ``maximum`` objects with a non-empty, unique
+    ``name``, and (given ``keys``) no key outside ``keys``."""
     players = require_list(require_field(data, "players", "input"), "players")
     if len(players) < minimum:
         raise ScoreInputError(f"players: need at least {minimum}, got {len(players)}")
+    if maximum is not None and len(players) > maximum:
+        raise ScoreInputError(f"players: at most {maximum}, got {len(players)}")
     seen: set[str] = set()
     checked: list[Mapping[str, Any]] = []
     for index, raw in enumerate(players):
@@ -95,6 +114,8 @@ def players_of(data: Mapping[str, Any], *, minimum: int = 1) -> list[Mapping[str
         if name in seen:
             raise ScoreInputError(f"players[{index}].name: {shown(name)} appears twice")
         seen.add(name)
+        if keys is not None:
+            refuse_unknown_keys(player, keys, player_label(player, index))
         checked.append(player)
     return checked
 
