@@ -400,7 +400,7 @@ class _ScoreHelp(argparse.Action):
 
 def _score(args: argparse.Namespace) -> int:
     from companion.games.registry import scorers
-    from companion.games.score_formats import EXAMPLES
+    from companion.games.score_formats import example_text
     from companion.games.scoring import ScoreInputError, format_table
 
     base = Path.cwd() if args.file == "-" else Path(args.file).resolve().parent
@@ -418,7 +418,7 @@ def _score(args: argparse.Namespace) -> int:
     if scorer is None:
         raise UsageError(f"no scorer for {args.game!r}; scorers: {', '.join(sorted(available))}")
     if args.example:
-        print(json.dumps(EXAMPLES[args.game], indent=2, ensure_ascii=False))
+        print(example_text(args.game))
         return EXIT_OK
     if args.file == "-" and sys.stdin.isatty():
         # Nobody is piping a file in: waiting for JSON typed at a terminal helps no one.

@@ -10,6 +10,8 @@ Pure: data only.
 
 from __future__ import annotations
 
+import json
+import textwrap
 from typing import Any, Final
 
 FORMATS: Final[dict[str, str]] = {
@@ -60,27 +62,44 @@ EXAMPLES: Final[dict[str, dict[str, Any]]] = {
             {"number": 41, "from": "London", "to": "New York", "regions": ["EU", "NA"],
              "cargo": False, "hubs": ["London", "New York"]},
             {"number": 77, "from": "New York", "to": "Sao Paulo", "regions": ["NA", "SA"],
-             "cargo": True},
+             "cargo": True, "hubs": ["New York", "Sao Paulo"]},
         ],
         "players": [
-            {"name": "Ann", "routes": [3, 41], "hubs": ["London"], "fleets": ["short", "medium"],
-             "deactivated": []},
-            {"name": "Bo", "routes": [77], "hubs": ["New York"], "fleets": ["long", "cargo"],
-             "deactivated": []},
+            {"name": "Ann", "routes": [3, 41], "hubs": ["London", "New York", "Sao Paulo"],
+             "fleets": ["short", "medium"], "deactivated": []},
+            {"name": "Bo", "routes": [77], "hubs": [], "fleets": ["long", "cargo"],
+             "deactivated": ["cargo"]},
         ],
     },
 }
 
 
+def example_text(game: str) -> str:
+    """A game's example as JSON laid out for people: one key per line, one player (or route)
+    per line, so it reads well in ``--help`` and copies into a file as it is."""
+    example = EXAMPLES[game]
+    lines = ["{"]
+    for position, (key, value) in enumerate(example.items()):
+        comma = "," if position < len(example) - 1 else ""
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            items = [f"    {json.dumps(item, ensure_ascii=False)}" for item in value]
+            lines.append(f"  {json.dumps(key)}: [")
+            lines.append(",\n".join(items))
+            lines.append(f"  ]{comma}")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    lines.append("}")
+    return "\n".join(lines)
+
+
 def help_text(game: str | None = None) -> str:
     """The input format of one game (or of every game) with its example, for ``--help``."""
-    import json
-
     games = [game] if game in FORMATS else list(FORMATS)
-    parts = ["input: one JSON object (or a .toml file of the same shape). Unknown keys are "
-             "refused; fields not marked optional are required."]
+    parts = [textwrap.fill("input: one JSON object (or a .toml file of the same shape). Unknown "
+                           "keys are refused; fields not marked optional are required.", 78)]
     for name in games:
-        example = json.dumps(EXAMPLES[name], ensure_ascii=False)
-        parts.append(f"{name}: {FORMATS[name]}\n  example: {example}")
-    parts.append("companion score GAME --example prints a valid file to start from.")
+        description = textwrap.fill(f"{name}: {FORMATS[name]}", 78, subsequent_indent="  ")
+        example = textwrap.indent(example_text(name), "  ")
+        parts.append(f"{description}\n  example:\n{example}")
+    parts.append("'companion score GAME --example' prints a valid file to start from.")
     return "\n\n".join(parts)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 JsonObject = dict[str, Any]
 
@@ -126,9 +126,38 @@ def player_label(player: Mapping[str, Any], index: int) -> str:
     return f"player {shown(name)}" if isinstance(name, str) and name else f"players[{index}]"
 
 
+#: Result keys the table itself shows; every other key is printed as a fact below it.
+_TABLE_KEYS: Final = ("game", "players", "ranking", "winners")
+_PLAYER_TABLE_KEYS: Final = ("name", "total", "breakdown")
+#: How a fact's key reads in the text (the key itself where not listed).
+_LABELS: Final = {"score": "final score", "complaints_total": "complaints total",
+                  "player_count": "players", "unserved_vips": "unserved VIPs",
+                  "lost": "lost passengers", "lost_game": "game lost",
+                  "goal_cards": "goal cards", "starting_vouchers": "starting vouchers"}
+
+
 def format_table(result: Mapping[str, Any]) -> str:
-    """A plain-text table of a score result: place, name, total, then each breakdown entry."""
+    """The plain text of a score result: the table of players (place, name, total, each
+    breakdown entry), the winners, then every other fact of the result, so the text says
+    everything the ``--json`` object does (the outcome of a cooperative game, the rating, a
+    solo scenario's conditions, each player's counts, warnings)."""
     players: list[Mapping[str, Any]] = list(result.get("players", []))
+    lines = [f"{result.get('game', 'score')}"]
+    if players:
+        lines += _players_table(result, players)
+        winners = result.get("winners") or []
+        lines.append(f"winners: {', '.join(map(str, winners)) if winners else 'none'}")
+    for key, value in result.items():
+        if key not in _TABLE_KEYS:
+            lines += _fact_lines(key, value, "")
+    for player in players:
+        for key, value in player.items():
+            if key not in _PLAYER_TABLE_KEYS:
+                lines += _fact_lines(f"{player['name']} {_LABELS.get(key, key)}", value, "")
+    return "\n".join(lines)
+
+
+def _players_table(result: Mapping[str, Any], players: list[Mapping[str, Any]]) -> list[str]:
     place_of: dict[str, int] = {}
     for place, names in enumerate(result.get("ranking", []), start=1):
         for player_name in names:
@@ -151,9 +180,36 @@ def format_table(result: Mapping[str, Any]) -> str:
             ]
         )
     widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-             for row in rows]
-    winners = result.get("winners")
-    if winners:
-        lines.append(f"winners: {', '.join(map(str, winners))}")
-    return "\n".join(lines)
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+            for row in rows]
+
+
+def _fact_lines(key: str, value: Any, indent: str) -> list[str]:
+    label = _LABELS.get(key, key)
+    if key == "warnings":
+        return [f"{indent}warning: {warning}" for warning in value]
+    if key == "solo" and isinstance(value, Mapping):
+        outcome = "WON" if value.get("won") else "LOST"
+        head = f"{indent}solo: {value.get('scenario')} ({value.get('difficulty')}): {outcome}"
+        rest = {k: v for k, v in value.items()
+                if k not in ("scenario", "difficulty", "won", "conditions")}
+        conditions = value.get("conditions") or {}
+        return [head, *(f"{indent}  {name}: {_fact_text(name, met)}"
+                        for name, met in conditions.items()),
+                *(line for k, v in rest.items() for line in _fact_lines(k, v, indent + "  "))]
+    if isinstance(value, Mapping):
+        return [f"{indent}{label}:",
+                *(line for k, v in value.items() for line in _fact_lines(k, v, indent + "  "))]
+    return [f"{indent}{label}: {_fact_text(key, value)}"]
+
+
+def _fact_text(key: str, value: Any) -> str:
+    if key == "result" and isinstance(value, str):
+        return value.upper()  # WIN or LOSE: the line a table looks for first
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) if value else "none"
+    if value is None:
+        return "none"
+    return str(value)
