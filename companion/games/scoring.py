@@ -28,8 +28,20 @@ JsonObject = dict[str, Any]
 T = TypeVar("T")
 
 
+#: A refusal longer than this (a 5000-character key quoted in it) is cut in the middle.
+MAX_MESSAGE: Final = 400
+
+
 class ScoreInputError(ValueError):
-    """The score input does not fit the format; the message says where and why."""
+    """The score input does not fit the format; the message says where and why.
+
+    The message is kept short whatever the input held: its middle is cut past
+    :data:`MAX_MESSAGE` characters, keeping where (the start) and what is allowed (the end)."""
+
+    def __init__(self, message: str) -> None:
+        if len(message) > MAX_MESSAGE:
+            message = f"{message[:MAX_MESSAGE * 2 // 3]} ... {message[-MAX_MESSAGE // 3:]}"
+        super().__init__(message)
 
 
 def rank(items: Sequence[T], name: Callable[[T], str], key: Callable[[T], Any]) -> list[list[str]]:

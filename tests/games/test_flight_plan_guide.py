@@ -406,3 +406,14 @@ def test_flight_plan_guide_bounds_depth_numbers_and_csv_errors(text, source, mes
         parse_guide(text, source)
     assert message in str(refusal.value)
     assert len(str(refusal.value)) < 300
+
+
+def test_flight_plan_guide_refusal_stays_short_whatever_the_key() -> None:
+    # Found by tests/test_parsers_fuzz.py: a 5000-character key was quoted whole.
+    with pytest.raises(ScoreInputError) as refusal:
+        guide_from_routes([{"number": 1, "from": "A", "to": "B", "regions": ["EU", "EU"],
+                            "x" * 5000: 1}])
+    message = str(refusal.value)
+    assert len(message) < 500
+    assert message.startswith("routes[0]: unknown key 'xxx")
+    assert message.endswith("use_fee")

@@ -84,7 +84,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any, Final
 
-from companion.games.scoring import ScoreInputError, require_int
+from companion.games.scoring import ScoreInputError, require_int, shown
 from companion.protocol.bounded import MAX_DIGITS, BoundedInputError, check_size, loads_toml
 
 #: The six regions, in the order the companion lists them.
@@ -321,10 +321,10 @@ def _table(raw: object, where: str) -> Mapping[str, Any]:
 def _refuse_unknown(table: Mapping[str, Any], allowed: Sequence[str], where: str) -> None:
     for key in table:
         if key not in allowed:
-            close = difflib.get_close_matches(str(key), allowed, n=1)
+            close = difflib.get_close_matches(str(key)[:64], allowed, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ScoreInputError(
-                f"{where}: unknown key {key!r}{hint}; expected {', '.join(allowed)}"
+                f"{where}: unknown key {shown(key)}{hint}; expected {', '.join(allowed)}"
             )
 
 
