@@ -4,7 +4,8 @@
 ``#`` comment, which get no reply) and raises :class:`ProtocolError` for anything else that
 is not a well-formed command. ``ok``, ``ok_json`` and ``err`` format the three reply forms.
 Command words and button names are case-insensitive; ``new`` option keys are lower-cased,
-values are kept for the game to judge.
+values are kept for the game to judge (each ``key=value`` at most :data:`MAX_OPTION_CHARS`
+characters). JSON (``score``, ``expect``) is decoded by :mod:`.bounded`.
 """
 
 from __future__ import annotations
@@ -100,6 +101,8 @@ COMMANDS: dict[str, str] = {
 }
 
 MAX_WAIT_SECONDS = 7 * 24 * 3600
+#: The longest ``key=value`` a ``new`` command takes.
+MAX_OPTION_CHARS = 64
 
 
 def parse(text: str) -> Command | None:
@@ -213,12 +216,17 @@ def _new(rest: str) -> NewCommand:
     if not rest:
         raise ProtocolError("bad-argument", "new needs a game, e.g. 'new timer seconds=30'")
     game, *pairs = rest.split()
+    _game_name(game)
     options: list[tuple[str, str]] = []
     seen: set[str] = set()
     for pair in pairs:
         key, equals, value = pair.partition("=")
         if not equals or not key or not value:
             raise ProtocolError("bad-argument", f"options are key=value, got {_shown(pair)}")
+        if len(pair) > MAX_OPTION_CHARS:
+            # No option needs more; a 5000-digit number would end int() with a ValueError.
+            raise ProtocolError("bad-argument", f"option {_shown(pair)} is longer than "
+                                                f"{MAX_OPTION_CHARS} characters")
         key = key.lower()
         if key in seen:
             raise ProtocolError("bad-argument", f"option {key!r} is given twice")
@@ -227,10 +235,16 @@ def _new(rest: str) -> NewCommand:
     return NewCommand(game.lower(), tuple(options))
 
 
+def _game_name(game: str) -> None:
+    if len(game) > MAX_OPTION_CHARS:
+        raise ProtocolError("bad-argument", f"unknown game {_shown(game)}; try 'help'")
+
+
 def _score(rest: str) -> ScoreCommand:
     game, _, document = rest.partition(" ")
     if not game or not document.strip():
         raise ProtocolError("bad-argument", "score needs a game and a JSON object on one line")
+    _game_name(game)
     try:
         data = loads_json(document, "the score input")
     except BoundedInputError as error:

@@ -115,3 +115,21 @@ def test_commands_bound_json_depth_and_number_size(line, fragment):
         proto.parse(line)
     assert refusal.value.code == "bad-argument"
     assert fragment in refusal.value.message
+
+
+@pytest.mark.parametrize("option", ["seconds=" + "9" * 5000, "seed=" + "1" * 60, "k=" + "x" * 63])
+def test_commands_refuse_option_values_too_long_to_be_real(option):
+    # Issue #13 (found probing 'new' after the fix): int() of 5000 digits ended the daemon.
+    with pytest.raises(proto.ProtocolError) as refusal:
+        proto.parse(f"new timer {option}")
+    assert refusal.value.code == "bad-argument"
+    assert "longer than 64 characters" in refusal.value.message
+    assert len(refusal.value.message) < 120
+
+
+@pytest.mark.parametrize("line", ["new " + "g" * 5000, "score " + "g" * 5000 + " {}"])
+def test_commands_refuse_a_game_name_too_long_to_be_real_with_a_short_message(line):
+    with pytest.raises(proto.ProtocolError) as refusal:
+        proto.parse(line)
+    assert refusal.value.code == "bad-argument"
+    assert len(refusal.value.message) < 120
