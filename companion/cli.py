@@ -406,9 +406,12 @@ def _score(args: argparse.Namespace) -> int:
     base = Path.cwd() if args.file == "-" else Path(args.file).resolve().parent
 
     def read_guide(path: str) -> str:
+        from companion.protocol.bounded import MAX_INPUT_CHARS
+
         guide = base / path
         try:
-            return guide.read_text(encoding="utf-8")
+            with guide.open(encoding="utf-8") as handle:
+                return handle.read(MAX_INPUT_CHARS + 1)  # the parser refuses anything longer
         except (OSError, UnicodeDecodeError) as error:
             raise ScoreInputError(f"routes: cannot read the route guide {guide}: "
                                   f"{getattr(error, 'strerror', None) or error}") from None

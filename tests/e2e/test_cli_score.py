@@ -150,3 +150,15 @@ def test_cli_history_export_still_writes_into_a_new_folder(tmp_path, state_dir):
                        str(tmp_path / "new" / "export"))
     assert result.returncode == 0, result.stderr
     assert any(path.suffix == ".png" for path in (tmp_path / "new" / "export").iterdir())
+
+
+def test_cli_score_route_guide_path_of_an_endless_file_is_refused(tmp_path):
+    path = tmp_path / "fp.json"
+    path.write_text(json.dumps({"routes": "/dev/zero", "players": []}))
+    result = companion("score", "flight-plan", str(path))
+    assert_one_line_no_traceback(result, 2, "longer than 1000000 characters")
+
+
+def test_cli_score_file_of_an_endless_stream_is_refused():
+    result = companion("score", "planes", "/dev/zero")
+    assert_one_line_no_traceback(result, 2, "/dev/zero")

@@ -13,7 +13,8 @@ WORDS = [b"press next", b"press up", b"hold next", b"hold back", b"undo", b"stat
          b"new timer seconds=30", b"new now-boarding players=3", b"wait 3", b"help",
          b"press sideways", b"score planes {", b"expect timer.state=running", b"# c", b"",
          b"score x " + b"[" * 1000, b"score planes [" + b"5" * 5000 + b"]",
-         b"expect a=" + b"{" * 900, b"score planes [1e999]"]
+         b"expect a=" + b"{" * 900, b"score planes [1e999]", b"new timer seconds=" + b"9" * 5000,
+         b"new " + b"g" * 5000]
 
 lines = st.one_of(st.sampled_from(WORDS), st.binary(max_size=60))
 streams = st.lists(st.tuples(lines, st.sampled_from([b"\n", b"\r", b"\r\n"])), max_size=25)
