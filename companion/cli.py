@@ -7,12 +7,13 @@ Exit status: 0 success, 1 a failed check or game action, 2 bad usage or a bad in
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
 import logging
 import os
 import random
 import sys
-import tomllib
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
@@ -35,12 +36,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:
-        return int(args.handler(args))
+        status = int(args.handler(args))
+        sys.stdout.flush()  # a full disk or closed pipe shows here, not after main returns
+        return status
     except (UsageError, ConfigError) as error:
         print(f"companion {args.command}: {error}", file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:
-        return EXIT_OK
+    except OSError as error:
+        return _failed_output(args.command, error)
+
+
+def _failed_output(command: str, error: OSError) -> int:
+    """Exit 1 with one line for a file or stream that failed (full disk, closed pipe...)."""
+    if isinstance(error, BrokenPipeError) or error.errno == errno.ENOSPC:
+        # Python flushes stdout again at exit, which would fail again with a traceback:
+        # point it at /dev/null first (the recipe of Python's signal documentation).
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+    what = error.strerror or str(error)
+    where = f"{error.filename}: " if error.filename else "output: "
+    with contextlib.suppress(OSError):
+        print(f"companion {command}: {where}{what}", file=sys.stderr)
+    return EXIT_FAILED
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -91,14 +110,20 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--list", action="store_true", help="list the scenes and stop")
     render.set_defaults(handler=_render)
 
-    score = commands.add_parser("score", help="score a finished game from a JSON or TOML file",
-                                description="Scores a finished game (CONTRACT.md section 4).")
+    score = commands.add_parser(
+        "score", help="score a finished game from a JSON or TOML file", add_help=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Scores a finished game (CONTRACT.md section 4).")
+    score.add_argument("-h", "--help", action=_ScoreHelp, nargs=0,
+                       help="show this help, with the input format of GAME (or every game)")
     score.add_argument("game", help="now-boarding, now-boarding-v3, overbooked, planes, "
                                     "flight-plan")
     score.add_argument("file", nargs="?", default="-", help="a .json or .toml file, or - "
                                                             "for JSON on standard input")
     score.add_argument("--json", action="store_true", help="print one JSON object")
-    score.set_defaults(handler=_score)
+    score.add_argument("--example", action="store_true",
+                       help="print a valid example input for GAME and stop")
+    score.set_defaults(handler=_score, usage=score.format_usage())
 
     bench = commands.add_parser(
         "bench", help="measure timing, display bus, CPU, memory and start-up against targets",
@@ -307,8 +332,7 @@ def _render(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown scene {unknown[0]!r}; see 'companion render --list'")
     if args.scale < 1:
         raise UsageError("--scale must be at least 1")
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _output_folder(Path(args.out), "--out")
     for name in names:
         image = render_scene(name)
         if args.scale > 1:
@@ -317,6 +341,21 @@ def _render(args: argparse.Namespace) -> int:
         image.save(path)
         print(path)
     return EXIT_OK
+
+
+def _output_folder(folder: Path, flag: str) -> Path:
+    """``folder``, made if missing; a file in the way or a path that cannot be made is bad
+    usage (exit 2) named by its flag, before anything is written."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{flag} {folder}: exists and is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"{flag} {folder}: cannot make the folder: "
+                         f"{error.strerror or error}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"{flag} {folder}: the folder is not writable")
+    return folder
 
 
 # -- bench -----------------------------------------------------------------------------------
@@ -343,7 +382,8 @@ def _history(args: argparse.Namespace) -> int:
     journal = Journal.in_directory(state_dir)
     try:
         if args.export is not None:
-            return export(journal, App(playable_games()), args.export, sys.stdout)
+            folder = _output_folder(args.export, "--export")
+            return export(journal, App(playable_games()), folder, sys.stdout)
         return list_games(journal, sys.stdout)
     finally:
         journal.close()
@@ -368,16 +408,34 @@ def _doctor(args: argparse.Namespace) -> int:
 # -- score -----------------------------------------------------------------------------------
 
 
+class _ScoreHelp(argparse.Action):
+    """``score --help``: the usual help, then the input format of the game named before it
+    (``companion score planes --help``) or of every game, each with an example."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        from companion.games.score_formats import help_text
+
+        parser.print_help()
+        print()
+        print(help_text(getattr(namespace, "game", None)))
+        parser.exit()
+
+
 def _score(args: argparse.Namespace) -> int:
     from companion.games.registry import scorers
+    from companion.games.score_formats import example_text
     from companion.games.scoring import ScoreInputError, format_table
 
     base = Path.cwd() if args.file == "-" else Path(args.file).resolve().parent
 
     def read_guide(path: str) -> str:
+        from companion.protocol.bounded import MAX_INPUT_CHARS
+
         guide = base / path
         try:
-            return guide.read_text(encoding="utf-8")
+            with guide.open(encoding="utf-8") as handle:
+                return handle.read(MAX_INPUT_CHARS + 1)  # the parser refuses anything longer
         except (OSError, UnicodeDecodeError) as error:
             raise ScoreInputError(f"routes: cannot read the route guide {guide}: "
                                   f"{getattr(error, 'strerror', None) or error}") from None
@@ -386,6 +444,14 @@ def _score(args: argparse.Namespace) -> int:
     scorer = available.get(args.game)
     if scorer is None:
         raise UsageError(f"no scorer for {args.game!r}; scorers: {', '.join(sorted(available))}")
+    if args.example:
+        print(example_text(args.game))
+        return EXIT_OK
+    if args.file == "-" and sys.stdin.isatty():
+        # Nobody is piping a file in: waiting for JSON typed at a terminal helps no one.
+        sys.stderr.write(args.usage)
+        raise UsageError(f"give a score FILE (or pipe one into standard input); "
+                         f"'companion score {args.game} --example' prints one to start from")
     source = "standard input" if args.file == "-" else args.file
     data = _read_score_file(args.file)
     try:
@@ -400,25 +466,34 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _read_score_file(name: str) -> Any:
+    """The decoded score input: JSON, or TOML for a ``.toml`` file, within the bounds of
+    companion/protocol/bounded.py (depth, number size, text size)."""
+    from companion.protocol.bounded import (
+        MAX_INPUT_CHARS,
+        BoundedInputError,
+        loads_json,
+        loads_toml,
+    )
+
     if name == "-":
-        text, source = sys.stdin.read(), "standard input"
+        try:
+            text, source = sys.stdin.read(MAX_INPUT_CHARS + 1), "standard input"
+        except UnicodeDecodeError:
+            raise UsageError("standard input: not UTF-8 text") from None
     else:
         try:
-            text, source = Path(name).read_text(encoding="utf-8"), name
+            with open(name, encoding="utf-8") as handle:
+                text, source = handle.read(MAX_INPUT_CHARS + 1), name
         except OSError as error:
-            raise UsageError(f"{name}: {error.strerror}") from None
+            raise UsageError(f"{name}: {error.strerror or error}") from None
         except UnicodeDecodeError:
             raise UsageError(f"{name}: not UTF-8 text") from None
-    if name.endswith(".toml"):
-        try:
-            return tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            raise UsageError(f"{source}: not valid TOML: {error}") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UsageError(f"{source}: not valid JSON: {error.msg} at line {error.lineno} "
-                         f"column {error.colno}") from None
+        if name.endswith(".toml"):
+            return loads_toml(text, source)
+        return loads_json(text, source)
+    except BoundedInputError as error:
+        raise UsageError(str(error)) from None
 
 
 if __name__ == "__main__":

@@ -11,12 +11,12 @@ Rules every check keeps:
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from companion.doctor.probe import DoctorProbe
+from companion.protocol.bounded import BoundedInputError, loads_toml
 
 BOOT_DIRS = ("/boot/firmware", "/boot")
 SERVICE = "companion"
@@ -93,9 +93,9 @@ def check_config(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) ->
         detail = f"{path} not found: using the packaged defaults"
     else:
         try:
-            tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            return Check("config", False, f"{path}: {exc}",
+            loads_toml(text, path)
+        except BoundedInputError as exc:
+            return Check("config", False, str(exc),
                          f"fix the TOML syntax in {path} (sudoedit {path})")
         detail = f"{path} parses"
     pins = _pins(config)

@@ -265,3 +265,12 @@ def test_system_probe_without_an_answer_from_systemctl(systemctl):
     probe = SystemProbe(systemctl)
     assert probe.service_properties("companion.service", ("ActiveState",)) is None
     assert probe.service_state("companion").startswith("unknown")
+
+
+def test_doctor_reports_a_config_nested_too_deep_instead_of_crashing():
+    # Issue #13: the doctor parsed the config with a recursive parser and no bounds.
+    probe = FakePi(service="active")
+    probe.files["/etc/companion/companion.toml"] = "a = " + "[" * 1000 + "\n"
+    status, text = _run(probe)
+    assert status == 1
+    assert "FAIL  config" in text and "nested deeper than 32" in text
