@@ -100,8 +100,13 @@ def player_label(player: Mapping[str, Any], index: int) -> str:
 
 
 def format_table(result: Mapping[str, Any]) -> str:
-    """A plain-text table of a score result: place, name, total, then each breakdown entry."""
+    """A plain-text table of a score result: place, name, total, then each breakdown entry;
+    then the winners and the game's own outcome (a cooperative game's result, the v3 score
+    and rating, a solo scenario), which the table's rows cannot show."""
     players: list[Mapping[str, Any]] = list(result.get("players", []))
+    if not players and isinstance(result.get("breakdown"), Mapping):
+        parts = ", ".join(f"{key} {value}" for key, value in result["breakdown"].items())
+        return "\n".join([f"breakdown: {parts}", *outcome_lines(result)])
     place_of: dict[str, int] = {}
     for place, names in enumerate(result.get("ranking", []), start=1):
         for player_name in names:
@@ -129,4 +134,25 @@ def format_table(result: Mapping[str, Any]) -> str:
     winners = result.get("winners")
     if winners:
         lines.append(f"winners: {', '.join(map(str, winners))}")
-    return "\n".join(lines)
+    return "\n".join([*lines, *outcome_lines(result)])
+
+
+def outcome_lines(result: Mapping[str, Any]) -> list[str]:
+    """The game-specific outcome of a score result, one line each, for the table."""
+    lines: list[str] = []
+    if "complaints_total" in result:
+        lines.append(f"complaints in all: {result['complaints_total']}")
+    if "score" in result:
+        rating = f" ({result['rating']})" if result.get("rating") else ""
+        lines.append(f"score: {result['score']}{rating}")
+    if result.get("lost_game") is True:
+        lines.append("the game is lost: too many passengers in the Lost pile")
+    solo = result.get("solo")
+    if isinstance(solo, Mapping):
+        conditions = ", ".join(f"{name} {'yes' if met else 'no'}"
+                               for name, met in dict(solo.get("conditions", {})).items())
+        lines.append(f"solo {solo.get('scenario')} ({solo.get('difficulty')}): "
+                     f"{'won' if solo.get('won') else 'lost'}; {conditions}")
+    if isinstance(result.get("result"), str):
+        lines.append(f"result: {result['result']}")
+    return lines
