@@ -22,6 +22,7 @@ import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TextIO
@@ -212,11 +213,14 @@ def _draw_panel(draw: ImageDraw.ImageDraw, panel: Panel, span: tuple[int, int],
         draw.text((PLOT_LEFT - 7 - 6 * len(text), y - 6), text, font=small, fill=INK)
         tick += step
     bars = [series for series in panel.series if series.kind == "bar"]
+    lines = [series for series in panel.series if series.kind != "bar"]
     for series in panel.series:
         if series.kind == "bar":
             _bars(draw, series, (bars.index(series), len(bars)), axis, y_at)
         else:
-            _line(draw, series, axis, y_at)
+            # Lines that share a value would hide each other: each sits 2 px from the next.
+            _line(draw, series, axis,
+                  partial(_shifted, y_at, 2 * (lines.index(series) - (len(lines) - 1) / 2)))
     for mark in panel.marks:
         y = y_at(mark.value)
         for x0 in range(PLOT_LEFT, PLOT_RIGHT, 8):
@@ -268,6 +272,10 @@ def _line(draw: ImageDraw.ImageDraw, series: Series, axis: XAxis,
     if series.kind == "line" or len(points) == 1:
         for x, y in points:
             draw.ellipse((x - 2, y - 2, x + 2, y + 2), fill=series.colour)
+
+
+def _shifted(y_at: Callable[[float], float], shift: float, value: float) -> float:
+    return y_at(value) - shift
 
 
 def _legend(draw: ImageDraw.ImageDraw, panel: Panel, y: int) -> None:

@@ -193,7 +193,9 @@ def now_boarding_v3(timeline: Sequence[Moment]) -> History:
                                                       colour=ALARM),),
                     (Mark(float(limit), f"lost above {limit}"),) if limit else (), whole=True)]
     if time_points:
-        duration = float(first.get("timer", {}).get("duration") or 0.0)
+        # The Departure timer's length, from any moment it was set (not at setup).
+        duration = max(float(m.state.get("timer", {}).get("duration") or 0.0)
+                       for m in timeline)
         panels.append(Panel("Departure time used (s)", (Series("time used", tuple(time_points)),),
                             (Mark(duration, f"timer {duration:g} s"),) if duration > 0 else ()))
     chart = Chart(f"Now Boarding v3 ({first['variant']}), {first['players']} players: "

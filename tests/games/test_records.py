@@ -30,9 +30,11 @@ def test_records_timer_one_row_per_run_not_per_press() -> None:
 
 def v3_state(phase: str, step: str, day: int, number: int, lost: int, *,
              reason: str | None = None, ended: str | None = None) -> dict[str, Any]:
+    timer = ({"state": "idle", "remaining": 0.0, "duration": 0.0} if phase == "setup"
+             else {"state": "expired", "remaining": 35.0, "duration": 60.0})
     return {"game": "now-boarding-v3", "players": 3, "phase": phase, "step": step,
             "variant": "advanced", "day": day, "round": number, "redeye": number == 6,
-            "timer": {"state": "expired", "remaining": 35.0, "duration": 60.0},
+            "timer": timer,
             "timed": True, "lost": lost, "lost_limit": 6, "ended": ended, "reason": reason}
 
 
@@ -46,6 +48,7 @@ def test_records_v3_a_game_lost_mid_round_keeps_that_round() -> None:
     assert history is not None
     assert history.rows == ((1, 1, False, 25.0, "next", 7, 7),)
     assert history.chart.panels[0].marks[0].value == 6
+    assert history.chart.panels[1].marks[0].value == 60  # the timer, though idle at setup
 
 
 def test_records_overbooked_unfinished_counts_the_seats_entered() -> None:
