@@ -39,13 +39,13 @@ def _now_boarding() -> Game[Any]:
 
 
 def _now_boarding_v3() -> Game[Any]:
-    from companion.games.now_boarding_v3_game import NowBoardingV3Game
+    from companion.games.now_boarding_v3 import NowBoardingV3Game
 
     return NowBoardingV3Game()
 
 
 def _planes() -> Game[Any]:
-    from companion.games.planes_game import PlanesGame
+    from companion.games.planes import PlanesGame
 
     return PlanesGame()
 

@@ -13,8 +13,9 @@ from companion.core.app import App, AppState
 from companion.core.buttons import Button, Gesture
 from companion.core.game import Expire, OptionError, Play, Restore, RuleError
 from companion.games.flight_plan import FlightPlanBanker, draw_starting_routes
-from companion.games.flight_plan.box import MENU_KEYS, draw_for_guide, example_guide
 from companion.games.flight_plan.guide import example_guide_text, guide_from_routes, parse_guide
+from companion.games.flight_plan.start import draw_for_guide, example_guide
+from companion.games.flight_plan.state import MENU_KEYS
 from companion.games.registry import playable_games
 from companion.scenes import run_scene
 from companion.ui.render import HEIGHT, WIDTH, render

@@ -20,7 +20,7 @@ from companion.core.game import (
     resolve_options,
 )
 from companion.games.overbooked import EVENT_IDS, OverbookedEntry, score
-from companion.games.overbooked.entry import MAX_COUNT, OverbookedEntryState
+from companion.games.overbooked.game import MAX_COUNT, OverbookedEntryState
 from companion.ui.render import render
 from companion.ui.screen import (
     LINE_WIDTH,

@@ -19,7 +19,7 @@ from companion.core.game import (
     RuleError,
 )
 from companion.games import planes
-from companion.games.planes_game import PlanesGame, PlanesState
+from companion.games.planes.game import PlanesGame, PlanesState
 from companion.ui.render import HEIGHT, WIDTH, render
 from companion.ui.screen import (
     Screen,

@@ -2,27 +2,26 @@
 
 The pure engine, standard library only (no files, clock or OS):
 
+- :mod:`.data`: regions, route classes, fleets, the route guide's records (:class:`Route`,
+  :class:`RouteGuide`, ...) and the shipped made-up example (:func:`example_guide_text`).
 - :mod:`.guide`: the route guide format the owner types in (TOML or CSV), its parser and
-  validator, and the shipped made-up example (:func:`example_guide_text`).
+  validator.
 - :mod:`.draw`: the starting routes (two d10 as tens and units, 0-0 is 100, repeats re-rolled,
   three per player) and the Quick Play set.
-- :mod:`.banker`: the banker's arithmetic as an immutable state machine.
-- :mod:`.wincheck`: the three win conditions and the ``flight-plan`` scorer (:func:`score`).
+- :mod:`.banker`: the banker's arithmetic as an immutable state machine, over the records of
+  :mod:`.ledger` (assets, accounts, the bank, its refusals).
+- :mod:`.score`: the three win conditions and the ``flight-plan`` scorer (:func:`score`).
+
+The box game (:class:`FlightPlanBanker`), the banker's helper on the buttons:
+
+- :mod:`.game`: the Game and the dispatch of one input to its step.
+- :mod:`.state`, :mod:`.start`, :mod:`.choices`, :mod:`.purchases`, :mod:`.payments`,
+  :mod:`.turns`: the banker's steps (see game.py's docstring).
 
 Each module's docstring states the rules it enforces.
 """
 
 from companion.games.flight_plan.banker import (
-    Account,
-    Asset,
-    BadArgument,
-    Bank,
-    BankError,
-    CannotPay,
-    Holding,
-    Income,
-    MissingAmount,
-    NotAllowed,
     buy_fleet,
     buy_hub,
     buy_route,
@@ -43,18 +42,7 @@ from companion.games.flight_plan.banker import (
     sell,
     start_turn,
 )
-from companion.games.flight_plan.box import FlightPlanBanker
-from companion.games.flight_plan.draw import (
-    QUICK_PLAY,
-    QUICK_PLAY_ROUTES,
-    deal,
-    deal_quick_play,
-    draw_starting_routes,
-    roll_route,
-    roll_route_number,
-    roll_starting_numbers,
-)
-from companion.games.flight_plan.guide import (
+from companion.games.flight_plan.data import (
     FLEETS,
     HAUL_RANGES,
     HAULS,
@@ -65,11 +53,33 @@ from companion.games.flight_plan.guide import (
     Route,
     RouteGuide,
     example_guide_text,
-    guide_from_routes,
     haul_of,
-    parse_guide,
 )
-from companion.games.flight_plan.wincheck import (
+from companion.games.flight_plan.draw import (
+    QUICK_PLAY,
+    QUICK_PLAY_ROUTES,
+    deal,
+    deal_quick_play,
+    draw_starting_routes,
+    roll_route,
+    roll_route_number,
+    roll_starting_numbers,
+)
+from companion.games.flight_plan.game import FlightPlanBanker
+from companion.games.flight_plan.guide import guide_from_routes, parse_guide
+from companion.games.flight_plan.ledger import (
+    Account,
+    Asset,
+    BadArgument,
+    Bank,
+    BankError,
+    CannotPay,
+    Holding,
+    Income,
+    MissingAmount,
+    NotAllowed,
+)
+from companion.games.flight_plan.score import (
     CONDITIONS,
     GAME,
     WinCheck,

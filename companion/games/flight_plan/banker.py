@@ -5,7 +5,11 @@ what was collected). A :class:`Bank` is immutable, so an illegal action, which r
 :class:`BankError` (a ``ValueError`` with a short ``code``), never changes state. Money is whole
 $M. Where the guide lacks an amount (a price, a revenue, a fee), the action takes it as a keyword
 argument and raises :class:`MissingAmount` asking for it when neither gives it; an argument
-given overrides the guide (an auction bid, a house rule).
+given overrides the guide (an auction bid, a house rule). The records (:class:`Bank`,
+:class:`Account`, :class:`Asset`, ...) and the refusals are :mod:`.ledger`'s.
+
+This module stays whole (a little over 400 lines): the actions are one state machine over
+:class:`Bank` sharing the helpers below, and read better side by side than split apart.
 
 Rules enforced (rules/flight-plan.txt, rules/CLARIFICATIONS.md):
 
@@ -45,140 +49,28 @@ Rules enforced (rules/flight-plan.txt, rules/CLARIFICATIONS.md):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import Final, Literal
+from dataclasses import replace
+from typing import Final
 
-from companion.games.flight_plan.guide import FLEETS, Route, RouteGuide
-from companion.games.flight_plan.wincheck import WinCheck, check_win
-
-AssetKind = Literal["route", "fleet", "hub"]
+from companion.games.flight_plan.data import FLEETS, Route, RouteGuide
+from companion.games.flight_plan.ledger import (
+    Account,
+    Asset,
+    BadArgument,
+    Bank,
+    CannotPay,
+    Holding,
+    Income,
+    MissingAmount,
+    NotAllowed,
+)
+from companion.games.flight_plan.score import WinCheck, check_win
 
 DEACTIVATION_TURNS: Final = 3
 EXTEND_REVENUE: Final = 120
 EXTEND_FLEET_WORTH: Final = 500
 REGION_LIMIT: Final = 2
 NOTE: Final = 5  # the smallest banknote, $5M
-
-
-class BankError(ValueError):
-    """An action the rules forbid; ``code`` is one lowercase word for the line protocol."""
-
-    code: str = "not-allowed"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-class NotAllowed(BankError):
-    code = "not-allowed"
-
-
-class BadArgument(BankError):
-    code = "bad-argument"
-
-
-class CannotPay(BankError):
-    code = "cannot-pay"
-
-    def __init__(self, message: str, payer: str, amount: int) -> None:
-        super().__init__(message)
-        self.payer = payer
-        self.amount = amount
-
-
-class MissingAmount(BankError):
-    code = "missing-amount"
-
-
-@dataclass(frozen=True, order=True)
-class Asset:
-    """A route (by number), a fleet (by type) or a hub (by city)."""
-
-    kind: AssetKind
-    key: int | str
-
-    @classmethod
-    def route(cls, number: int) -> Asset:
-        return cls("route", number)
-
-    @classmethod
-    def fleet(cls, fleet: str) -> Asset:
-        return cls("fleet", fleet)
-
-    @classmethod
-    def hub(cls, city: str) -> Asset:
-        return cls("hub", city)
-
-    @property
-    def label(self) -> str:
-        return f"{self.kind} {self.key}"
-
-
-@dataclass(frozen=True)
-class Holding:
-    """An owned asset, its purchase price and (routes) revenue; ``turns_left`` None = active."""
-
-    asset: Asset
-    price: int
-    revenue: int = 0
-    turns_left: int | None = None
-
-    @property
-    def active(self) -> bool:
-        return self.turns_left is None
-
-
-@dataclass(frozen=True)
-class Account:
-    name: str
-    cash: int
-    holdings: tuple[Holding, ...] = ()
-    bought_this_turn: frozenset[Asset] = frozenset()
-    unrestricted: bool = False
-    bankrupt: bool = False
-
-    def holding(self, asset: Asset) -> Holding | None:
-        return next((h for h in self.holdings if h.asset == asset), None)
-
-    def owns(self, asset: Asset) -> bool:
-        return self.holding(asset) is not None
-
-    def active(self, asset: Asset) -> bool:
-        holding = self.holding(asset)
-        return holding is not None and holding.active
-
-    def assets(self, kind: AssetKind) -> list[Asset]:
-        return [h.asset for h in self.holdings if h.asset.kind == kind]
-
-
-@dataclass(frozen=True)
-class Income:
-    """What :func:`start_turn` collected, in $M."""
-
-    routes: int = 0
-    cargo: int = 0
-    hub_fees: tuple[tuple[str, int], ...] = ()
-    reactivated: tuple[Asset, ...] = ()
-
-    @property
-    def total(self) -> int:
-        return self.routes + self.cargo + sum(amount for _payer, amount in self.hub_fees)
-
-
-@dataclass(frozen=True)
-class Bank:
-    guide: RouteGuide
-    accounts: tuple[Account, ...] = field(default=())
-
-    def account(self, name: str) -> Account:
-        for account in self.accounts:
-            if account.name == name:
-                return account
-        raise BadArgument(f"no player named {name!r}")
-
-    def owner(self, asset: Asset) -> Account | None:
-        return next((a for a in self.accounts if a.owns(asset)), None)
 
 
 # --- helpers ------------------------------------------------------------------------------------

@@ -67,6 +67,10 @@ Other choices
   the card left over goes back in the box.
 - UP / DOWN held (the protocol's ``hold up``) act as presses; BACK never reaches the game.
 - Illegal input raises :class:`RuleError` with a short reason; the state is never changed.
+
+This module stays whole (a little over 400 lines): the phase sequence is one state machine whose
+transitions read better side by side. What it reads lives apart: the state and options in
+rules.py, the printed numbers in data.py, the JSON and the record in record.py.
 """
 
 from __future__ import annotations

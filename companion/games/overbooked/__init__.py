@@ -8,12 +8,15 @@
 
 The modules: ``seatmap`` (format and geometry), ``analysis`` (groups, couples, protected
 children), ``base`` and ``advanced`` (the variants' own categories), ``majorities``, ``events``
-(the fifteen event cards), ``squares`` (Like Sardines), ``solo`` and ``engine`` (the whole score).
+(the fifteen event cards), ``squares`` (Like Sardines), ``solo`` and ``score`` (the whole score).
+``game`` is the box game (:class:`OverbookedEntry`). The tables live beside the rules that read
+them (the board presets in ``seatmap``, the cards in ``events``, the scenarios in ``solo``), so
+this game has no ``data`` module.
 """
 
-from companion.games.overbooked.engine import VARIANTS, score
-from companion.games.overbooked.entry import OverbookedEntry
 from companion.games.overbooked.events import EVENT_CARDS, EVENT_IDS, EventCard
+from companion.games.overbooked.game import OverbookedEntry
+from companion.games.overbooked.score import VARIANTS, score
 from companion.games.overbooked.seatmap import (
     BOARD_PRESETS,
     Passenger,

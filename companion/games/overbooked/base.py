@@ -9,7 +9,7 @@ Rules enforced here (aisles are barriers in the base rules):
   player's largest group of the colour (ties all score; 2 or more players; size at least 1).
 
 Vouchers, empty seats and overbooked passengers are scored the same in both variants, in
-:mod:`companion.games.overbooked.engine`.
+:mod:`companion.games.overbooked.score`.
 """
 
 from __future__ import annotations

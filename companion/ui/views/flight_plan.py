@@ -1,4 +1,4 @@
-"""The Flight Plan bank's screens: one per step of the banker's flow (games/flight_plan/box.py).
+"""The Flight Plan bank's screens: one per step of the banker's flow (games/flight_plan/game.py).
 
 The title names whose turn it is and their cash; pickers show one item per screen with its
 price, revenue or refund; amounts show in big digits; the status bar says what NEXT does (or
@@ -11,20 +11,19 @@ from __future__ import annotations
 import re
 import textwrap
 
-from companion.games.flight_plan.banker import Asset, Holding, deactivation_value
-from companion.games.flight_plan.box import (
-    MENU,
-    FlightPlanState,
+from companion.games.flight_plan.banker import deactivation_value
+from companion.games.flight_plan.choices import (
     asset_choices,
     choice_count,
     debt_choices,
     hub_choices,
-    money,
     payee_choices,
     route_choices,
 )
-from companion.games.flight_plan.guide import FLEETS, HAUL_RANGES, Route
-from companion.games.flight_plan.wincheck import check_win
+from companion.games.flight_plan.data import FLEETS, HAUL_RANGES, Route
+from companion.games.flight_plan.ledger import Asset, Holding
+from companion.games.flight_plan.score import check_win
+from companion.games.flight_plan.state import MENU, FlightPlanState, money
 from companion.ui.screen import (
     LINE_WIDTH,
     MAX_LINES,

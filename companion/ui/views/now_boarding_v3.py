@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.core.timer import TimerState
 from companion.games import now_boarding_v3 as v3
-from companion.games.now_boarding_v3_game import (
+from companion.games.now_boarding_v3.game import (
     V3State,
     draw,
     lost_limit,

@@ -14,14 +14,14 @@ Every text keeps to the Screen limits (tests check every screen of whole entries
 
 from __future__ import annotations
 
-from companion.games.overbooked.entry import (
+from companion.games.overbooked.events import EVENT_CARDS, EVENT_IDS
+from companion.games.overbooked.game import (
     OverbookedEntryState,
     count_of,
     player_name,
     result_of,
     seat_position,
 )
-from companion.games.overbooked.events import EVENT_CARDS, EVENT_IDS
 from companion.games.overbooked.seatmap import COLOUR_NAMES, EMPTY, SeatMap
 from companion.ui.screen import LINE_WIDTH, MAX_LINES, SMALL_LINE_WIDTH, Screen, fit
 from companion.ui.views.menu import window

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games import planes
-from companion.games.planes_game import (
+from companion.games.planes.game import (
     BOARD_COLOURS,
     PlanesState,
     colour_name,

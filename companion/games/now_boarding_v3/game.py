@@ -1,7 +1,7 @@
 """The Now Boarding v3.0 prototype (3-6 players, cooperative) on the box: the schedule board.
 
 Rules enforced (rules/now-boarding-v3-prototype.txt as read by rules/CLARIFICATIONS.md; the
-schedule data and the scoring are companion/games/now_boarding_v3.py, reused here):
+schedule data and the scoring are this package's data.py and score.py, reused here):
 
 - 3 days of 6 rounds; the 6th round of each day is the Redeye. A round's steps are Departure,
   Arrival and Purchase. Departure draws one passenger per airport per player (2, 3, 4 airports
@@ -56,7 +56,25 @@ from companion.core.game import (
     RuleError,
 )
 from companion.core.timer import Countdown, TimerState
-from companion.games import now_boarding_v3 as v3
+from companion.games.now_boarding_v3.data import (
+    DEFAULT_VARIANT,
+    GAME,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PASSENGERS_PER_PLAYER_COLOUR,
+    STEPS,
+    VARIANTS,
+)
+from companion.games.now_boarding_v3.score import (
+    airports_per_player,
+    departure_seconds,
+    end_of_day_steps,
+    is_lost,
+    is_redeye,
+    passengers_to_draw,
+)
+from companion.games.now_boarding_v3.score import lost_limit as table_lost_limit
+from companion.games.now_boarding_v3.score import score as score_game
 
 MIN_TIMER_SECONDS: Final = 5
 MAX_TIMER_SECONDS: Final = 600
@@ -70,14 +88,14 @@ def _timer_value(value: str) -> bool:
 
 OPTIONS: Final = (
     OptionSpec("players", "Players",
-               tuple(str(n) for n in range(v3.MIN_PLAYERS, v3.MAX_PLAYERS + 1)), "4"),
-    OptionSpec("variant", "Variant", v3.VARIANTS, v3.DEFAULT_VARIANT),
+               tuple(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)), "4"),
+    OptionSpec("variant", "Variant", VARIANTS, DEFAULT_VARIANT),
     OptionSpec("timer", "Departure", ("auto", "off", "30", "45", "60", "90", "120"), "auto",
                accepts=_timer_value,
                allowed=f"auto|off|{MIN_TIMER_SECONDS}..{MAX_TIMER_SECONDS}"),
 )
 
-ROUND_STEPS: Final = tuple(step.key for step in v3.STEPS)  # departure, arrival, purchase
+ROUND_STEPS: Final = tuple(step.key for step in STEPS)  # departure, arrival, purchase
 #: Steps where UP / DOWN change the Lost pile.
 LOST_STEPS: Final = ("arrival", "redeye-lost", "final-purchase")
 OFF_TIMER: Final[dict[str, Any]] = {"state": "idle", "remaining": 0.0, "duration": 0.0}
@@ -111,21 +129,21 @@ def player_name(seat: int) -> str:
 
 
 def redeye(state: V3State) -> bool:
-    return v3.is_redeye(state.round)
+    return is_redeye(state.round)
 
 
 def draw(state: V3State) -> int:
     """Passengers to draw at this round's Departure (0 in the Redeye)."""
-    return v3.passengers_to_draw(state.day, state.players, state.round)
+    return passengers_to_draw(state.day, state.players, state.round)
 
 
 def lost_limit(state: V3State) -> int | None:
     """The Lost pile's limit in the advanced variant (more loses); None in basic."""
-    return v3.lost_limit(state.players) if state.variant == "advanced" else None
+    return table_lost_limit(state.players) if state.variant == "advanced" else None
 
 
 def day_end_steps(day: int) -> tuple[str, ...]:
-    return tuple(step.key for step in v3.end_of_day_steps(day))
+    return tuple(step.key for step in end_of_day_steps(day))
 
 
 def score_input(state: V3State) -> dict[str, Any]:
@@ -138,7 +156,7 @@ def score_input(state: V3State) -> dict[str, Any]:
 def timer_duration(variant: str, timer: str) -> int | None:
     """The Departure's seconds: the variant's own (``auto``), none (``off``) or the given."""
     if timer == "auto":
-        return v3.departure_seconds(variant)
+        return departure_seconds(variant)
     if timer == "off":
         return None
     return int(timer)
@@ -150,17 +168,17 @@ def timer_duration(variant: str, timer: str) -> int | None:
 class NowBoardingV3Game:
     """The Game protocol for the v3 prototype; see the module docstring."""
 
-    name = v3.GAME
+    name = GAME
     title = "Now Boarding v3"
     options = OPTIONS
 
     def new(self, options: Mapping[str, str], seed: int) -> V3State:
         players_text = options.get("players", "4")
         if not players_text.isdigit() or not (
-                v3.MIN_PLAYERS <= int(players_text) <= v3.MAX_PLAYERS):
+                MIN_PLAYERS <= int(players_text) <= MAX_PLAYERS):
             raise OptionError(f"players={players_text} is not allowed; use players=3..6")
-        variant = options.get("variant", v3.DEFAULT_VARIANT)
-        if variant not in v3.VARIANTS:
+        variant = options.get("variant", DEFAULT_VARIANT)
+        if variant not in VARIANTS:
             raise OptionError(f"variant={variant} is not allowed; use variant=basic|advanced")
         timer = options.get("timer", "auto")
         if timer not in ("auto", "off") and not _timer_value(timer):
@@ -265,11 +283,11 @@ class NowBoardingV3Game:
         lost = state.lost + change
         if lost < 0:
             raise RuleError("the Lost pile is empty")
-        if lost > v3.PASSENGERS_PER_PLAYER_COLOUR * state.players:
+        if lost > PASSENGERS_PER_PLAYER_COLOUR * state.players:
             raise RuleError("more than every passenger tile")
         moved = replace(state, lost=lost)
         limit = lost_limit(state)
-        if limit is not None and change > 0 and v3.is_lost(lost, state.players):
+        if limit is not None and change > 0 and is_lost(lost, state.players):
             return replace(moved, phase="over", step="over", reason="lost"), (Play("lose"),)
         if limit is not None and change > 0 and lost == limit:
             return moved, (Play("danger"),)
@@ -317,7 +335,7 @@ class NowBoardingV3Game:
             "lost": state.lost,
             "lost_limit": lost_limit(state),
             "draw": draw(state) if in_day and state.step == "departure" else None,
-            "airports": v3.airports_per_player(state.day),
+            "airports": airports_per_player(state.day),
             "departures": state.departures,
             "ended": state.ended,
             "reason": state.reason,
@@ -329,4 +347,4 @@ class NowBoardingV3Game:
             return None
         if state.reason == "lost":
             return "lose"
-        return v3.score(score_input(state))
+        return score_game(score_input(state))

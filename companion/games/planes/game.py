@@ -1,7 +1,7 @@
 """Planes (AEG, 2-4 players) on the box: the boarding track during play, then score entry.
 
 Rules enforced (rules/planes.txt as read by rules/CLARIFICATIONS.md; the scoring and the end
-triggers are companion/games/planes.py, reused here):
+triggers are this package's data.py and score.py, reused here):
 
 - Seats and colours: player 1 (the starting player) is Red, then Blue, Green, Yellow in turn
   order; colours nobody plays are neutral but keep their own plane. The box also counts the
@@ -55,21 +55,37 @@ from companion.core.game import (
     int_between,
 )
 from companion.core.timer import Countdown
-from companion.games import planes
+from companion.games.planes.data import (
+    COLOURS,
+    CUBES_PER_PLAYER,
+    GAME,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NEUTRAL_COLOUR,
+    PLANE_SLOTS,
+    TRACK_END,
+)
+from companion.games.planes.score import (
+    end_mark,
+    end_triggered,
+    full_planes,
+    score,
+    turns_left_in_round,
+)
 
 #: Colours in the order of the cursor: the four party colours, then the grey neutrals.
-BOARD_COLOURS: Final = (*planes.COLOURS, planes.NEUTRAL_COLOUR)
-GREY: Final = len(planes.COLOURS)
+BOARD_COLOURS: Final = (*COLOURS, NEUTRAL_COLOUR)
+GREY: Final = len(COLOURS)
 #: The highest VP the box lets one goal card have (the cards print 1 to a few stars).
 MAX_GOAL_VP: Final = 10
 DEFAULT_GREY_PLANES: Final = 2
 
 OPTIONS: Final = (
-    OptionSpec("players", "Players", tuple(str(n) for n in range(planes.MIN_PLAYERS,
-                                                                 planes.MAX_PLAYERS + 1)), "2"),
+    OptionSpec("players", "Players", tuple(str(n) for n in range(MIN_PLAYERS,
+                                                                 MAX_PLAYERS + 1)), "2"),
     OptionSpec("short", "Ends at track",
-               tuple(str(n) for n in range(1, planes.TRACK_END + 1)), str(planes.TRACK_END),
-               allowed=f"1..{planes.TRACK_END}"),
+               tuple(str(n) for n in range(1, TRACK_END + 1)), str(TRACK_END),
+               allowed=f"1..{TRACK_END}"),
     OptionSpec("grey", "Grey planes", ("1", "2", "3", "4"), str(DEFAULT_GREY_PLANES),
                accepts=int_between(0, 4), allowed="0..4"),
 )
@@ -115,7 +131,7 @@ class PlanesState:
 
 def player_name(seat: int) -> str:
     """A player is named after their colour: seat 0 (the starting player) is Red."""
-    return planes.COLOURS[seat].capitalize()
+    return COLOURS[seat].capitalize()
 
 
 def colour_name(index: int) -> str:
@@ -124,7 +140,7 @@ def colour_name(index: int) -> str:
 
 def slots(state: PlanesState, index: int) -> int:
     """How many cubes colour ``index`` can board: 5, or 5 per grey plane."""
-    return planes.PLANE_SLOTS * (state.grey_planes if index == GREY else 1)
+    return PLANE_SLOTS * (state.grey_planes if index == GREY else 1)
 
 
 def track(state: PlanesState) -> int:
@@ -141,22 +157,22 @@ def plane_slots(state: PlanesState) -> dict[str, int]:
 
 
 def trigger(state: PlanesState) -> str | None:
-    """Which end trigger has fired (planes.end_triggered), or None."""
+    """Which end trigger has fired (end_triggered), or None."""
     # A board without grey planes has no grey plane to fill.
     capacity = {colour: size for colour, size in plane_slots(state).items() if size > 0}
     board = {colour: cubes for colour, cubes in fill(state).items() if colour in capacity}
-    return planes.end_triggered(track(state), board, state.mark, plane_slots=capacity)
+    return end_triggered(track(state), board, state.mark, plane_slots=capacity)
 
 
 def full_colours(state: PlanesState) -> list[str]:
     capacity = {colour: size for colour, size in plane_slots(state).items() if size > 0}
     board = {colour: cubes for colour, cubes in fill(state).items() if colour in capacity}
-    return planes.full_planes(board, capacity)
+    return full_planes(board, capacity)
 
 
 def turns_left(state: PlanesState) -> int:
     """Turns still to play in the round after the chosen seat's turn."""
-    return planes.turns_left_in_round(state.players, state.seat)
+    return turns_left_in_round(state.players, state.seat)
 
 
 def players_after(state: PlanesState) -> list[str]:
@@ -181,21 +197,21 @@ def current_player(state: PlanesState) -> int | None:
 class PlanesGame:
     """The Game protocol for Planes; see the module docstring."""
 
-    name = planes.GAME
+    name = GAME
     title = "Planes"
     options = OPTIONS
 
     def new(self, options: Mapping[str, str], seed: int) -> PlanesState:
         try:
             players = int(options.get("players", "2"))
-            mark = int(options.get("short", str(planes.TRACK_END)))
+            mark = int(options.get("short", str(TRACK_END)))
             grey = int(options.get("grey", str(DEFAULT_GREY_PLANES)))
         except ValueError as error:
             raise OptionError(f"a Planes option is not a number: {error}") from error
-        if not planes.MIN_PLAYERS <= players <= planes.MAX_PLAYERS:
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise OptionError(f"players={players} is not allowed; use players=2..4")
         try:
-            planes.end_mark(mark)
+            end_mark(mark)
         except ValueError as error:
             raise OptionError(f"short={mark} is not allowed; use short=1..12") from error
         return PlanesState(players=players, mark=mark, grey_planes=grey)
@@ -272,7 +288,7 @@ class PlanesGame:
         if kind == "hold":
             cards = (*state.cards, state.draft) if state.draft else state.cards
             seat = len(state.entries)
-            own = min(state.cubes[seat], planes.CUBES_PER_PLAYER)
+            own = min(state.cubes[seat], CUBES_PER_PLAYER)
             return (replace(state, step="boarded", cards=cards, draft=0, boarded=own),
                     (Play("click"),))
         if button is Button.NEXT:
@@ -292,8 +308,8 @@ class PlanesGame:
         if kind == "hold":
             raise RuleError("UP / DOWN set the cubes, NEXT confirms")
         if button is Button.UP:
-            if state.boarded >= planes.CUBES_PER_PLAYER:
-                raise RuleError(f"a player has {planes.CUBES_PER_PLAYER} party cubes")
+            if state.boarded >= CUBES_PER_PLAYER:
+                raise RuleError(f"a player has {CUBES_PER_PLAYER} party cubes")
             return replace(state, boarded=state.boarded + 1), ()
         if button is Button.DOWN:
             if state.boarded == 0:
@@ -350,4 +366,4 @@ class PlanesGame:
     def result(self, state: PlanesState) -> dict[str, Any] | None:
         if state.step != "result":
             return None
-        return planes.score(score_input(state))
+        return score(score_input(state))

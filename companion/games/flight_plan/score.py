@@ -31,13 +31,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from companion.games.flight_plan.guide import (
-    FLEETS,
-    REGIONS,
-    RouteGuide,
-    guide_from_routes,
-    parse_guide,
-)
+from companion.games.flight_plan.data import FLEETS, REGIONS, RouteGuide
+from companion.games.flight_plan.guide import guide_from_routes, parse_guide
 from companion.games.scoring import (
     JsonObject,
     ScoreInputError,

@@ -64,8 +64,8 @@ from companion.core.game import (
     RuleError,
 )
 from companion.core.timer import Countdown
-from companion.games.overbooked.engine import score
 from companion.games.overbooked.events import EVENT_CARDS, EVENT_IDS
+from companion.games.overbooked.score import score
 from companion.games.overbooked.seatmap import (
     BOARD_PRESETS,
     Passenger,

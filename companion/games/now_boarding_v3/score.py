@@ -1,4 +1,4 @@
-"""Now Boarding v3.0 prototype (2015, cooperative, 3-6 players): scoring and schedule data.
+"""Now Boarding v3.0 prototype (2015, cooperative, 3-6 players): scoring and the schedule's rules.
 
 Rules enforced (rules/now-boarding-v3-prototype.txt as read by rules/CLARIFICATIONS.md):
 
@@ -21,15 +21,30 @@ Rules enforced (rules/now-boarding-v3-prototype.txt as read by rules/CLARIFICATI
 - The game also ends (and is scored normally) when a Departure finds too few tiles in the
   supply for everyone's draw.
 
-Pure: standard library only, no clock, no files.
+The numbers are data.py's. Pure: standard library only, no clock, no files.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
+from companion.games.now_boarding_v3.data import (
+    ADVANCED_DEPARTURE_SECONDS,
+    AIRPORTS_BY_DAY,
+    CITY_ADDED_BEFORE_DAY,
+    DAYS,
+    DEFAULT_VARIANT,
+    GAME,
+    LOST_PER_PLAYER,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RATINGS,
+    REDEYE_ROUND,
+    ROUNDS_PER_DAY,
+    VARIANTS,
+)
 from companion.games.scoring import (
     JsonObject,
     ScoreInputError,
@@ -39,82 +54,6 @@ from companion.games.scoring import (
     require_int,
     require_list,
     require_object,
-)
-
-GAME: Final = "now-boarding-v3"
-
-MIN_PLAYERS: Final = 3
-MAX_PLAYERS: Final = 6
-
-VARIANTS: Final = ("basic", "advanced")
-DEFAULT_VARIANT: Final = "basic"
-
-DAYS: Final = 3
-ROUNDS_PER_DAY: Final = 6
-#: The last round of each day: no passengers are drawn at its Departure.
-REDEYE_ROUND: Final = 6
-
-#: The Departure step's time limit in the advanced variant ("use 1:00 timer").
-ADVANCED_DEPARTURE_SECONDS: Final = 60
-
-#: Airports each player runs on each day: Hub A + City B, then City C, then City D.
-AIRPORTS_BY_DAY: Final[Mapping[int, int]] = {1: 2, 2: 3, 3: 4}
-#: The city board (and its passenger tiles) each player adds before the given day.
-CITY_ADDED_BEFORE_DAY: Final[Mapping[int, str]] = {2: "C", 3: "D"}
-
-PASSENGERS_PER_PLAYER_COLOUR: Final = 22
-#: The Lost pile may hold this many passengers per player before the advanced game is lost.
-LOST_PER_PLAYER: Final = 2
-
-#: Starting equipment per player, and its capacities (passengers) and ranges (seats away).
-STARTING_JETS: Final = 1
-STARTING_COMMUTERS: Final = 1
-JET_CAPACITY: Final = 2
-JET_RANGE: Final = 1
-UPGRADED_JET_RANGE: Final = 2
-COMMUTER_CAPACITY: Final = 1
-
-#: Purchase step prices in dollars (the prototype's "additional ideas" are not rules, so absent).
-PURCHASES: Final[Mapping[str, int]] = {
-    "voucher": 1,        # rotate 1 passenger 90 degrees counterclockwise
-    "concession": 3,     # at an airport: each round 1 passenger there does not age
-    "commuter": 4,       # one more Commuter
-    "gate": 5,           # one more Gate at an airport
-    "upgrade-jet": 6,    # flip a Jet: more range and capacity
-    "new-jet": 7,        # a Jet on the Tarmac of one of your cities
-    "city-to-hub": 8,    # a Gate and Runway at a city: Jets may now fly there
-}
-
-#: Rating bands of the final score: (lowest score, label), best last.
-RATINGS: Final[tuple[tuple[int, str], ...]] = (
-    (0, "Keep trying!"),
-    (11, "Notable"),
-    (19, "Great"),
-    (25, "Epic"),
-    (30, "Legendary"),
-    (33, "Mythic"),
-    (42, "PERFECT"),
-)
-
-
-@dataclass(frozen=True)
-class Step:
-    """One step of a round: ``timed`` says whether the advanced variant runs the timer."""
-
-    key: str
-    title: str
-    timed: bool
-    tasks: tuple[str, ...]
-
-
-#: The steps of every round, in order; all players move to the next step together.
-STEPS: Final[tuple[Step, ...]] = (
-    Step("departure", "Departure", True,
-         ("Draw new passengers (none in the Redeye)", "Load and depart planes")),
-    Step("arrival", "Arrival", False,
-         ("Receive and de-board planes", "Score or age passengers")),
-    Step("purchase", "Purchase", False,
-         ("Spend scored passengers on infrastructure",)),
 )
 
 
