@@ -248,3 +248,28 @@ def test_history_without_a_journal_is_bad_usage(tmp_path: Path) -> None:
     result = run("history", "--state-dir", str(tmp_path))
     assert result.returncode == 2
     assert "no journal" in result.stderr
+
+
+def test_history_replays_a_flight_plan_game_played_with_the_owners_guide(tmp_path: Path
+                                                                         ) -> None:
+    """A game with guide=owner replays only with that guide: the export must read it from
+    the config, or the game falls back to one row per button press."""
+    guide = tmp_path / "guide.toml"
+    guide.write_text((Path(__file__).resolve().parents[2] / "companion" / "games" /
+                      "flight_plan" / "example_guide.toml").read_text(encoding="utf-8"),
+                     encoding="utf-8")
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[flight_plan]\nguide = "{guide}"\n', encoding="utf-8")
+    state_dir, out = tmp_path / "state", tmp_path / "export"
+    script = "new flight-plan players=2 guide=owner\n" + "press next\n" * 3
+    played = subprocess.run([*COMPANION, "simulate", "--config", str(config), "--state-dir",
+                             str(state_dir)], input=script, text=True, capture_output=True,
+                            timeout=120, check=False)
+    assert played.stdout.split() == ["ok"] * 4, played.stdout
+    result = run("history", "--config", str(config), "--state-dir", str(state_dir),
+                 "--export", str(out))
+    assert result.returncode == 0, result.stderr
+    document = json.loads((out / "game-1-flight-plan.json").read_text(encoding="utf-8"))
+    assert "record_error" not in document
+    with (out / "game-1-flight-plan.csv").open(encoding="utf-8") as handle:
+        assert next(csv.reader(handle))[:3] == ["turn", "round", "player"]
