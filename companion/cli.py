@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.set_defaults(handler=_render)
 
     score = commands.add_parser("score", help="score a finished game from a JSON or TOML file",
-                                description="Scores a finished game; the formats: docs/scoring.md.")
+                                description="Scores a finished game (CONTRACT.md section 4).")
     score.add_argument("game", help="now-boarding, now-boarding-v3, overbooked, planes, "
                                     "flight-plan")
     score.add_argument("file", nargs="?", default="-", help="a .json or .toml file, or - "
