@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from companion.games.now_boarding import score
-from companion.games.scoring import ScoreInputError, format_table
+from companion.games.scoring import ScoreInputError
 
 
 def _game(complaints: int = 0, undelivered: int = 0, unserved_vips: int = 0,
@@ -70,11 +70,3 @@ def test_now_boarding_score_optional_counts_default_to_zero() -> None:
 def test_now_boarding_score_bad_input(data: Any, message: str) -> None:
     with pytest.raises(ScoreInputError, match=message):
         score(data)
-
-
-def test_now_boarding_score_table_shows_the_outcome() -> None:
-    """The table of a cooperative game has no player rows: it must still say how it ended."""
-    text = format_table(score({"players": 3, "complaints": 1, "undelivered": 3,
-                               "unserved_vips": 1}))
-    assert text.splitlines() == ["breakdown: complaints 1, undelivered 1, unserved-vips 1",
-                                 "complaints in all: 3", "result: lose"]

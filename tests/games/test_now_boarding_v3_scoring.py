@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.games import now_boarding_v3 as v3
-from companion.games.scoring import ScoreInputError, format_table
+from companion.games.scoring import ScoreInputError
 
 
 def _game(*passengers: list[int], variant: str = "basic", lost: int = 0) -> dict[str, Any]:
@@ -266,11 +266,3 @@ def test_v3_end_of_day_steps(day: int, keys: list[str]) -> None:
 def test_v3_purchase_prices() -> None:
     assert v3.PURCHASES == {"voucher": 1, "concession": 3, "commuter": 4, "gate": 5,
                             "upgrade-jet": 6, "new-jet": 7, "city-to-hub": 8}
-
-
-def test_v3_score_table_shows_the_score_and_rating() -> None:
-    result = v3.score({"variant": "advanced", "lost": 7,
-                       "players": [{"name": "Ann", "total": 17}, {"name": "Bo", "total": 12},
-                                   {"name": "Cy", "total": 9}]})
-    assert format_table(result).splitlines()[-2:] == [
-        "score: 13 (Notable)", "the game is lost: too many passengers in the Lost pile"]

@@ -356,10 +356,3 @@ def test_overbooked_solo_bad_input(solo: Any, players: int, fragments: list[str]
         score(data)
     for fragment in fragments:
         assert fragment in str(refused.value)
-
-
-def test_overbooked_solo_table_says_whether_the_scenario_was_won() -> None:
-    text = format_table(solo_game(SCHOOLS_OUT, "schools-out"))
-    assert text.splitlines()[-1] == (
-        "solo schools-out (hard): won; 8-protected-children yes, "
-        "friend-group-of-5-or-3-couples yes, vouchers-left yes")
