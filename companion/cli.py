@@ -372,18 +372,22 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _history(args: argparse.Namespace) -> int:
     from companion.adapters.journal import FILE_NAME, Journal
+    from companion.bootstrap import owner_route_guide
     from companion.core.app import App
     from companion.games.registry import playable_games
     from companion.history import export, list_games
 
-    state_dir = _state_dir(args, load_config(args.config))
+    config = load_config(args.config)
+    state_dir = _state_dir(args, config)
     if not (state_dir / FILE_NAME).exists():
         raise UsageError(f"{state_dir / FILE_NAME}: no journal here (see --state-dir)")
     journal = Journal.in_directory(state_dir)
     try:
         if args.export is not None:
             folder = _output_folder(args.export, "--export")
-            return export(journal, App(playable_games()), folder, sys.stdout)
+            # The owner's Flight Plan route guide, so that games played with it replay.
+            games = playable_games(owner_route_guide(config))
+            return export(journal, App(games), folder, sys.stdout)
         return list_games(journal, sys.stdout)
     finally:
         journal.close()
