@@ -111,12 +111,11 @@ def _departure(state: V3State, now: float) -> Screen:
             lines = (drawing, *REDRAW, SHORT_CHOICE)
         return Screen(title, lines, status=f"NEXT: Arrival  {_lost(state)}")
     if countdown.state is TimerState.IDLE:  # the draw, before the timer runs
+        start = f"NEXT: start {clock_text(int(countdown.duration))}"
         if redeye(state):
-            return Screen(title, ("REDEYE: no passengers", "Load, depart planes",
-                                  f"NEXT: start {clock_text(int(countdown.duration))}"),
+            return Screen(title, ("REDEYE: no passengers", "Load, depart planes", start),
                           status=f"Redeye  {_lost(state)}")
-        return Screen(title, (drawing, *REDRAW, f"NEXT: start {clock_text(int(countdown.duration))}"),
-                      status=SHORT_CHOICE)
+        return Screen(title, (drawing, *REDRAW, start), status=SHORT_CHOICE)
     captions = {
         TimerState.IDLE: "",
         TimerState.RUNNING: "NEXT end  hold NEXT pause",
