@@ -655,3 +655,83 @@ def test_now_boarding_passenger_counts_match_the_chart() -> None:
     assert passenger_cards(2) == 42 == 2 + sum(PREFLIGHT[2].in_pile)
     assert passenger_cards(3) == 56 == 3 + sum(PREFLIGHT[3].in_pile)
     assert passenger_cards(4) == passenger_cards(5) == 72
+
+
+# --- every step said (issue 14) ------------------------------------------------------------
+
+
+def screen_of(table: Table) -> str:
+    return " ".join(now_boarding_screen(table.state.session.state, table.t).text_lines())
+
+
+def test_now_boarding_round_one_waits_on_a_ready_screen_with_the_chart_flip() -> None:
+    table = Table(players="3")
+    while table.step != "ready":
+        table.press(NEXT)
+    assert table.json()["phase"] == "flight" and table.json()["timer"]["state"] == "idle"
+    text = screen_of(table)
+    assert text.startswith("NEXT: start round 1 ")
+    assert "Preflight chart: flip to its Upgrades side." in text
+    assert "Flip every face-down passenger card." in text
+    assert table.refused(UP) == "NEXT starts the flight"
+    table.tick(100.0)  # nothing runs while the table gets ready
+    assert table.step == "ready"
+    table.press(NEXT)
+    assert (table.step, table.json()["timer"]["state"]) == ("flight", "running")
+
+
+def test_now_boarding_anger_says_the_cubes_before_asking_the_complaints() -> None:
+    table = Table(players="3")
+    table.to_flight()
+    table.fly()
+    assert table.json()["ask"] == "cubes"
+    text = screen_of(table)
+    assert "Put 1 anger cube on every waiting passenger. A 4th cube files a complaint." in text
+    assert "Crying Baby" not in text
+    table.press(UP)  # UP on the cubes page goes straight to the count
+    assert (table.json()["ask"], table.json()["pending"]) == ("count", 1)
+    assert "Complaints filed?" in screen_of(table)
+
+
+def test_now_boarding_anger_names_the_crying_baby_once_one_was_served() -> None:
+    game = NowBoarding()
+    seed = next(seed for seed in range(500)
+                if game.new(resolve_options(game.options, {"players": "3", "vip": "on"}),
+                            seed).vip_dealt[0][:1] == ("Crying Baby",))
+    table = Table(box_seed=seed, players="3", vip="on")
+    while table.step != "vip":
+        table.press(NEXT)
+    table.press(NEXT)  # yes: the Crying Baby rides on the last card drawn
+    assert table.json()["vip_offer"] == "Crying Baby"
+    table.to_flight()
+    table.fly()
+    assert "Others by Crying Baby: 2" in screen_of(table)
+
+
+@pytest.mark.parametrize(("complaints", "to_win"), [(0, 5), (1, 3), (2, 1)])
+def test_now_boarding_to_win_is_the_most_undelivered_that_still_wins(complaints: int,
+                                                                     to_win: int) -> None:
+    table = Table(players="2", timer="off")
+    table.to_flight()
+    table.fly()
+    table.complain(complaints)
+    assert table.json()["to_win"] == to_win
+    finish_rounds(table)
+    assert f"Win: <= {to_win} undelivered" in screen_of(table)
+    table.press(UP, to_win)
+    assert tunes(table.press(NEXT)) == ["win"]  # the most still wins ...
+    table.hold(BACK)
+    table.press(UP)
+    assert tunes(table.press(NEXT)) == ["lose"]  # ... and one more loses
+
+
+def test_now_boarding_progress_shows_round_of_all_cards_left_and_complaints() -> None:
+    table = Table(players="3")
+    table.to_flight()
+    table.fly()
+    table.complain(1)
+    assert table.step == "passengers"
+    status = now_boarding_screen(table.state.session.state, table.t).status
+    left = table.json()["decks"]["morning"]
+    assert status == f"R1/17 {left} cards C:1/3"
+    assert table.json()["deck_left"] == left

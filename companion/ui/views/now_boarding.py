@@ -282,8 +282,8 @@ def _anger(state: NowBoardingState) -> Screen:
 def _cubes(state: NowBoardingState) -> Screen:
     """Maintenance step 1 as the rulebook says it, before the complaints are asked."""
     if crying_baby_served(state):
-        lines: tuple[str, ...] = ("1 anger cube on every", "waiting passenger; 4th:",
-                                  "a complaint. Crying Baby:", "others at its airport: 2")
+        lines: tuple[str, ...] = ("1 anger cube on every", "waiting passenger; 4th",
+                                  "cube files a complaint.", "Others by Crying Baby: 2")
     else:
         lines = ("Put 1 anger cube on", "every waiting passenger.", "A 4th cube files a",
                  "complaint.")
