@@ -17,7 +17,9 @@ def run(*arguments, stdin=""):
 
 def test_history_lists_and_exports_a_won_game_and_a_timer(tmp_path):
     state = tmp_path / "state"
-    script = ["new now-boarding players=2 seed=3"] + ["press next", "wait 16"] * 120
+    # Enough NEXTs for the whole game: the ready screen, the anger cubes and upgrades player by
+    # player add steps to every round (issue 14); presses after the end are refused.
+    script = ["new now-boarding players=2 seed=3"] + ["press next", "wait 16"] * 200
     script += ["new timer seconds=20", "press next", "wait 25"]
     run("simulate", "--state-dir", str(state), stdin="\n".join(script) + "\n")
 
