@@ -209,6 +209,8 @@ class App:
         effects: list[Effect] = [JournalUndo(dropped)]
         replayed, paused = self._stop_the_clock(game, replayed, min(undone.at, now), now)
         effects.extend(paused)
+        if paused:  # the screen says why the countdown stands still, and how it goes on
+            notice += ". Paused: hold NEXT."
         effects.append(Play("click"))
         effects.extend(self._result_change(game, session.state, replayed.state))
         return replace(state, session=replayed, notice=notice, last_tick=now), effects

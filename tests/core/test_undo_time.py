@@ -39,7 +39,8 @@ def test_undo_of_a_pause_keeps_the_paused_time() -> None:
     assert effects[:2] == [JournalUndo(1), JournalAction(Restore(), 3.0)]
     state, _ = app.tick(state, 33.0)
     assert timer(app, state, 33.0) == {"state": "paused", "remaining": 12.0, "duration": 15.0}
-    assert state.notice == "undone: hold NEXT"  # the timer game has no words of its own
+    # The timer game has no words of its own; the pause is said with how to go on.
+    assert state.notice == "undone: hold NEXT. Paused: hold NEXT."
     state = gesture(app, state, "hold", Button.NEXT, 40.0)  # resume: 12 s from now
     state, _ = app.tick(state, 51.9)
     assert timer(app, state, 51.9)["state"] == "running"
@@ -71,8 +72,8 @@ def test_now_boarding_undo_right_after_an_expiry_says_what_was_undone() -> None:
 
 
 @pytest.mark.parametrize(("moves", "notice"), [
-    (("press",), "undone: flight R1 end"),
-    (("hold",), "undone: flight R1 pause"),
+    (("press",), "undone: flight R1 end. Paused: hold NEXT."),
+    (("hold",), "undone: flight R1 pause. Paused: hold NEXT."),
     (("hold", "hold"), "undone: flight R1 resume"),
     (("press", "press"), "undone: anger cubes R1"),
     (("press", "press", "press"), "undone: +0 complaints R1"),

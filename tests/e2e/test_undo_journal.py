@@ -27,7 +27,7 @@ def test_undo_of_a_pause_is_journaled_and_comes_back_after_a_restart(tmp_path):
     box.command_line("wait 1")
     assert state(box)["timer"] == {"state": "paused", "remaining": 12.0, "duration": 15.0}
     screen = json.loads(box.command_line("screen").removeprefix("ok "))["lines"]
-    assert "undone: hold NEXT" in screen
+    assert screen[-2:] == ["undone: hold NEXT.", "Paused: hold NEXT."]
     box.journal.close()
 
     again = simulated_controller(tmp_path, clock=clock)

@@ -58,6 +58,8 @@ SCENES: dict[str, tuple[str, ...]] = {
     "now-boarding-upgrades-p3": (_NEW, *_TO_COUNT, *("press next",) * 4),
     "now-boarding-ready": (_NEW, *_TO_COUNT, *("press next",) * 5),
     "now-boarding-undone": (_NEW, *_TO_FLIGHT, "wait 15", "hold back"),
+    "now-boarding-undone-pause": (_NEW, *_TO_FLIGHT, "wait 3", "hold next", "wait 30",
+                                  "hold back"),
     "now-boarding-vip": (_VIP, *("press next",) * 12),
     "now-boarding-vip-named": (_VIP, *("press next",) * 13),
     "now-boarding-vip-complaint": (_VIP, *("press next",) * 12, "press down",
