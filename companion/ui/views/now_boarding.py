@@ -60,6 +60,9 @@ SCENES: dict[str, tuple[str, ...]] = {
     "now-boarding-undone": (_NEW, *_TO_FLIGHT, "wait 15", "hold back"),
     "now-boarding-undone-pause": (_NEW, *_TO_FLIGHT, "wait 3", "hold next", "wait 30",
                                   "hold back"),
+    # seed=3 deals a Crying Baby on top of the Morning VIP deck: served, then the cubes.
+    "now-boarding-cubes-baby": ("new now-boarding players=3 vip=on seed=3",
+                                *("press next",) * 19, "wait 15"),
     "now-boarding-vip": (_VIP, *("press next",) * 12),
     "now-boarding-vip-named": (_VIP, *("press next",) * 13),
     "now-boarding-vip-complaint": (_VIP, *("press next",) * 12, "press down",
