@@ -14,6 +14,14 @@ Rules it enforces:
 - Undo drops the last player action (and the automatic actions, timer expiry or power-cut
   restore, that followed it) and replays the rest from the start of the game. There is
   nothing to undo before the first player action.
+- Undo never spends time: the time between the undone action and the undo is not the
+  table's. A countdown the replay leaves running stands paused with what it had left when the
+  undone action happened (a journaled ``Restore`` at that instant; hold NEXT resumes it);
+  an undo at the very instant of the action leaves it running (no time went by).
+  Replaying the kept actions against their recorded instants alone would leave a countdown
+  running from long ago: paused at 12 s, wait 30 s, undo, and the flight ended at once.
+- Every undo shows what it took back (``undone: flight R3 start``), in the game's words when
+  the game can describe its actions (:class:`~companion.core.game.Describes`).
 - BACK opens the menu over the game (the game goes on); hold BACK undoes. In the menu
   UP / DOWN move, NEXT chooses, BACK goes back a level.
 - Warnings are heard once each: every tick reports the marks whose instants fall between
@@ -30,16 +38,19 @@ from typing import Any, Literal
 from companion.core.buttons import Button, Gesture
 from companion.core.game import (
     AUTOMATIC_ACTIONS,
+    Describes,
     Expire,
     Game,
     GameAction,
     Hold,
     Play,
     Press,
+    Restore,
     RuleError,
+    describe_action,
     resolve_options,
 )
-from companion.core.timer import Countdown
+from companion.core.timer import Countdown, TimerState
 
 # Marks at or below this many seconds left get the more urgent beep.
 FINAL_WARNING_SECONDS = 3
@@ -189,14 +200,20 @@ class App:
             dropped += 1
         if not history:
             raise RuleError("nothing to undo")
-        history.pop()
+        undone = history.pop()
         dropped += 1
         game = self._game(session.game)
         restarted = replace(session, state=game.new(session.options, session.seed), history=())
         replayed = self._replay(game, restarted, tuple(history))
-        effects: list[Effect] = [JournalUndo(dropped), Play("click")]
+        notice = f"undone: {self._describe(game, replayed.state, undone.action)}"
+        effects: list[Effect] = [JournalUndo(dropped)]
+        replayed, paused = self._stop_the_clock(game, replayed, min(undone.at, now), now)
+        effects.extend(paused)
+        if paused:  # the screen says why the countdown stands still, and how it goes on
+            notice += ". Paused: hold NEXT."
+        effects.append(Play("click"))
         effects.extend(self._result_change(game, session.state, replayed.state))
-        return replace(state, session=replayed, notice=None, last_tick=now), effects
+        return replace(state, session=replayed, notice=notice, last_tick=now), effects
 
     def tick(self, state: AppState, now: float) -> tuple[AppState, list[Effect]]:
         """Time has reached ``now``: sound the warnings due, expire a countdown that ran out."""
@@ -267,6 +284,28 @@ class App:
         for recorded in history:
             game_state, _ = game.step(game_state, recorded.action, recorded.at)
         return replace(session, state=game_state, history=history)
+
+    @staticmethod
+    def _stop_the_clock(game: Game[Any], session: Session, at: float,
+                        now: float) -> tuple[Session, list[Effect]]:
+        """Pause a countdown the replay left running, as it stood at ``at`` (the undone
+        action's instant), so the time until the undo is not spent. Journaled as a Restore."""
+        countdown = game.countdown(session.state)
+        if countdown is None or countdown.state is not TimerState.RUNNING \
+                or countdown.is_due(at) or at >= now:
+            return session, []  # nothing running, or no time went by since the undone action
+        paused, _ = game.step(session.state, Restore(), at)
+        history = (*session.history, Recorded(Restore(), at))
+        return replace(session, state=paused, history=history), [JournalAction(Restore(), at)]
+
+    @staticmethod
+    def _describe(game: Game[Any], before: Any, action: GameAction) -> str:
+        """The undone action in the game's words, or the button and gesture."""
+        if isinstance(game, Describes):
+            described = game.describe(before, action)
+            if described:
+                return described
+        return describe_action(action)
 
     @staticmethod
     def _result_change(game: Game[Any], before: Any, after: Any) -> list[Effect]:

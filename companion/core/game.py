@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from companion.core.buttons import Button
 from companion.core.timer import Countdown
@@ -82,6 +82,20 @@ def action_from_json(data: object) -> GameAction:
     if kind == "restore":
         return Restore()
     raise ValueError(f"unknown journaled action {data!r}")
+
+
+def describe_action(action: GameAction) -> str:
+    """An action in a few words (``press NEXT``), for a game that cannot say more."""
+    match action:
+        case Press(button):
+            return f"press {str(button).upper()}"
+        case Hold(button):
+            return f"hold {str(button).upper()}"
+        case Expire():
+            return "timer end"
+        case Restore():
+            return "power-cut pause"
+    raise TypeError(f"not a game action: {action!r}")  # pragma: no cover
 
 
 @dataclass(frozen=True)
@@ -197,6 +211,15 @@ class Game(Protocol[S]):
         ...
 
 
+@runtime_checkable
+class Describes(Protocol):
+    """A game that can say what an action does (optional; undo shows it: ``undone: ...``)."""
+
+    def describe(self, state: Any, action: GameAction) -> str | None:
+        """``action`` taken at ``state``, in a few words (``flight R3 start``), or None."""
+        ...
+
+
 class LazyGame:
     """A game whose rules are loaded on first use.
 
@@ -248,3 +271,7 @@ class LazyGame:
 
     def result(self, state: Any) -> Any:
         return self.rules.result(state)
+
+    def describe(self, state: Any, action: GameAction) -> str | None:
+        rules = self.rules
+        return rules.describe(state, action) if isinstance(rules, Describes) else None

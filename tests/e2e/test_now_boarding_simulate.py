@@ -3,7 +3,10 @@
 The button script is found by playing the game in-process (NEXT at every step, the flight
 timer left to run out, no complaints); the assertions are ``expect`` lines computed from the
 rulebook's Preflight chart and CLARIFICATIONS.md, independently of the game's code, and
-checked by the simulate subprocess itself at every stage boundary.
+checked by the simulate subprocess itself at every stage boundary. The in-process play also
+reads the screen at the steps the rulebook names (``REMINDERS``): the anger cubes before
+the complaints, the flip of every face-down passenger card before each flight, the Preflight
+chart's flip before round 1, upgrades player by player, and the progress on every screen.
 """
 
 import json
@@ -22,6 +25,48 @@ CHART = {
     5: ((3, 6, 4), (12, 30, 24), (4, 5, 6), 6),
 }
 STAGES = ("morning", "afternoon", "evening")
+
+# (step, ask) -> words the screen must show there (rules/now-boarding.txt).
+REMINDERS = {
+    ("anger", "cubes"): ("1 anger cube on", "waiting passenger", "4th cube"),
+    ("anger", "count"): ("Complaints filed?",),
+    ("ready", None): ("Flip every face-down", "passenger card."),
+}
+VIP_REMINDERS = {("vip", "serve?"): ("Serve a VIP?", "NEXT yes   DOWN no"),
+                 ("vip", "named"): ("Put it by the last passenger card drawn.",)}
+
+
+def screen_text(model):
+    return " ".join(json.loads(model.command_line("screen").removeprefix("ok "))["lines"])
+
+
+def check_screen(model, state, players):
+    """The reminders the rulebook names, and the progress, on the screen of ``state``."""
+    text = screen_text(model)
+    for words in {**REMINDERS, **VIP_REMINDERS}.get((state["step"], state.get("ask")), ()):
+        assert words in text, (state["step"], words, text)
+    baby = any(row["card"] == "Crying Baby" for row in state["vips_served"])
+    if (state["step"], state.get("ask")) == ("anger", "cubes"):
+        assert ("Others by Crying Baby: 2" in text) is baby, text
+    if state["step"] == "vip":  # face-down until the table says yes, then named
+        dealt = {card for cards in state["vips_dealt"].values() for card in cards}
+        named = [card for card in dealt if card in text]
+        assert named == ([state["vip_offer"]] if state["ask"] == "named" else []), text
+    if state["step"] not in ("setup", "over"):
+        assert f"R{state['round']}/{state['flights_total']}" in text, text
+        assert f"C:{state['complaints']}/3" in text, text
+    if state["step"] == "ready":
+        assert state["timer"]["state"] == "idle"  # no flight starts unannounced
+        first_round = state["round"] == 1
+        assert ("Preflight chart: flip to its Upgrades side." in text) is first_round, text
+        assert first_round or f"Win: <= {state['to_win']} undelivered" in text, text
+    if state["step"] == "upgrades":
+        player = state["upgrade"]["player"]
+        following = f"P{player + 1}" if player < players else "fly"
+        assert f"P{player} buys" in text and f"hold NEXT buys  NEXT: {following}" in text
+    if state["step"] not in ("setup", "over", "upgrades") and not state["final_round"]:
+        left = state["decks"][state["stage"]]
+        assert f"{left} card" in text, text
 
 
 def boundary_expectations(players):
@@ -44,14 +89,17 @@ def boundary_expectations(players):
     return expectations, first_round
 
 
-def game_script(players, tmp_path):
+def game_script(players, tmp_path, vip="off"):
     expectations, final_round = boundary_expectations(players)
     model = simulated_controller(tmp_path)
-    lines = [f"new now-boarding players={players} seed=11"]
+    lines = [f"new now-boarding players={players} vip={vip} seed=11"]
     model.command_line(lines[0])
     flights = 0
+    seen = set()
     while True:
         state = json.loads(model.command_line("state").removeprefix("ok "))
+        check_screen(model, state, players)
+        seen.add((state["step"], state.get("ask")))
         if state["phase"] == "over":
             break
         if state["step"] == "flight":
@@ -66,6 +114,8 @@ def game_script(players, tmp_path):
             lines.append("press next")
             assert model.command_line("press next") == "ok", state
     assert not expectations, f"stage boundaries never reached: {expectations}"
+    assert set(REMINDERS) <= seen
+    assert (set(VIP_REMINDERS) <= seen) is (vip == "on")
     lines += ["expect phase=over", "expect result=win", f"expect round={final_round}",
               "expect complaints=0"]
     model.journal.close()
@@ -85,6 +135,17 @@ def test_now_boarding_whole_game_through_simulate(players, tmp_path):
     replies = result.stdout.splitlines()
     assert len(replies) == len(lines)
     assert set(replies) == {"ok"}
+
+
+def test_now_boarding_vip_game_through_simulate_asks_before_naming(tmp_path):
+    lines, flights, _ = game_script(3, tmp_path / "model", vip="on")  # NEXT: serve every VIP
+    assert flights == 17
+    script = tmp_path / "now-boarding-vip.txt"
+    script.write_text("\n".join(lines) + "\n")
+    result = subprocess.run([sys.executable, "-m", "companion", "simulate", str(script)],
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr + result.stdout[-500:]
+    assert set(result.stdout.splitlines()) == {"ok"}
 
 
 def test_now_boarding_three_players_is_seventeen_flights(tmp_path):

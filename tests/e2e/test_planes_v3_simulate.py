@@ -223,6 +223,16 @@ def test_v3_simulate_advanced_loss_exactly_past_twice_the_players(tmp_path: Path
     assert json.loads(replies[-1][3:])["lines"][0] == "GAME LOST"
 
 
+def test_v3_score_cli_gives_a_lost_advanced_game_no_rating(tmp_path: Path) -> None:
+    players = [{"name": f"P{seat}", "total": 60} for seat in range(1, 4)]
+    lost = score_cli("now-boarding-v3", {"variant": "advanced", "lost": 7,
+                                         "players": players}, tmp_path)
+    assert (lost["lost_game"], lost["rating"], lost["winners"]) == (True, None, [])
+    kept = score_cli("now-boarding-v3", {"variant": "advanced", "lost": 6,
+                                         "players": players}, tmp_path)
+    assert kept["rating"] == "PERFECT"
+
+
 def test_v3_simulate_basic_never_loses(tmp_path: Path) -> None:
     lines = ["new now-boarding-v3 players=3", "press next", "press next",
              *["press up"] * 10, "expect lost=10", "expect result=null", "expect phase=day"]

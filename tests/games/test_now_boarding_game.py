@@ -27,6 +27,7 @@ from companion.games.now_boarding.data import (
     stage_rounds,
     total_flights,
 )
+from companion.ui.views.now_boarding import now_boarding_screen
 
 NEXT, UP, DOWN, BACK = Button.NEXT, Button.UP, Button.DOWN, Button.BACK
 
@@ -81,8 +82,14 @@ class Table:
         for _ in range(200):
             if self.step in ("flight", "over"):
                 return
-            self.press(NEXT)
+            self.onward()
         raise AssertionError("no flight within 200 presses")
+
+    def onward(self) -> list[Effect]:
+        """NEXT, or DOWN at "Serve a VIP?" (declined)."""
+        if self.step == "vip" and self.json()["ask"] == "serve?":
+            return self.press(DOWN)
+        return self.press(NEXT)
 
     def fly(self) -> list[Effect]:
         """Let the current flight run out (or end it with NEXT when there is no timer)."""
@@ -92,7 +99,10 @@ class Table:
         return self.press(NEXT)
 
     def complain(self, count: int) -> list[Effect]:
-        assert self.step == "anger"
+        """The cubes page, then ``count`` complaints filed."""
+        assert (self.step, self.json()["ask"]) == ("anger", "cubes")
+        self.press(NEXT)
+        assert self.json()["ask"] == "count"
         self.press(UP, count)
         return self.press(NEXT)
 
@@ -134,13 +144,16 @@ def test_now_boarding_whole_game(players: int, rounds: tuple[int, int, int],
     flight_stages: list[str] = []
     boundaries: list[tuple[str, int]] = []
     while table.step != "over":
+        assert (table.json()["phase"], table.step) == ("flight", "ready")
+        assert table.json()["timer"]["state"] == "idle"  # no flight starts unannounced
+        table.press(NEXT)
         state = table.json()
         assert state["step"] == "flight"
         assert state["round"] == len(flight_stages) + 1
         flight_stages.append(state["stage"])
         assert tunes(table.fly())[-1] == "alarm"
         assert table.json()["round"] == len(flight_stages)  # the round that just ended
-        table.press(NEXT)  # no complaints
+        table.complain(0)
         if table.step == "exit":
             break
         draw = table.json()["draw"]
@@ -172,7 +185,9 @@ def test_now_boarding_whole_game(players: int, rounds: tuple[int, int, int],
             assert table.json()["decks"][draw["deck"]] == before - draw["count"]
         assert table.step == "upgrades"
         assert table.json()["final_round"] is (len(boundaries) == 3)
-        table.press(NEXT)
+        for player in range(1, players + 1):  # player by player
+            assert table.json()["upgrade"]["player"] == player
+            table.press(NEXT)
     assert table.step == "exit"
     assert table.json()["final_round"] is True
     effects = table.press(NEXT)
@@ -245,7 +260,7 @@ def finish_rounds(table: Table) -> None:
         table.to_flight()
         if table.step == "flight":
             table.fly()
-            table.press(NEXT)
+            table.complain(0)
 
 
 @pytest.mark.parametrize(
@@ -287,7 +302,7 @@ def test_now_boarding_final_round_anger_can_lose_before_the_exit() -> None:
         table.to_flight()
         if table.step == "flight" and not table.json()["final_round"]:
             table.fly()
-            table.press(NEXT)
+            table.complain(0)
     table.fly()
     assert tunes(table.complain(3)) == ["lose"]
     assert table.json()["step"] == "over"
@@ -317,11 +332,16 @@ def test_now_boarding_unserved_vip_is_a_complaint_that_can_lose() -> None:
         if table.step == "flight":
             table.fly()
         else:
-            table.press(NEXT)  # no complaints, VIPs declined
+            table.onward()  # no complaints, VIPs declined
     assert table.json()["vip"]["morning"] == morning_vips
+    names = table.json()["vips_dealt"]["morning"]
+    screen = now_boarding_screen(table.state.session.state, table.t)
+    assert screen.lines[0].startswith("Unserved VIP")  # named before they complain
+    assert ", ".join(names) in " ".join(screen.lines)
     effects = table.press(NEXT)
     end = table.json()
-    assert (end["step"], end["result"], end["reason"]) == ("over", "lose", "an unserved VIP")
+    assert (end["step"], end["result"]) == ("over", "lose")
+    assert end["reason"] == f"unserved VIP {', '.join(names)}"
     assert end["complaints"] == 2 + morning_vips
     assert tunes(effects) == ["lose"]
 
@@ -331,14 +351,19 @@ def test_now_boarding_served_vips_leave_the_deck_and_count_in_the_record() -> No
     table = Table(box_seed=seed, players="2", vip="on")
     table.press(NEXT, 3 + 2 + 2 + 3)  # checklist incl. three VIP pages
     table.press(NEXT)  # first draw
-    assert table.step == "vip"
+    assert (table.step, table.json()["ask"]) == ("vip", "serve?")
+    assert table.json()["vip_offer"] is None  # face-down until the table says yes
+    screen = now_boarding_screen(table.state.session.state, table.t)
+    first = table.json()["vips_dealt"]["morning"][0]
+    assert screen.title == "Serve a VIP?"
+    assert "NEXT yes   DOWN no" in screen.lines
+    assert first not in " ".join(screen.text_lines())
+    assert table.refused(UP) == "Serve a VIP? NEXT yes, DOWN no"
+    table.press(NEXT)  # yes
     offered = table.json()["vip_offer"]
-    assert offered == table.json()["vips_dealt"]["morning"][0]
-    table.press(UP)
+    assert offered == first
     assert table.json()["serve_vip"] is True
-    table.press(DOWN)
-    assert table.json()["serve_vip"] is False
-    table.press(UP)
+    assert now_boarding_screen(table.state.session.state, table.t).title == f"VIP: {first}"
     left = table.json()["vip"]["morning"]
     table.press(NEXT)
     assert table.json()["vip"]["morning"] == left - 1
@@ -510,7 +535,7 @@ def test_now_boarding_illegal_input_is_refused_and_changes_nothing() -> None:
     assert table.refused(DOWN) == "flying: NEXT ends the flight"
     table.fly()
     assert table.refused(NEXT, "hold") == "hold NEXT pauses a flight only"
-    table.press(NEXT)
+    table.press(NEXT, 2)  # the cubes, then no complaints
     assert table.step == "passengers"
     assert table.refused(UP).startswith("NEXT moves on")
 
@@ -545,9 +570,9 @@ def test_now_boarding_free_tiles_choose_the_starting_planes() -> None:
 def to_upgrades(table: Table) -> None:
     table.to_flight()
     table.fly()
-    table.press(NEXT)
+    table.complain(0)
     while table.step != "upgrades":
-        table.press(NEXT)
+        table.onward()
 
 
 def test_now_boarding_upgrades_buy_at_chart_prices() -> None:
@@ -568,22 +593,28 @@ def test_now_boarding_upgrades_buy_at_chart_prices() -> None:
     table.hold(NEXT)
     assert table.json()["planes"][0]["speed"] == 4
     assert table.json()["supply"]["seat"] == 18 - 3 - 3
-    table.press(UP, 2)  # wraps to P3's temporary speed token
-    assert table.json()["upgrade"] == {"player": 3, "item": "temp-speed", "price": 1,
-                                       "row": 14, "rows": 15}
+    table.press(UP, 2)  # wraps to P1's own temporary speed token: UP / DOWN stay with P1
+    assert table.json()["upgrade"] == {"player": 1, "item": "temp-speed", "price": 1,
+                                       "row": 4, "rows": 15}
     table.hold(NEXT)
-    assert table.json()["supply"]["temp-speed"] == "P3"
-    table.press(UP, 5)
-    assert table.json()["upgrade"]["player"] == 2
-    assert table.refused(NEXT, "hold") == "P3 holds it until used"
-    table.press(DOWN, 5)
-    table.hold(NEXT)  # P3 used it: back in the supply
+    assert table.json()["supply"]["temp-speed"] == "P1"
+    table.hold(NEXT)  # P1 used it: back in the supply
     assert table.json()["supply"]["temp-speed"] == "supply"
+    table.hold(NEXT)  # and bought it again
+    table.press(NEXT)  # P2's rows
+    assert table.json()["upgrade"] == {"player": 2, "item": "seat", "price": 9, "row": 5,
+                                       "rows": 15}
+    table.press(UP)
+    assert table.refused(NEXT, "hold") == "P1 holds it until used"
+    table.press(NEXT)  # P3
+    assert table.json()["upgrade"]["player"] == 3
+    table.press(NEXT)  # NEXT on the last player: the flight is next
+    assert (table.step, table.json()["round"]) == ("ready", 2)
     table.press(NEXT)
     assert (table.step, table.json()["round"]) == ("flight", 2)
     bought = record(table.state.session.state)["upgrades"]
     assert [row["item"] for row in bought] == ["seat"] * 3 + ["speed", "temp-speed",
-                                                               "temp-speed-used"]
+                                                               "temp-speed-used", "temp-speed"]
 
 
 def test_now_boarding_seat_supply_runs_out() -> None:
@@ -598,7 +629,7 @@ def test_now_boarding_seat_supply_runs_out() -> None:
                 assert error.message == "no seat tiles left"
                 refusals += 1
         if player < 4:
-            table.press(DOWN, 5)
+            table.press(NEXT)  # the next player's rows
     assert table.json()["supply"]["seat"] == 0
     assert refusals == 2  # 18 tiles: 5 free, 13 bought
 
@@ -624,3 +655,83 @@ def test_now_boarding_passenger_counts_match_the_chart() -> None:
     assert passenger_cards(2) == 42 == 2 + sum(PREFLIGHT[2].in_pile)
     assert passenger_cards(3) == 56 == 3 + sum(PREFLIGHT[3].in_pile)
     assert passenger_cards(4) == passenger_cards(5) == 72
+
+
+# --- every step said (issue 14) ------------------------------------------------------------
+
+
+def screen_of(table: Table) -> str:
+    return " ".join(now_boarding_screen(table.state.session.state, table.t).text_lines())
+
+
+def test_now_boarding_round_one_waits_on_a_ready_screen_with_the_chart_flip() -> None:
+    table = Table(players="3")
+    while table.step != "ready":
+        table.press(NEXT)
+    assert table.json()["phase"] == "flight" and table.json()["timer"]["state"] == "idle"
+    text = screen_of(table)
+    assert text.startswith("NEXT: start round 1 ")
+    assert "Preflight chart: flip to its Upgrades side." in text
+    assert "Flip every face-down passenger card." in text
+    assert table.refused(UP) == "NEXT starts the flight"
+    table.tick(100.0)  # nothing runs while the table gets ready
+    assert table.step == "ready"
+    table.press(NEXT)
+    assert (table.step, table.json()["timer"]["state"]) == ("flight", "running")
+
+
+def test_now_boarding_anger_says_the_cubes_before_asking_the_complaints() -> None:
+    table = Table(players="3")
+    table.to_flight()
+    table.fly()
+    assert table.json()["ask"] == "cubes"
+    text = screen_of(table)
+    assert "Put 1 anger cube on every waiting passenger. A 4th cube files a complaint." in text
+    assert "Crying Baby" not in text
+    table.press(UP)  # UP on the cubes page goes straight to the count
+    assert (table.json()["ask"], table.json()["pending"]) == ("count", 1)
+    assert "Complaints filed?" in screen_of(table)
+
+
+def test_now_boarding_anger_names_the_crying_baby_once_one_was_served() -> None:
+    game = NowBoarding()
+    seed = next(seed for seed in range(500)
+                if game.new(resolve_options(game.options, {"players": "3", "vip": "on"}),
+                            seed).vip_dealt[0][:1] == ("Crying Baby",))
+    table = Table(box_seed=seed, players="3", vip="on")
+    while table.step != "vip":
+        table.press(NEXT)
+    table.press(NEXT)  # yes: the Crying Baby rides on the last card drawn
+    assert table.json()["vip_offer"] == "Crying Baby"
+    table.to_flight()
+    table.fly()
+    assert "Others by Crying Baby: 2" in screen_of(table)
+
+
+@pytest.mark.parametrize(("complaints", "to_win"), [(0, 5), (1, 3), (2, 1)])
+def test_now_boarding_to_win_is_the_most_undelivered_that_still_wins(complaints: int,
+                                                                     to_win: int) -> None:
+    table = Table(players="2", timer="off")
+    table.to_flight()
+    table.fly()
+    table.complain(complaints)
+    assert table.json()["to_win"] == to_win
+    finish_rounds(table)
+    assert f"Win: <= {to_win} undelivered" in screen_of(table)
+    table.press(UP, to_win)
+    assert tunes(table.press(NEXT)) == ["win"]  # the most still wins ...
+    table.hold(BACK)
+    table.press(UP)
+    assert tunes(table.press(NEXT)) == ["lose"]  # ... and one more loses
+
+
+def test_now_boarding_progress_shows_round_of_all_cards_left_and_complaints() -> None:
+    table = Table(players="3")
+    table.to_flight()
+    table.fly()
+    table.complain(1)
+    assert table.step == "passengers"
+    status = now_boarding_screen(table.state.session.state, table.t).status
+    left = table.json()["decks"]["morning"]
+    assert status == f"R1/17 {left} cards C:1/3"
+    assert table.json()["deck_left"] == left

@@ -161,12 +161,47 @@ def test_v3_game_the_timer_restarts_at_every_departure() -> None:
                                                  "duration": 30.0}
 
 
-def test_v3_game_supply_short_ends_the_game_at_a_departure() -> None:
+def test_v3_game_supply_short_is_a_choice_on_the_departure_screen() -> None:
     state, _ = act(new(), Press(NEXT))
-    state, plays = act(state, Hold(NEXT))
+    screen = now_boarding_v3_screen(state, 0.0)
+    assert "DOWN: too few tiles left" in screen.lines  # the choice is said, not hidden
+    with pytest.raises(RuleError, match="DOWN asks"):
+        act(state, Hold(NEXT))  # no hidden hold ends the game any more
+    state, _ = act(state, Press(DOWN))
+    assert state.short and GAME.to_json(state, 0.0)["short"] is True
+    asked = now_boarding_v3_screen(state, 0.0)
+    assert asked.title == "Too few tiles?"
+    check_fits(asked)
+    back, _ = act(state, Press(UP))
+    assert (back.step, back.short) == ("departure", False)
+    state, plays = act(state, Press(NEXT))
     assert state.step == "game-over" and state.reason == "supply" and plays == [Play("end")]
     state, _ = act(state, Press(NEXT))
     assert state.step == "entry"
+
+
+def test_v3_game_supply_short_is_refused_once_the_timer_runs() -> None:
+    state, _ = act(new(variant="advanced"), Press(NEXT), Press(NEXT), at=1.0)
+    with pytest.raises(RuleError, match="before the timer starts"):
+        act(state, Press(DOWN), at=2.0)
+
+
+@pytest.mark.parametrize("variant", ["basic", "advanced"])
+def test_v3_game_redeye_never_ends_for_too_few_tiles(variant: str) -> None:
+    state = new(variant=variant, timer="off")
+    state, _ = act(state, Press(NEXT))
+    while not (state.step == "departure" and state.round == v3.REDEYE_ROUND):
+        state, _ = act(state, Press(NEXT))
+    for action in (Hold(NEXT), Press(DOWN)):
+        with pytest.raises(RuleError, match="the Redeye draws no tiles"):
+            act(state, action)
+    assert "too few" not in " ".join(now_boarding_v3_screen(state, 0.0).text_lines())
+
+
+def test_v3_game_departure_says_to_redraw_a_passenger_at_its_own_destination() -> None:
+    for state in (act(new(), Press(NEXT))[0], act(new(variant="advanced"), Press(NEXT))[0]):
+        text = " ".join(now_boarding_v3_screen(state, 0.0).text_lines())
+        assert "Drawn at its destination? Put back, draw another." in text
 
 
 # -- the Lost pile -------------------------------------------------------------------------------
@@ -241,7 +276,7 @@ def test_v3_game_entry_gives_exactly_the_scorer_result(variant: str) -> None:
 
 
 def test_v3_game_entry_refuses_below_zero() -> None:
-    state, _ = act(new(), Press(NEXT), Hold(NEXT), Press(NEXT))
+    state, _ = act(new(), Press(NEXT), Press(DOWN), Press(NEXT), Press(NEXT))
     with pytest.raises(RuleError, match="0 or more"):
         act(state, Press(DOWN))
     state, _ = act(state, Hold(UP))  # a held UP acts as a press
@@ -358,3 +393,17 @@ def test_v3_game_scenes_play_without_a_refusal(name: str) -> None:
         t += 0.5
         state, _ = app.gesture(state, Gesture(words[0], Button(words[1]), t), t)  # type: ignore[arg-type]
     check_fits(screen_for(app, state, t))
+
+
+@pytest.mark.parametrize(("variant", "lost", "first", "last"), [
+    ("basic", 20, "Rating: PERFECT", "Lost pile: 20"),
+    ("advanced", 8, "Rating: PERFECT", "Lost 8: table wins!"),
+    ("advanced", 9, "No rating: game lost", "Lost 9: table loses."),
+])
+def test_v3_result_screen_rates_basic_and_never_rates_a_lost_game(
+        variant: str, lost: int, first: str, last: str) -> None:
+    state = V3State(players=4, variant=variant, duration=None, phase="over", step="over",
+                    day=3, round=6, lost=lost, reason="day-3", totals=(50, 50, 50, 50))
+    screen = now_boarding_v3_screen(state, 0.0)
+    check_fits(screen)
+    assert (screen.lines[0], screen.lines[-1]) == (first, last)

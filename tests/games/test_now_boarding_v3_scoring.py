@@ -117,8 +117,16 @@ def test_v3_advanced_loss_when_lost_pile_passes_twice_the_players(
     names = [f"P{i}" for i in range(players)]
     assert result["winners"] == ([] if lost_game else names)
     assert result["ranking"] == [names]
-    # The score and rating are still reported for a lost game.
+    # The score is still reported for a lost game; a rating only for a game not lost.
     assert result["score"] == 3
+    assert result["rating"] == (None if lost_game else "Keep trying!")
+
+
+def test_v3_lost_advanced_game_gets_no_rating_however_high_the_score() -> None:
+    result = v3.score(_game([50], [50], [50], variant="advanced", lost=7))
+    assert result["score"] == 50 and result["lost_game"] is True
+    assert result["rating"] is None  # not "PERFECT"
+    assert v3.score(_game([50], [50], [50], variant="advanced", lost=6))["rating"] == "PERFECT"
 
 
 def test_v3_live_loss_helpers_agree_with_scoring() -> None:

@@ -11,18 +11,25 @@ Flow (``phase`` / ``step``)
   cards the companion dealt (players + 2 of the nine, a seeded draw, each to its stage).
 - First-round setup, still ``phase`` setup: ``passengers`` (draw the Morning "draw per
   round" count), ``vip`` (see below), ``weather`` (every Morning weather card, one per NEXT),
-  then the first ``flight``.
+  then ``ready`` for round 1 (its screen also says to flip the Preflight chart to its
+  Upgrades side: the rulebook's last first-round setup step).
+- ``ready`` (``phase`` flight, ``round`` the flight's round, the countdown idle): before
+  every flight the screen says to flip every face-down passenger card; NEXT starts the flight.
+  No flight starts unannounced.
 - ``flight``: the countdown starts when the step begins. NEXT ends it early (tune "end");
   the countdown running out (``Expire``) plays "alarm". Hold NEXT pauses / resumes; with
   ``strict=on`` pausing is refused, but resuming a countdown paused by a power cut
   (``Restore``) is always allowed. ``timer=off``: no countdown, the flight ends only by NEXT,
   hold NEXT is refused, the time used is the time between the flight's start and its end.
-- Maintenance, in order: ``anger`` (UP / DOWN set the complaints filed now, NEXT adds them);
+- Maintenance, in order: ``anger``, two pages: first the cubes (1 anger cube on every
+  waiting passenger, a 4th files a complaint; once a Crying Baby VIP was served, the others at
+  its airport get 2), NEXT then asks the complaints filed (UP / DOWN set them, NEXT adds them;
+  UP / DOWN on the cubes page go straight to the count);
   ``passengers`` (draw N from the current deck; when the deck is found empty the stage
   changes: the screen says to clear the weather, NEXT moves to the new stage's ``weather``,
   then its ``passengers`` draw; when the Evening deck is found empty nothing is drawn, no
-  weather changes and the next round is the final round); ``vip``; ``upgrades``; NEXT
-  then starts the next round's flight.
+  weather changes and the next round is the final round); ``vip``; ``upgrades``, player by
+  player; NEXT on the last player goes to the next round's ``ready``.
 - After the final round's flight: ``anger``, then ``exit`` (UP / DOWN set the undelivered
   passengers, NEXT adds floor(undelivered / 2) complaints), then ``over``.
 - 3 or more complaints end the game at once (``over``, result "lose", tune "lose") whatever
@@ -32,16 +39,18 @@ Flow (``phase`` / ``step``)
 VIP variant (``vip=on``)
 - After every passenger draw (the first-round draw included, so each stage has at least as
   many chances as it can have VIP cards) and while the current stage still has a VIP card,
-  the ``vip`` step offers to serve the top one: UP yes, DOWN no (the default), NEXT confirms.
-  One VIP per draw: it rides on "the last passenger card" dealt.
-- VIP cards left when their stage's deck is found empty become complaints at the NEXT of
-  that ``passengers`` step (the screen announces them first).
+  the ``vip`` step asks "Serve a VIP?" with the card still face-down: NEXT yes, DOWN no.
+  Only after yes does the screen (and ``vip_offer``) name the card; NEXT then goes on. One
+  VIP per draw: it rides on "the last passenger card" dealt.
+- VIP cards left when their stage's deck is found empty become complaints at a NEXT of
+  their own at that ``passengers`` step (the screen names them first; the loss reason names
+  them too); the next NEXT changes the stage.
 
 Upgrades (``upgrades``)
-- Rows, five per player: seat, speed, route, temporary seat, temporary speed, each with the
-  player's next price (FACTS.md chart) and the tiles left. UP / DOWN move through the rows
-  (across players), hold NEXT buys the selected row, NEXT ends the step and starts the next
-  flight (skipping it entirely is one NEXT). A temporary token is held by its buyer until
+- Player by player (P1 first): five rows each, seat, speed, route, temporary seat,
+  temporary speed, with the player's next price (FACTS.md chart) and the tiles left. UP / DOWN
+  move through the player's rows, hold NEXT buys the selected row, NEXT goes to the next
+  player; NEXT on the last player goes to ``ready``. A temporary token is held by its buyer until
   used: hold NEXT on the holder's own row marks it used and returns it to the supply.
 - Planes start with 1 seat and speed 3; the setup's free tile (seat or speed, and one route
   with 2 players) comes from the supply. At most 5 seats and speed 9 (the chart's last price).
@@ -211,6 +220,38 @@ class NowBoarding:
     def to_json(self, state: NowBoardingState, now: float) -> dict[str, Any]:
         return state_json(state, now)
 
+    def describe(self, state: NowBoardingState, action: GameAction) -> str | None:
+        """What ``action`` did at ``state``, for undo's notice (``flight R3 start``)."""
+        flight = f"flight R{state.round}"
+        match action, state.step:
+            case Press(Button.NEXT), "ready":
+                return f"{flight} start"
+            case Press(Button.NEXT), "flight":
+                return f"{flight} end"
+            case Hold(Button.NEXT), "flight":
+                paused = state.countdown is not None \
+                    and state.countdown.state is TimerState.PAUSED
+                return f"{flight} {'resume' if paused else 'pause'}"
+            case Hold(Button.NEXT), "upgrades":
+                player, item = upgrade_row(state)
+                verb = "used" if temp_holder(state, item) == player else "bought"
+                return f"P{player + 1} {verb} {item.replace('-', ' ')}"
+            case Press(Button.NEXT), "upgrades":
+                return f"P{state.page // len(UPGRADE_ITEMS) + 1}'s upgrades"
+            case Press(Button.NEXT), "anger":
+                if state.page == 0:
+                    return f"anger cubes R{state.round}"
+                return f"+{state.pending} complaints R{state.round}"
+            case Press(Button.NEXT), "exit":
+                return f"{state.pending} undelivered"
+            case Press(Button.NEXT), "passengers":
+                return f"{data.STAGE_TITLES[state.stage]} draw R{state.round}"
+            case Press(Button.NEXT) | Press(Button.DOWN), "vip":
+                return "VIP answer"
+            case Press(Button.NEXT), "weather":
+                return "weather card"
+        return None
+
     # -- NEXT -------------------------------------------------------------------------------
 
     def _next(self, state: NowBoardingState,
@@ -221,65 +262,73 @@ class NowBoarding:
                     return replace(state, page=state.page + 1), (Play("click"),)
                 return replace(state, step="passengers", page=0), (Play("click"),)
             case "passengers":
-                return self._passengers(state, now)
+                return self._passengers(state)
             case "weather":
-                return self._weather(state, now)
+                return self._weather(state)
             case "vip":
-                return self._vip(state, now)
+                if state.page == 0:  # "Serve a VIP?" NEXT: yes; the card is named now
+                    return replace(state, page=1, serve_vip=True), (Play("click"),)
+                return self._vip(state)
+            case "ready":
+                return self._start_flight(state, now)
             case "flight":
                 return self._end_flight(state, now, "next")
             case "anger":
+                if state.page == 0:
+                    return replace(state, page=1), (Play("click"),)
                 return self._anger(state)
             case "upgrades":
-                return self._start_flight(replace(state, round=state.round + 1), now)
+                player = state.page // len(UPGRADE_ITEMS)
+                if player + 1 < state.players:
+                    return (replace(state, page=(player + 1) * len(UPGRADE_ITEMS)),
+                            (Play("click"),))
+                return self._ready(replace(state, round=state.round + 1))
             case "exit":
                 return self._exit(state)
         raise RuleError(f"NEXT does nothing at {state.step}")  # pragma: no cover
 
-    def _passengers(self, state: NowBoardingState,
-                    now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+    def _passengers(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         if not deck_empty(state):
             index = state.stage_index
             decks = list(state.decks)
             decks[index] -= draw_count(state)
             drawn = replace(state, decks=(decks[0], decks[1], decks[2]))
-            return self._after_draw(drawn, now)
-        # The draw finds the current deck empty: its VIPs complain, then the stage changes
-        # (or, after the Evening, the next round is the final round).
-        state, plays = self._vip_complaints(state)
-        if state.step == "over":
-            return state, plays
+            return self._after_draw(drawn)
+        # The draw finds the current deck empty: its VIPs complain (one NEXT, their screen
+        # names them), then the stage changes (or, after the Evening, the final round comes).
+        if vip_left(state):
+            state, plays = self._vip_complaints(state)
+            return state, plays or (Play("click"),)
         if state.stage_index + 1 < len(STAGES):
             changed = replace(state, stage_index=state.stage_index + 1, page=0)
             step = "weather" if changed.weather[changed.stage_index] > 0 else "passengers"
-            return replace(changed, step=step), plays or (Play("click"),)
-        return replace(state, final_round=True, step="upgrades", page=0), plays or (Play("click"),)
+            return replace(changed, step=step), (Play("click"),)
+        return replace(state, final_round=True, step="upgrades", page=0), (Play("click"),)
 
     def _vip_complaints(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         left = vip_left(state)
         if not left:
             return state, ()
+        names = state.vip_decks[state.stage_index]
         decks = list(state.vip_decks)
         decks[state.stage_index] = ()
         state = replace(state, vip_decks=(decks[0], decks[1], decks[2]))
-        return self._add_complaints(state, left, "vip")
+        return self._add_complaints(state, left, "vip",
+                                    reason=f"unserved VIP {', '.join(names)}")
 
-    def _after_draw(self, state: NowBoardingState,
-                    now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+    def _after_draw(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         if state.vip_variant and vip_left(state) > 0:
-            return replace(state, step="vip", serve_vip=False), (Play("click"),)
-        return self._after_vip(state, now)
+            return replace(state, step="vip", serve_vip=False, page=0), (Play("click"),)
+        return self._after_vip(state)
 
-    def _after_vip(self, state: NowBoardingState,
-                   now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+    def _after_vip(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         if state.phase == "setup":
             if state.weather[state.stage_index] > 0:
-                return replace(state, step="weather"), (Play("click"),)
-            return self._start_flight(state, now)
+                return replace(state, step="weather", page=0), (Play("click"),)
+            return self._ready(state)
         return replace(state, step="upgrades", page=0), (Play("click"),)
 
-    def _vip(self, state: NowBoardingState,
-             now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+    def _vip(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         if state.serve_vip:
             index = state.stage_index
             card = state.vip_decks[index][0]
@@ -287,10 +336,9 @@ class NowBoarding:
             decks[index] = decks[index][1:]
             state = replace(state, vip_decks=(decks[0], decks[1], decks[2]),
                             vips_served=(*state.vips_served, (state.round, state.stage, card)))
-        return self._after_vip(replace(state, serve_vip=False), now)
+        return self._after_vip(replace(state, serve_vip=False, page=0))
 
-    def _weather(self, state: NowBoardingState,
-                 now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+    def _weather(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         index = state.stage_index
         weather = list(state.weather)
         weather[index] -= 1
@@ -298,9 +346,16 @@ class NowBoarding:
         if weather[index] > 0:
             return state, (Play("click"),)
         if state.phase == "setup":
-            return self._start_flight(state, now)
+            return self._ready(state)
         # A stage change: the new stage's weather is out, now its passengers.
         return replace(state, step="passengers"), (Play("click"),)
+
+    @staticmethod
+    def _ready(state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        """Before a flight: the table flips the face-down passengers, NEXT starts it."""
+        countdown = state.countdown.reset() if state.countdown is not None else None
+        return (replace(state, phase="flight", step="ready", page=0, countdown=countdown),
+                (Play("click"),))
 
     def _start_flight(self, state: NowBoardingState,
                       now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
@@ -327,8 +382,8 @@ class NowBoarding:
         if state.step == "over":
             return state, plays
         if state.final_round:
-            return replace(state, step="exit", pending=0), plays or (Play("click"),)
-        return replace(state, step="passengers"), plays or (Play("click"),)
+            return replace(state, step="exit", pending=0, page=0), plays or (Play("click"),)
+        return replace(state, step="passengers", page=0), plays or (Play("click"),)
 
     def _exit(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         undelivered = state.pending
@@ -340,7 +395,8 @@ class NowBoarding:
         return won, (Play("win"),)
 
     def _add_complaints(self, state: NowBoardingState, count: int, source: str,
-                        *, always_log: bool = False) -> tuple[NowBoardingState, tuple[Play, ...]]:
+                        *, always_log: bool = False,
+                        reason: str | None = None) -> tuple[NowBoardingState, tuple[Play, ...]]:
         """Add complaints; 3 or more end the game at once, reaching exactly 2 is a warning."""
         if count <= 0 and not always_log:
             return state, ()
@@ -352,7 +408,7 @@ class NowBoarding:
             reasons = {"anger": "angry passengers", "vip": "an unserved VIP",
                        "exit": "undelivered passengers"}
             return replace(state, phase="over", step="over", result="lose",
-                           reason=reasons[source]), (Play("lose"),)
+                           reason=reason or reasons[source]), (Play("lose"),)
         if before < COMPLAINT_LIMIT - 1 == total:
             return state, (Play("danger"),)
         return state, ()
@@ -397,6 +453,7 @@ class NowBoarding:
                  direction: int) -> tuple[NowBoardingState, tuple[Play, ...]]:
         match state.step:
             case "anger":
+                state = replace(state, page=1)  # UP / DOWN on the cubes page: to the count
                 value = state.pending + direction
                 if value < 0:
                     raise RuleError("complaints cannot go below 0")
@@ -411,11 +468,18 @@ class NowBoarding:
                     raise RuleError(f"at most {max_undelivered(state)} passengers")
                 return replace(state, pending=value), ()
             case "vip":
-                return replace(state, serve_vip=direction > 0), ()
+                if state.page == 0 and direction < 0:  # "Serve a VIP?" DOWN: no
+                    return self._vip(replace(state, serve_vip=False))
+                if state.page == 0:
+                    raise RuleError("Serve a VIP? NEXT yes, DOWN no")
+                raise RuleError("NEXT goes on; hold BACK takes the VIP back")
             case "upgrades":
-                rows = len(UPGRADE_ITEMS) * state.players
-                # UP moves up the list (to the row before), DOWN to the row after.
-                return replace(state, page=(state.page - direction) % rows), ()
+                rows = len(UPGRADE_ITEMS)
+                first = state.page // rows * rows
+                # UP moves up the player's list (to the row before), DOWN to the row after.
+                return replace(state, page=first + (state.page - first - direction) % rows), ()
+            case "ready":
+                raise RuleError("NEXT starts the flight")
             case "setup":
                 page = setup_page(state)
                 if page.startswith("free-"):

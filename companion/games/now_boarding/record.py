@@ -4,7 +4,11 @@
 ``options``, ``seed``, ``setup_page`` ({"index", "count", "key"} during setup's checklist),
 ``draw`` ({"deck", "count", "empty", "next"} at ``passengers``), ``weather_card``
 ({"card", "of", "token", "route"} at ``weather``), ``pending`` (the number being set at
-``anger`` / ``exit``), ``serve_vip`` and ``vip_offer`` (at ``vip``), ``elapsed`` (seconds used
+``anger`` / ``exit``), ``serve_vip`` and ``vip_offer`` (at ``vip``; the offer is null until
+the table said yes: the VIP decks are face-down), ``ask`` (the page of a two-page step:
+``cubes`` / ``count`` at ``anger``, ``serve?`` / ``named`` at ``vip``), ``deck_left`` (cards
+left in the current stage's deck), ``to_win`` (the most passengers that may still go
+undelivered for a win), ``elapsed`` (seconds used
 in the current flight), ``flights_total`` (flight phases in a whole game), ``flights``,
 ``complaints_by_round``, ``planes``, ``supply``, ``upgrade`` (the selected row at
 ``upgrades``), ``vips_dealt``, ``vips_served``, ``undelivered`` and ``reason`` (why it ended).
@@ -30,6 +34,7 @@ from companion.games.now_boarding.rules import (
     setup_pages,
     supply_left,
     temp_holder,
+    to_win,
     upgrade_row,
     vip_offer,
     weather_card,
@@ -83,6 +88,14 @@ def _supply(state: NowBoardingState) -> dict[str, Any]:
     return supply
 
 
+def _ask(state: NowBoardingState) -> str | None:
+    if state.step == "anger":
+        return ("cubes", "count")[state.page]
+    if state.step == "vip":
+        return ("serve?", "named")[state.page]
+    return None
+
+
 def _upgrade(state: NowBoardingState) -> dict[str, Any] | None:
     if state.step != "upgrades":
         return None
@@ -117,7 +130,10 @@ def state_json(state: NowBoardingState, now: float) -> dict[str, Any]:
         "weather_card": None,
         "pending": state.pending if state.step in ("anger", "exit") else None,
         "serve_vip": state.serve_vip if state.step == "vip" else None,
-        "vip_offer": vip_offer(state) if state.step == "vip" else None,
+        "vip_offer": vip_offer(state) if state.step == "vip" and state.page == 1 else None,
+        "ask": _ask(state),
+        "deck_left": state.decks[state.stage_index],
+        "to_win": to_win(state),
         "elapsed": round(elapsed(state, now), 3),
         "flights_total": data.total_flights(state.players),
         "flights": [{"round": f.round, "stage": f.stage, "used": f.used, "ended": f.ended,

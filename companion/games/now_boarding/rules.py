@@ -245,6 +245,21 @@ def elapsed(state: NowBoardingState, now: float) -> float:
     return max(0.0, now - (state.flight_started or 0.0))
 
 
+def to_win(state: NowBoardingState) -> int:
+    """The most passengers that may still go undelivered for the table to win.
+
+    Exit the aircraft adds floor(undelivered / 2) complaints and 3 lose, so with ``c``
+    complaints the table wins with at most 2 x (2 - c) + 1 undelivered (5, 3, 1); 0 once lost.
+    """
+    room = data.COMPLAINT_LIMIT - 1 - state.complaints
+    return 2 * room + 1 if room >= 0 else 0
+
+
+def crying_baby_served(state: NowBoardingState) -> bool:
+    """Whether a Crying Baby VIP was served (its airport's others may get 2 anger cubes)."""
+    return any(card == "Crying Baby" for _, _, card in state.vips_served)
+
+
 def max_undelivered(state: NowBoardingState) -> int:
     """The most passengers that can be undelivered: every card of the game."""
     return data.passenger_cards(state.players)

@@ -16,8 +16,11 @@ schedule data and the scoring are this package's data.py and score.py, reused he
   the Redeye's lost step and the final Purchase (Vouchers can still save passengers there).
   Advanced variant: the game is lost at once when the pile holds more than 2 x players
   (``result`` "lose", tune "lose"); reaching exactly 2 x players plays "danger".
-- The game also ends when a Departure finds too few tiles to go around: hold NEXT at a
-  Departure before its timer runs (any time in an untimed one) ends it; it is scored as usual.
+- The game also ends when a Departure finds too few tiles to go around, as a choice on the
+  screen: DOWN at a Departure before its timer runs (any time in an untimed one) asks "Too few
+  tiles?", NEXT there ends the game (scored as usual), UP goes back. Never at the Redeye: it
+  draws no tiles (DOWN and hold NEXT are refused there).
+- The Departure screen says to put back and redraw a passenger drawn at its own destination.
 - Score entry: each player's score pile total (face up and face down); ``result`` is exactly
   :func:`now_boarding_v3.score` of ``{"variant", "lost", "players": [{"name", "total"}]}``
   (players are named P1, P2, ... in seat order).
@@ -28,6 +31,7 @@ Buttons (BACK is the box's: a press opens the menu, a hold undoes the last actio
 - ``departure``, timed: NEXT starts the timer once the passengers are drawn, NEXT again ends
   the Departure early (tune "end"), hold NEXT pauses / resumes; the timer running out ends it
   (tune "alarm"). Untimed: NEXT ends the Departure. Either way the next step is Arrival.
+  DOWN before the timer runs: the "Too few tiles?" choice (``short`` true in the state).
 - Every other step: NEXT moves on. UP / DOWN change the Lost pile where it can change.
 - ``score`` / ``entry``: UP / DOWN set the player's score pile total (a held UP / DOWN repeats
   on the box), NEXT goes to the next player; after the last, ``over`` with the result (tune
@@ -119,6 +123,7 @@ class V3State:
     totals: tuple[int, ...] = ()
     draft: int = 0
     departures: int = 0
+    short: bool = False  # the "Too few tiles?" choice is on screen (at a Departure)
 
 
 # -- derived facts (pure helpers the view shares) ------------------------------------------------
@@ -214,9 +219,32 @@ class NowBoardingV3Game:
             raise RuleError("game over: BACK menu, hold BACK undo")
         if state.step == "entry":
             return self._entry(state, button)
+        if state.step == "departure":
+            return self._departure_press(state, button, now)
         if button is Button.NEXT:
             return self._next(state, now)
         return self._lost(state, +1 if button is Button.UP else -1)
+
+    def _departure_press(self, state: V3State, button: Button,
+                         now: float) -> tuple[V3State, tuple[Play, ...]]:
+        """NEXT goes on; DOWN asks "Too few tiles?" (NEXT there ends the game, UP goes back)."""
+        if state.short:
+            if button is Button.NEXT:
+                return (replace(state, step="game-over", reason="supply", short=False),
+                        (Play("end"),))
+            if button is Button.UP:
+                return replace(state, short=False), (Play("click"),)
+            raise RuleError("Too few tiles? NEXT ends the game, UP goes back")
+        if button is Button.NEXT:
+            return self._next(state, now)
+        if button is Button.DOWN:
+            if redeye(state):
+                raise RuleError("the Redeye draws no tiles")
+            countdown = state.countdown
+            if countdown is not None and countdown.state is not TimerState.IDLE:
+                raise RuleError("tiles run short only before the timer starts")
+            return replace(state, short=True), (Play("click"),)
+        raise RuleError("the Lost pile changes at Arrival and the day's end")
 
     def _next(self, state: V3State, now: float) -> tuple[V3State, tuple[Play, ...]]:
         if state.step == "departure":
@@ -267,8 +295,10 @@ class NowBoardingV3Game:
             return replace(state, countdown=countdown.pause(now)), (Play("click"),)
         if countdown is not None and countdown.state is TimerState.PAUSED:
             return replace(state, countdown=countdown.resume(now)), (Play("click"),)
-        # Before the draw's timer runs: too few tiles in the supply ends the game (scored).
-        return replace(state, step="game-over", reason="supply"), (Play("end"),)
+        if redeye(state):
+            raise RuleError("the Redeye draws no tiles")
+        # No hidden ending: too few tiles is a choice on the screen.
+        raise RuleError("too few tiles? DOWN asks")
 
     def _expire(self, state: V3State, now: float) -> tuple[V3State, tuple[Play, ...]]:
         countdown = state.countdown
@@ -340,6 +370,7 @@ class NowBoardingV3Game:
             "ended": state.ended,
             "reason": state.reason,
             "entry": entry,
+            "short": state.short,
         }
 
     def result(self, state: V3State) -> Any:

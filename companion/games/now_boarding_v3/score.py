@@ -6,7 +6,8 @@ Rules enforced (rules/now-boarding-v3-prototype.txt as read by rules/CLARIFICATI
   (spent passengers still count). The table's final score is
   ceil(sum of every player's total / number of players).
 - Rating of the final score: 0-10 Keep trying!, 11-18 Notable, 19-24 Great, 25-29 Epic,
-  30-32 Legendary, 33-41 Mythic, 42+ PERFECT.
+  30-32 Legendary, 33-41 Mythic, 42+ PERFECT. A lost game has no rating (``rating`` null):
+  a loss is not "PERFECT" however many passengers were scored before it.
 - Advanced variant: the game is lost at once when the Lost pile holds more than 2 x players
   passengers (exactly 2 x players is not yet a loss). The basic variant has no loss.
 - The game is cooperative: the table wins or loses together. ``winners`` is every player unless
@@ -216,7 +217,7 @@ def score(data: Mapping[str, Any]) -> dict[str, Any]:
 
     Output: ``{"game": "now-boarding-v3", "variant", "players": [{"name", "total",
     "breakdown": {"passengers"}}], "ranking", "winners", "score", "rating", "lost"}`` plus
-    ``"lost_game"`` in the advanced variant.
+    ``"lost_game"`` in the advanced variant; ``rating`` is null when the game is lost.
 
     The game is cooperative: ``ranking`` is one place shared by every player, and ``winners``
     is every player when the game is not lost and empty when it is (``lost_game`` true).
@@ -251,7 +252,7 @@ def score(data: Mapping[str, Any]) -> dict[str, Any]:
         "ranking": [names],
         "winners": [] if lost_game else list(names),
         "score": table_score,
-        "rating": rating(table_score),
+        "rating": None if lost_game else rating(table_score),
         "lost": lost,
     }
     if variant == "advanced":

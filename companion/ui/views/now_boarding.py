@@ -1,18 +1,27 @@
 """Now Boarding's screens: one for every step, readable at arm's length.
 
-Every screen's status bar shows the complaints (``C:1/3``), the stage and the round; the
-flight shows the countdown in big M:SS digits; the title or caption says what the buttons do.
+Every screen of play shows the progress: the round of the whole game's flights (``R3/17``),
+the cards left in the current deck and the complaints (``C:1/3``), in the status bar (the
+upgrades screens in the title); the ``ready`` and ``exit`` screens say how many passengers
+may still go undelivered for a win. The flight shows the countdown in big M:SS digits; the
+title or caption says what the buttons do. Each step the rulebook names is said on screen:
+the anger cubes before the complaints are asked, "flip every face-down passenger card"
+before each flight, the Preflight chart's flip before round 1, and "Serve a VIP?" before the
+VIP card is named.
 Every text keeps to the Screen limits (tests check each screen of whole games), and a body
 has at most 4 lines: on the panel a 5th small line touches the status bar.
 """
 
 from __future__ import annotations
 
+import textwrap
+
 from companion.core.timer import TimerState
 from companion.games.now_boarding import data
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
 from companion.games.now_boarding.rules import (
     NowBoardingState,
+    crying_baby_served,
     deck_empty,
     draw_count,
     next_price,
@@ -21,29 +30,47 @@ from companion.games.now_boarding.rules import (
     setup_pages,
     supply_left,
     temp_holder,
+    to_win,
     upgrade_row,
     vip_left,
     vip_offer,
     weather_card,
 )
-from companion.ui.screen import Screen
+from companion.ui.screen import SMALL_LINE_WIDTH, Screen
 from companion.ui.views.menu import window
 from companion.ui.views.timer import clock_text
 
 _NEW = "new now-boarding players=3 seed=1"
-_TO_FLIGHT = ("press next",) * 13  # 8 checklist pages, the first draw, 4 weather cards
+_TO_READY = ("press next",) * 13  # 8 checklist pages, the first draw, 4 weather cards
+_TO_FLIGHT = (*_TO_READY, "press next")
+_TO_COUNT = (*_TO_FLIGHT, "wait 15", "press next")  # the flight runs out, the cubes page
+_VIP = "new now-boarding players=3 vip=on seed=1"
 
 SCENES: dict[str, tuple[str, ...]] = {
     "now-boarding-setup": (_NEW,),
     "now-boarding-weather": (_NEW, *("press next",) * 9),
     "now-boarding-flight": (_NEW, *_TO_FLIGHT, "wait 4.3"),
     "now-boarding-paused": (_NEW, *_TO_FLIGHT, "wait 9", "hold next"),
-    "now-boarding-anger": (_NEW, *_TO_FLIGHT, "wait 15", "press up", "press up"),
-    "now-boarding-upgrades": (_NEW, *_TO_FLIGHT, "wait 15", "press next", "press next",
-                              "press down"),
-    "now-boarding-vip": ("new now-boarding players=3 vip=on seed=1", *("press next",) * 12,
-                         "press up"),
-    "now-boarding-lose": (_NEW, *_TO_FLIGHT, "wait 15", "press up", "press up", "press up",
+    "now-boarding-ready-r1": (_NEW, *_TO_READY),
+    "now-boarding-cubes": (_NEW, *_TO_FLIGHT, "wait 15"),
+    "now-boarding-anger": (_NEW, *_TO_COUNT, "press up", "press up"),
+    "now-boarding-upgrades": (_NEW, *_TO_COUNT, "press next", "press next", "press down"),
+    "now-boarding-upgrades-p3": (_NEW, *_TO_COUNT, *("press next",) * 4),
+    "now-boarding-ready": (_NEW, *_TO_COUNT, *("press next",) * 5),
+    "now-boarding-undone": (_NEW, *_TO_FLIGHT, "wait 15", "hold back"),
+    "now-boarding-undone-pause": (_NEW, *_TO_FLIGHT, "wait 3", "hold next", "wait 30",
+                                  "hold back"),
+    # seed=3 deals a Crying Baby on top of the Morning VIP deck: served, then the cubes.
+    "now-boarding-cubes-baby": ("new now-boarding players=3 vip=on seed=3",
+                                *("press next",) * 19, "wait 15"),
+    "now-boarding-vip": (_VIP, *("press next",) * 12),
+    "now-boarding-vip-named": (_VIP, *("press next",) * 13),
+    "now-boarding-vip-complaint": (_VIP, *("press next",) * 12, "press down",
+                                   *("press next",) * 5, "wait 15",
+                                   *(*("press next",) * 3, "press down", *("press next",) * 4,
+                                     "wait 15") * 2,
+                                   "press next", "press next"),
+    "now-boarding-lose": (_NEW, *_TO_COUNT, "press up", "press up", "press up",
                           "press next"),
 }
 """Screens for ``companion render`` and the golden tests: protocol lines, last screen kept."""
@@ -51,11 +78,21 @@ SCENES: dict[str, tuple[str, ...]] = {
 SHORT_STAGE = {"morning": "Morn.", "afternoon": "Aftn.", "evening": "Eve."}
 
 
+def progress(state: NowBoardingState) -> str:
+    """``R7/17`` the round of the whole game's flights, at most 7 characters."""
+    return f"R{state.round}/{data.total_flights(state.players)}"
+
+
 def status_line(state: NowBoardingState) -> str:
-    """``C:1/3 Afternoon R7`` (``FINAL`` in the final round), at most 25 characters."""
-    where = "Setup" if state.phase == "setup" else STAGE_TITLES[state.stage]
-    final = " FINAL" if state.final_round else ""
-    return f"C:{state.complaints}/{COMPLAINT_LIMIT} {where}{final} R{state.round}"
+    """``R7/17 12 cards C:1/3`` (``FINAL`` in the final round), at most 25 characters."""
+    left = state.decks[state.stage_index]
+    deck = "FINAL" if state.final_round else f"{left} card{'' if left == 1 else 's'}"
+    return f"{progress(state)} {deck} C:{state.complaints}/{COMPLAINT_LIMIT}"
+
+
+def _to_win_line(state: NowBoardingState) -> str:
+    """``Win: 5 undelivered max``: the most passengers that may go undelivered, 25 at most."""
+    return f"Win: <= {to_win(state)} undelivered"
 
 
 def now_boarding_screen(state: NowBoardingState, now: float) -> Screen:
@@ -69,6 +106,8 @@ def now_boarding_screen(state: NowBoardingState, now: float) -> Screen:
             return _weather(state)
         case "vip":
             return _vip(state)
+        case "ready":
+            return _ready(state)
         case "flight":
             return _flight(state, now)
         case "anger":
@@ -154,18 +193,19 @@ def _passengers(state: NowBoardingState) -> Screen:
         return Screen(f"Passengers {stage}", big=f"DRAW {draw_count(state)}",
                       caption=f"from {stage} deck; NEXT", status=status_line(state))
     unserved = vip_left(state)
-    vip_line = f"{unserved} VIP left: +{unserved} compl."
+    if unserved:  # named before they become complaints (their own NEXT)
+        names = textwrap.wrap(", ".join(state.vip_decks[state.stage_index]), SMALL_LINE_WIDTH)
+        total = state.complaints + unserved
+        return Screen(f"{stage} deck empty", (
+            f"Unserved VIP{'s' if unserved > 1 else ''} complain:",
+            *names[:2],
+            *((f"NEXT: +{unserved} = {total}/{COMPLAINT_LIMIT} complaints",) if len(names) > 1
+              else (f"+{unserved} complaints: {total}/{COMPLAINT_LIMIT}", "NEXT: add them")),
+        ), status=status_line(state))
     if state.stage_index + 1 < len(STAGES):
         following = STAGE_TITLES[STAGES[state.stage_index + 1]]
-        if unserved:
-            lines: tuple[str, ...] = (f"{following} begins: remove", "all weather tokens.",
-                                      vip_line, "NEXT: new weather")
-        else:
-            lines = (f"{following} stage begins:", "remove every storm and",
-                     "tailwind token.", "NEXT: new weather")
-    elif unserved:
-        lines = ("No passengers, no weather", "change: FINAL round next!", vip_line,
-                 "NEXT: upgrades")
+        lines: tuple[str, ...] = (f"{following} stage begins:", "remove every storm and",
+                                  "tailwind token.", "NEXT: new weather")
     else:
         lines = ("No new passengers,", "no weather change.", "Next round is FINAL!")
     return Screen(f"{stage} deck empty", lines, status=status_line(state))
@@ -181,15 +221,35 @@ def _weather(state: NowBoardingState) -> Screen:
 
 
 def _vip(state: NowBoardingState) -> Screen:
+    stage = STAGE_TITLES[state.stage]
+    left = vip_left(state)
+    if state.page == 0:  # the VIP deck is face-down: no name before the table says yes
+        return Screen("Serve a VIP?", (
+            f"{left} {stage} VIP card{'s' if left > 1 else ''}",
+            "left, face-down.",
+            "NEXT yes   DOWN no",
+        ), status=status_line(state))
     card = vip_offer(state) or ""
     effect = data.VIP_BY_NAME[card].effect if card in data.VIP_BY_NAME else ""
-    answer = "YES" if state.serve_vip else "NO"
-    return Screen(f"Serve a VIP? {vip_left(state)} left", (
-        card,
+    return Screen(f"VIP: {card}", (
         effect,
-        f"Serve on last card: {answer}",
-        "UP yes DOWN no NEXT ok",
+        "Put it by the last",
+        "passenger card drawn.",
+        "NEXT ok",
     ), status=status_line(state))
+
+
+def _ready(state: NowBoardingState) -> Screen:
+    flip_cards = ("Flip every face-down", "passenger card.")
+    if state.round == 1:
+        return Screen("NEXT: start round 1", (
+            "Preflight chart: flip to",
+            "its Upgrades side.",
+            *flip_cards,
+        ), status=status_line(state))
+    title = (f"NEXT: FINAL round {state.round}" if state.final_round
+             else f"NEXT: start round {state.round}")
+    return Screen(title, (*flip_cards, _to_win_line(state)), status=status_line(state))
 
 
 def _flight(state: NowBoardingState, now: float) -> Screen:
@@ -211,6 +271,8 @@ def _flight(state: NowBoardingState, now: float) -> Screen:
 
 
 def _anger(state: NowBoardingState) -> Screen:
+    if state.page == 0:
+        return _cubes(state)
     total = state.complaints + state.pending
     if total >= COMPLAINT_LIMIT:
         caption = "that is out of business!"
@@ -220,6 +282,17 @@ def _anger(state: NowBoardingState) -> Screen:
         caption = "UP/DN set  NEXT adds"
     return Screen("Complaints filed?", big=f"+{state.pending} {total}/{COMPLAINT_LIMIT}",
                   caption=caption, status=status_line(state))
+
+
+def _cubes(state: NowBoardingState) -> Screen:
+    """Maintenance step 1 as the rulebook says it, before the complaints are asked."""
+    if crying_baby_served(state):
+        lines: tuple[str, ...] = ("1 anger cube on every", "waiting passenger; 4th",
+                                  "cube files a complaint.", "Others by Crying Baby: 2")
+    else:
+        lines = ("Put 1 anger cube on", "every waiting passenger.", "A 4th cube files a",
+                 "complaint.")
+    return Screen("Anger: NEXT counts", lines, status=status_line(state))
 
 
 def _upgrade_line(state: NowBoardingState, player: int, item: str) -> str:
@@ -252,9 +325,10 @@ def _upgrades(state: NowBoardingState) -> Screen:
     cursor = data.UPGRADE_ITEMS.index(item)
     shown = window(len(data.UPGRADE_ITEMS), cursor)
     lines = tuple(_upgrade_line(state, player, data.UPGRADE_ITEMS[row]) for row in shown)
-    return Screen(f"Upgrades P{player + 1}/{state.players} R{state.round}", lines,
-                  selected=cursor - shown.start,
-                  status=f"C:{state.complaints}/{COMPLAINT_LIMIT} hold=buy NEXT=fly")
+    following = f"P{player + 2}" if player + 1 < state.players else "fly"
+    return Screen(f"P{player + 1} buys {progress(state)} C:{state.complaints}/{COMPLAINT_LIMIT}",
+                  lines, selected=cursor - shown.start,
+                  status=f"hold NEXT buys  NEXT: {following}")
 
 
 def _exit(state: NowBoardingState) -> Screen:
@@ -264,6 +338,7 @@ def _exit(state: NowBoardingState) -> Screen:
     return Screen("Exit the aircraft", (
         f"Undelivered: {state.pending}",
         f"+{added} complaints = {total}/{COMPLAINT_LIMIT}",
+        _to_win_line(state),
         last,
     ), status=status_line(state))
 

@@ -1,7 +1,10 @@
 """The Now Boarding v3 prototype's screens: the schedule board, step by step.
 
-The title says where the schedule stands (``Day 2 R3 Arrival``, ``D1 Redeye ...``); a timed
-Departure shows the countdown in big M:SS digits. The status bar shows the Lost pile (with its
+The title says where the schedule stands (``Day 2 R3 Arrival``, ``D1 Redeye ...``); a
+Departure that draws says how many, to put back and redraw a passenger drawn at its own
+destination, and offers the "too few tiles" ending as a choice (DOWN); a running Departure
+timer shows in big M:SS digits. The result rates the basic game (never "table wins!") and
+gives a lost game no rating. The status bar shows the Lost pile (with its
 limit in the advanced variant) wherever it matters. Every text keeps to the Screen limits
 (tests check each screen of whole games).
 """
@@ -41,6 +44,8 @@ SCENES: dict[str, tuple[str, ...]] = {
     "v3-redeye": ("new now-boarding-v3 players=4", *("press next",) * 16),
     "v3-redeye-lost": ("new now-boarding-v3 players=4", *("press next",) * 18, "press up"),
     "v3-new-city": ("new now-boarding-v3 players=4", *("press next",) * 21),
+    "v3-too-few-tiles": ("new now-boarding-v3 players=4", "press next", "press down"),
+    "v3-departure-ready": ("new now-boarding-v3 players=4 variant=advanced", "press next"),
     "v3-entry": ("new now-boarding-v3 players=3", *("press next",) * TO_ENTRY,
                  *("press up",) * 7),
     "v3-result": ("new now-boarding-v3 players=3", *("press next",) * TO_ENTRY,
@@ -74,21 +79,45 @@ def _setup(state: V3State) -> Screen:
     ), status=f"{timer_text}  NEXT: day 1")
 
 
+#: Said at every Departure that draws (the prototype: a passenger drawn for the airport of
+#: its own destination goes back face-down and another is drawn in its place).
+REDRAW = ("Drawn at its destination?", "Put back, draw another.")
+SHORT_CHOICE = "DOWN: too few tiles left"
+
+
+def _short(state: V3State) -> Screen:
+    """The "Too few tiles?" choice: the game ends (scored) when a draw cannot go around."""
+    return Screen("Too few tiles?", (
+        f"Fewer than {draw(state)} tiles for",
+        "everyone's draw: the game",
+        "ends and is scored.",
+        "NEXT end + score  UP back",
+    ), status=_lost(state))
+
+
 def _departure(state: V3State, now: float) -> Screen:
+    if state.short:
+        return _short(state)
     count = draw(state)
     airports = v3.airports_per_player(state.day)
     title = f"{_where(state)} Departure"
-    drawing = "No draw; NEXT: go" if redeye(state) else f"Draw {count}, then NEXT: go"
+    drawing = f"Draw {count} ({airports} per player)."
     countdown = state.countdown
     if countdown is None:
         if redeye(state):
-            lines = ("REDEYE: no passengers", "Load, depart planes", "Last round of the day")
+            lines: tuple[str, ...] = ("REDEYE: no passengers", "Load, depart planes",
+                                      "Last round of the day")
         else:
-            lines = (f"Draw {count} passengers", f"({airports} per player)",
-                     "Load, depart planes")
+            lines = (drawing, *REDRAW, SHORT_CHOICE)
         return Screen(title, lines, status=f"NEXT: Arrival  {_lost(state)}")
+    if countdown.state is TimerState.IDLE:  # the draw, before the timer runs
+        start = f"NEXT: start {clock_text(int(countdown.duration))}"
+        if redeye(state):
+            return Screen(title, ("REDEYE: no passengers", "Load, depart planes", start),
+                          status=f"Redeye  {_lost(state)}")
+        return Screen(title, (drawing, *REDRAW, start), status=SHORT_CHOICE)
     captions = {
-        TimerState.IDLE: drawing,
+        TimerState.IDLE: "",
         TimerState.RUNNING: "NEXT end  hold NEXT pause",
         TimerState.PAUSED: "PAUSED  hold NEXT resume",
         TimerState.EXPIRED: "TIME!",
@@ -176,12 +205,14 @@ def _result(state: V3State, result: dict[str, Any]) -> Screen:
     totals = [f"{p['name']} {p['total']}" for p in result["players"]]
     rows = ["  ".join(totals[i:i + 3]) for i in range(0, len(totals), 3)]
     rows = [row if len(row) <= LINE_WIDTH else row.replace("  ", " ") for row in rows]
-    won = "table wins!" if result["winners"] else "table loses."
-    return Screen(f"Final score {result['score']}", (
-        f"Rating: {result['rating']}",
-        *rows,
-        f"Lost {result['lost']}: {won}",
-    ), status="BACK menu  hold BACK undo")
+    if result.get("lost_game"):  # a lost game has no rating
+        first, last = "No rating: game lost", f"Lost {result['lost']}: table loses."
+    elif result["variant"] == "advanced":
+        first, last = f"Rating: {result['rating']}", f"Lost {result['lost']}: table wins!"
+    else:  # the basic game is rated, never won or lost
+        first, last = f"Rating: {result['rating']}", f"Lost pile: {result['lost']}"
+    return Screen(f"Final score {result['score']}", (first, *rows, last),
+                  status="BACK menu  hold BACK undo")
 
 
 def _lose(state: V3State) -> Screen:
