@@ -71,9 +71,10 @@ def test_e2e_passive_buzzer_plays_the_warning_tones(box):
     controller.advance(12.0 - (controller.now() - started))  # to the alarm
 
     recorded = controller.buzzer.frequencies
-    # clicks for new and start, 10 s and 5 s warnings, 3-2-1 final warnings, the alarm.
+    # a click for new, the flight-start tune, 10 s and 5 s warnings, 3-2-1 final warnings,
+    # the alarm.
     assert recorded == pytest.approx(
-        [2637.0, 2637.0, 1760.0, 1760.0, 2349.0, 2349.0, 2349.0, 1760.0])
+        [2637.0, 1047.0, 1568.0, 1760.0, 1760.0, 2349.0, 2349.0, 2349.0, 1760.0])
     assert controller.played[-1] == "alarm"
 
 

@@ -44,7 +44,7 @@ def test_app_starts_in_the_menu_and_starts_a_game_from_it(app):
 def test_app_game_actions_are_journaled_before_their_tunes(app):
     state, _ = app.new_game(AppState(), "timer", {"seconds": "30"}, 1, 0.0)
     state, effects = press(app, state, Button.NEXT, 2.0)
-    assert effects == [JournalAction(Press(Button.NEXT), 2.0), Play("click")]
+    assert effects == [JournalAction(Press(Button.NEXT), 2.0), Play("flight-start")]
 
 
 def test_app_refused_action_changes_nothing(app):
