@@ -268,7 +268,7 @@ class Controller:
         changed = screen != self.last_screen or self.display_health.failing
         if changed and self.display_health.may_try(now):
             try:
-                self.display.show(render(screen), screen.text_lines())
+                self.display.show(render(screen), screen.marked_lines())
             except Exception as error:  # any driver fault: play goes on
                 self.display_health.failed(now, error)
             else:
