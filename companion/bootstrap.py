@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -128,8 +128,4 @@ def build_controller(config: Config, hardware: Hardware, *, clock: Clock, state_
     if preview is not None:
         # The terminal simulator shows each tune by name (and rings the bell for the alarm).
         controller.tunes.listeners.append(preview.tune)
-    if not journal.durable:
-        controller.state = replace(controller.state, notice="cannot save games: see the log")
-    elif journal.recovered_from:
-        controller.state = replace(controller.state, notice="journal damaged: started fresh")
     return controller
