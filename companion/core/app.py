@@ -244,7 +244,7 @@ class App:
     def set_sound(self, state: AppState,
                   sound: SoundSettings) -> tuple[AppState, list[Effect]]:
         """New volume or mute; a click sounds at the new volume (silent when muted)."""
-        notice = "sound muted: UP+DOWN for sound" if sound.muted else None
+        notice = "muted: UP+DOWN unmutes" if sound.muted else None
         effects: list[Effect] = [SoundChanged(sound)]
         if not sound.muted:
             effects.append(Play("click"))

@@ -169,7 +169,7 @@ def test_app_chord_mutes_at_once_in_a_game_and_never_reaches_it(app):
     after = app.to_json(state, 1.0)
     assert after["sound"]["muted"] is True
     assert {**after, "sound": before["sound"]} == before  # the game did not move
-    assert state.notice == "sound muted: UP+DOWN for sound"
+    assert state.notice == "muted: UP+DOWN unmutes"
     state, effects = chord(app, state, 2.0)
     assert effects == [SoundChanged(SoundSettings()), Play("click")]
     assert state.notice is None
