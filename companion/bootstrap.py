@@ -118,7 +118,14 @@ def build_controller(config: Config, hardware: Hardware, *, clock: Clock, state_
     journal = Journal.open_or_in_memory(state_dir)
     buzzer = RecordingBuzzer(hardware.buzzer, clock=clock.monotonic)
     games = playable_games(owner_route_guide(config))
+    from companion.adapters.settings import SettingsFile
+
     controller = Controller(App(games), journal, clock, hardware.display, buzzer,
                             rng=rng, scorers=scorers(), timing=timing_from(config),
-                            simulated=simulated, led=hardware.led)
+                            simulated=simulated, led=hardware.led,
+                            settings=SettingsFile(state_dir))
+    preview = getattr(hardware.display, "preview", None)
+    if preview is not None:
+        # The terminal simulator shows each tune by name (and rings the bell for the alarm).
+        controller.tunes.listeners.append(preview.tune)
     return controller

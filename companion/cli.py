@@ -210,8 +210,12 @@ def _run_box(args: argparse.Namespace, config: Config, state_dir: Path,
         # A serial adapter not plugged in yet: play on, and keep trying to open it.
         logging.getLogger("companion").error("serial line %s: %s; retrying", serial_url, error)
         link = None
+    preview = getattr(hardware.display, "preview", None)
     if isinstance(link, PtyLink):
         print(f"serial={link.peer_path}", flush=True)
+        if preview is not None:
+            # The line above scrolls away; the simulator's status line keeps the path.
+            preview.show_serial(link.peer_path)
     channels = []
     if serial_url != "none":
         # A device that is missing or vanishes is reopened with backoff; a pty cannot be.
@@ -228,6 +232,8 @@ def _run_box(args: argparse.Namespace, config: Config, state_dir: Path,
     finally:
         if keyboard is not None:
             keyboard.close()
+        if preview is not None:
+            preview.close()
         # Checkpoint and close: after a clean stop no game lives only in the -wal file.
         controller.journal.close()
         hardware.close()

@@ -16,6 +16,9 @@ What it promises:
   so that thread would only burn wakeups at idle (issue #13).
 - The buzzer is a passive piezo driven with PWM tones (``TonalBuzzer``, 220-3520 Hz) or an
   active buzzer switched on and off (``Buzzer``), chosen in config.
+- Volume is the passive buzzer's PWM duty (``TonalBuzzer`` plays at 0.5, the loudest; a
+  lower duty is quieter), set on its ``PWMOutputDevice`` after every note. An active buzzer
+  has no volume: ``set_volume`` is accepted and changes nothing (mute works by silence).
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ class GpioBuzzer:
         from gpiozero.tones import Tone
 
         self.kind = kind
+        self.duty = 0.5
         if kind == "passive":
             self.device: Any = TonalBuzzer(pin, mid_tone=Tone("A5"), octaves=2,
                                            pin_factory=pin_factory)
@@ -82,10 +86,19 @@ class GpioBuzzer:
                 from gpiozero.tones import Tone
 
                 self.device.play(Tone.from_frequency(frequency))
+                self.device.pwm_device.value = self.duty
         elif frequency is None:
             self.device.off()
         else:
             self.device.on()
+
+    def set_volume(self, duty: float) -> None:
+        """The PWM duty of the passive buzzer's tones from now on (0 < duty <= 0.5)."""
+        if not 0 < duty <= 0.5:
+            raise ValueError(f"buzzer duty must be in (0, 0.5], got {duty!r}")
+        self.duty = duty
+        if self.kind == "passive" and self.device.value is not None:
+            self.device.pwm_device.value = duty
 
     def close(self) -> None:
         self.device.close()

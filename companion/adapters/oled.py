@@ -1,4 +1,4 @@
-"""luma: the OLED, its simulated twin, and the terminal preview.
+"""luma: the OLED and its simulated twin, mirrored to the terminal simulator when asked.
 
 What it promises:
 - Real devices are built by luma's own command-line machinery (``luma.core.cmdline``) from
@@ -11,15 +11,23 @@ What it promises:
 - The fake backend uses ``luma.core.device.dummy``: the same ``display(image)`` call, the
   frame kept in memory.
 - :class:`Display` sends a frame to the device only when it differs from the last one, keeps
-  the last frame for PNG capture, and can mirror it to a terminal as braille dots.
+  the last frame for PNG capture, and can mirror it to the terminal simulator
+  (adapters/terminal.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TextIO
+from typing import Any
 
 from PIL import Image
+
+# The terminal simulator's drawing lives with the terminal's keys; imported here for the
+# Display that mirrors frames to it (and for older imports of these names).
+from companion.adapters.terminal import TerminalPreview, braille_lines
+
+__all__ = ["Display", "TerminalPreview", "braille_lines", "dummy_device", "luma_arguments",
+           "partial_device", "real_device"]
 
 LUMA_OPTIONS = ("display", "interface", "i2c_port", "i2c_address", "spi_port", "spi_device",
                 "width", "height", "rotate")
@@ -102,54 +110,3 @@ class Display:
         cleanup = getattr(self.device, "cleanup", None)
         if cleanup is not None:
             cleanup()
-
-
-BRAILLE_BASE = 0x2800
-# Bit for each dot of a 2x4 braille cell, by (x, y) inside the cell.
-BRAILLE_DOTS = {(0, 0): 0x01, (0, 1): 0x02, (0, 2): 0x04, (1, 0): 0x08, (1, 1): 0x10,
-                (1, 2): 0x20, (0, 3): 0x40, (1, 3): 0x80}
-
-
-def braille_lines(image: Image.Image) -> list[str]:
-    """A 1-bit image as braille characters: 2 x 4 pixels each (128x64 -> 64 x 16)."""
-    pixels = image.convert("1").load()
-    assert pixels is not None
-    width, height = image.size
-    lines = []
-    for top in range(0, height, 4):
-        row = []
-        for left in range(0, width, 2):
-            code = 0
-            for (dx, dy), bit in BRAILLE_DOTS.items():
-                x, y = left + dx, top + dy
-                if x < width and y < height and pixels[x, y]:
-                    code |= bit
-            row.append(chr(BRAILLE_BASE + code))
-        lines.append("".join(row))
-    return lines
-
-
-class TerminalPreview:
-    """Draws each frame at the top of a terminal, framed, with the screen's text and the key
-    help below it; redrawn in place, so lines printed after it (``ready``) stay below."""
-
-    TEXT_ROWS = 8
-
-    def __init__(self, out: TextIO, footer: str = "") -> None:
-        self.out = out
-        self.footer = footer
-        self._drawn = False
-
-    def draw(self, image: Image.Image, text: Sequence[str] = ()) -> None:
-        lines = braille_lines(image)
-        width = len(lines[0]) if lines else 0
-        rows = ["┌" + "─" * width + "┐", *("│" + line + "│" for line in lines),
-                "└" + "─" * width + "┘"]
-        shown = [f"  {line}" for line in text][: self.TEXT_ROWS]
-        rows += shown + [""] * (self.TEXT_ROWS - len(shown))
-        if self.footer:
-            rows.append(self.footer)
-        prefix = "\x1b[H" if self._drawn else "\x1b[2J\x1b[H"
-        self.out.write(prefix + "\n".join(row + "\x1b[K" for row in rows) + "\n")
-        self.out.flush()
-        self._drawn = True

@@ -7,6 +7,8 @@
   record. The runtime writes them **before** performing the other effects (DESIGN.md rule 6).
 - :class:`~companion.core.game.Play`: a tune for the buzzer.
 - :class:`ResultChanged`: the game's result became known (or was undone).
+- :class:`SoundChanged`: the volume or mute changed; the runtime applies it to the buzzer
+  (before the effects' tunes sound) and remembers it in the state dir.
 
 Rules it enforces:
 - Illegal input never changes the game: a :class:`RuleError` from a game leaves the state
@@ -26,6 +28,9 @@ Rules it enforces:
   UP / DOWN move, NEXT chooses, BACK goes back a level.
 - Warnings are heard once each: every tick reports the marks whose instants fall between
   the previous tick (or accepted action) and now.
+- Sound: the last two rows of the menu's games page are the volume (NEXT: one step louder,
+  wrapping to the quietest) and mute (NEXT toggles). The UP+DOWN chord toggles mute at
+  once, on any screen, and never reaches a game.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from companion.core.game import (
     resolve_options,
 )
 from companion.core.timer import Countdown, TimerState
+from companion.core.tunes import VOLUME_STEPS, SoundSettings
 
 # Marks at or below this many seconds left get the more urgent beep.
 FINAL_WARNING_SECONDS = 3
@@ -97,6 +103,8 @@ class AppState:
     # A stale game found at start-up ("Resume game of <date>?"): NEXT resumes it, BACK sets
     # it aside (it stays in history) and opens the menu.
     offer: str | None = None
+    # Volume and mute, as the menu shows them (the runtime loads them from the state dir).
+    sound: SoundSettings = field(default_factory=SoundSettings)
 
 
 @dataclass(frozen=True)
@@ -128,9 +136,27 @@ class JournalSetAside:
     """The current game is left in history; no game is current any more."""
 
 
-Effect = JournalNew | JournalAction | JournalUndo | Play | ResultChanged | JournalSetAside
+@dataclass(frozen=True)
+class SoundChanged:
+    """Volume or mute changed: apply it to the buzzer and remember it."""
+
+    sound: SoundSettings
+
+
+Effect = (JournalNew | JournalAction | JournalUndo | Play | ResultChanged | JournalSetAside
+          | SoundChanged)
 
 BACK_TO_GAME = "Back to game"
+
+
+def volume_item(sound: SoundSettings) -> str:
+    """The menu row for the volume."""
+    return f"Volume {sound.volume}/{VOLUME_STEPS}"
+
+
+def mute_item(sound: SoundSettings) -> str:
+    """The menu row for mute."""
+    return "Sound: muted" if sound.muted else "Sound: on"
 
 
 class App:
@@ -147,7 +173,8 @@ class App:
         game = self._game(name)
         options = MappingProxyType(resolve_options(game.options, given))
         session = Session(name, options, seed, game.new(options, seed))
-        return (AppState(session=session, menu=None, last_tick=now, next_seed=state.next_seed),
+        return (AppState(session=session, menu=None, last_tick=now, next_seed=state.next_seed,
+                         sound=state.sound),
                 [JournalNew(name, dict(options), seed, now), Play("click")])
 
     def restore(self, name: str, options: Mapping[str, str], seed: int,
@@ -163,7 +190,9 @@ class App:
 
     def gesture(self, state: AppState, gesture: Gesture,
                 now: float) -> tuple[AppState, list[Effect]]:
-        """A recognised press or hold (from the buttons or the line protocol)."""
+        """A recognised press, hold or chord (from the buttons or the line protocol)."""
+        if gesture.kind == "chord":
+            return self.set_sound(state, state.sound.toggled())
         if state.offer is not None:
             return self._answer_offer(state, gesture)
         if state.menu is not None:
@@ -229,6 +258,15 @@ class App:
                 effects.extend(expired)
         return replace(state, last_tick=now), effects
 
+    def set_sound(self, state: AppState,
+                  sound: SoundSettings) -> tuple[AppState, list[Effect]]:
+        """New volume or mute; a click sounds at the new volume (silent when muted)."""
+        notice = "muted: UP+DOWN unmutes" if sound.muted else None
+        effects: list[Effect] = [SoundChanged(sound)]
+        if not sound.muted:
+            effects.append(Play("click"))
+        return replace(state, sound=sound, notice=notice), effects
+
     def refuse(self, state: AppState, error: RuleError) -> AppState:
         """The state after a refused input: unchanged, with the reason on screen."""
         return replace(state, notice=error.message)
@@ -253,12 +291,14 @@ class App:
         else:
             body = self._game(state.session.game).to_json(state.session.state, now)
         body["menu"] = None if state.menu is None else self._menu_json(state.menu)
+        body["sound"] = {"volume": state.sound.volume, "muted": state.sound.muted}
         return body
 
     def menu_items(self, state: AppState) -> list[str]:
-        """The lines of the games page of the menu."""
+        """The lines of the games page of the menu: back, the games, volume and mute."""
         items = [BACK_TO_GAME] if state.session is not None else []
-        return items + [game.title for game in self.games.values()]
+        return (items + [game.title for game in self.games.values()]
+                + [volume_item(state.sound), mute_item(state.sound)])
 
     def game(self, name: str) -> Game[Any]:
         return self._game(name)
@@ -355,6 +395,10 @@ class App:
         chosen = items[menu.cursor]
         if chosen == BACK_TO_GAME:
             return replace(state, menu=None, notice=None), []
+        if chosen == volume_item(state.sound):
+            return self.set_sound(state, state.sound.louder())
+        if chosen == mute_item(state.sound):
+            return self.set_sound(state, state.sound.toggled())
         name = next(game.name for game in self.games.values() if game.title == chosen)
         defaults = tuple(spec.default for spec in self._game(name).options)
         if not defaults:

@@ -13,6 +13,10 @@ test every case. The rules it enforces:
   the press was accepted. Releasing afterwards fires nothing more.
 - **Repeating buttons** (UP and DOWN by default) do not long-press: held past ``long_press``
   they fire a press at once and another every ``repeat_interval``, for setting numbers fast.
+- **The chord: UP and DOWN down together** fire one ``chord`` gesture (named by
+  :data:`CHORD`, the box mutes at once) the instant the second of them is accepted down.
+  Neither button then fires anything more (no press on release, no repeat) until it is
+  released and pressed again, so a chord never also moves a cursor or changes a number.
 
 The recogniser is an immutable value: every call returns a new one plus the gestures that
 fired. ``next_deadline`` tells the runtime when to call :meth:`GestureRecognizer.on_tick`
@@ -37,7 +41,10 @@ class Button(StrEnum):
     BACK = "back"
 
 
-GestureKind = Literal["press", "hold"]
+GestureKind = Literal["press", "hold", "chord"]
+
+CHORD = (Button.UP, Button.DOWN)
+"""The two buttons that, down together, make the chord; its gesture is named by the first."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +58,7 @@ class Edge:
 
 @dataclass(frozen=True)
 class Gesture:
-    """A recognised short press or long press (hold)."""
+    """A recognised short press, long press (hold), or the UP+DOWN chord (button UP)."""
 
     kind: GestureKind
     button: Button
@@ -83,6 +90,8 @@ class _Track:
     accepted_at: float = float("-inf")
     long_fired: bool = False
     next_repeat: float | None = None
+    # Part of a chord that fired: the button stays silent until it is released.
+    in_chord: bool = False
 
 
 def _no_tracks() -> Mapping[Button, _Track]:
@@ -103,7 +112,8 @@ class GestureRecognizer:
         if edge.at - track.accepted_at >= self.timing.debounce and track.raw_down != track.down:
             track, fired = self._accept(edge.button, track, edge.at)
             gestures.extend(fired)
-        return recognizer._with(edge.button, track), gestures
+        recognizer, chord = recognizer._with(edge.button, track)._chord()
+        return recognizer, gestures + chord
 
     def on_tick(self, now: float) -> tuple[GestureRecognizer, list[Gesture]]:
         """Fire whatever is due at ``now``: closed debounce windows, long presses, repeats."""
@@ -115,6 +125,8 @@ class GestureRecognizer:
             if fired or track is not recognizer.tracks[button]:
                 recognizer = recognizer._with(button, track)
                 gestures.extend(fired)
+        recognizer, chord = recognizer._chord()
+        gestures.extend(chord)
         gestures.sort(key=lambda gesture: gesture.at)
         return recognizer, gestures
 
@@ -134,6 +146,20 @@ class GestureRecognizer:
         tracks = dict(self.tracks)
         tracks[button] = track
         return replace(self, tracks=MappingProxyType(tracks))
+
+    def _chord(self) -> tuple[GestureRecognizer, list[Gesture]]:
+        """Fire the chord if both its buttons are down and neither is in a chord already."""
+        first, second = (self.tracks[button] for button in CHORD)
+        if not (first.down and second.down) or first.in_chord or second.in_chord:
+            return self, []
+        at = max(first.accepted_at, second.accepted_at)
+        recognizer = self
+        for button in CHORD:
+            # long_fired silences the release and the long press; no repeat either.
+            silenced = replace(recognizer.tracks[button], in_chord=True, long_fired=True,
+                               next_repeat=None)
+            recognizer = recognizer._with(button, silenced)
+        return recognizer, [Gesture("chord", CHORD[0], at)]
 
     def _track_deadline(self, track: _Track) -> float | None:
         candidates: list[float] = []
@@ -164,10 +190,10 @@ class GestureRecognizer:
         """Accept the raw level as the button's level at ``at``."""
         if track.raw_down:
             return replace(track, down=True, accepted_at=at, long_fired=False,
-                           next_repeat=None), []
+                           next_repeat=None, in_chord=False), []
         fired = [] if track.long_fired else [Gesture("press", button, at)]
         return replace(track, down=False, accepted_at=at, long_fired=False,
-                       next_repeat=None), fired
+                       next_repeat=None, in_chord=False), fired
 
     def _long_press(self, button: Button, track: _Track, at: float) -> tuple[_Track, list[Gesture]]:
         if button in self.timing.repeating:

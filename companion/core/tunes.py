@@ -1,15 +1,25 @@
 """The tunes the buzzer plays, as data: notes of (frequency in Hz or None for a rest, seconds).
 
-A passive buzzer plays the frequencies; an active buzzer sounds for every note and is silent
-for rests. Frequencies stay within 220-3520 Hz, the range the passive buzzer is set up for.
+What it promises:
+- A passive buzzer plays the frequencies; an active buzzer sounds for every note and is silent
+  for rests. Frequencies stay within 220-3520 Hz, the range the passive buzzer is set up for.
+- Every tune has its own note sequence, so the table can tell events apart by ear, and every
+  event the table must hear (:data:`EVENT_TUNES`) has a tune of its own.
+- How loud: :class:`SoundSettings` (a volume step and mute, chosen in the menu and remembered
+  in the state dir); :data:`VOLUME_DUTY` turns the volume step into the passive buzzer's PWM
+  duty. An active buzzer has no volume: it can only be muted.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 Note = tuple[float | None, float]
 Tune = tuple[Note, ...]
 
 TUNES: dict[str, Tune] = {
+    # A flight (a round's countdown) starts: a rising "take-off".
+    "flight-start": ((1047.0, 0.1), (1568.0, 0.2)),
     # A short high beep at a seconds-left mark.
     "warning": ((1760.0, 0.08),),
     # The last three marks are more urgent: a higher, slightly longer beep.
@@ -22,11 +32,62 @@ TUNES: dict[str, Tune] = {
     "click": ((2637.0, 0.02),),
     # Refused: the rules do not allow that now.
     "refused": ((330.0, 0.15),),
-    # One step before disaster (two complaints).
+    # A complaint was filed, and the game goes on: two falling notes.
+    "complaint": ((659.0, 0.15), (None, 0.05), (523.0, 0.25)),
+    # One step before disaster: one more complaint (or lost passenger) loses.
     "danger": ((440.0, 0.2), (None, 0.1), (440.0, 0.2), (None, 0.1), (330.0, 0.4)),
+    # A new stage of the game (Now Boarding's next deck, a new day).
+    "stage-change": ((1319.0, 0.1), (1568.0, 0.1), (1319.0, 0.15)),
+    # The final round begins: three calls, the last one higher.
+    "final-round": ((1568.0, 0.15), (None, 0.05), (1568.0, 0.15), (None, 0.05),
+                    (2093.0, 0.4)),
     "win": ((1047.0, 0.12), (1319.0, 0.12), (1568.0, 0.12), (2093.0, 0.5)),
     "lose": ((784.0, 0.25), (659.0, 0.25), (523.0, 0.25), (392.0, 0.7)),
 }
+
+EVENT_TUNES: dict[str, str] = {
+    "flight start": "flight-start",
+    "warning": "warning",
+    "final warning": "warning-final",
+    "alarm": "alarm",
+    "complaint filed": "complaint",
+    "one more loses": "danger",
+    "stage change": "stage-change",
+    "final round": "final-round",
+    "win": "win",
+    "lose": "lose",
+}
+"""The events a table must hear, each with the tune it gets (issue 14)."""
+
+VOLUME_STEPS = 5
+DEFAULT_VOLUME = 3
+# PWM duty per volume step (1..5). A piezo is loudest at 50 % duty; loudness falls off
+# steeply below about 10 %, so the steps are spaced roughly evenly by ear, not by duty.
+VOLUME_DUTY: dict[int, float] = {1: 0.02, 2: 0.05, 3: 0.12, 4: 0.25, 5: 0.5}
+
+
+@dataclass(frozen=True)
+class SoundSettings:
+    """How the buzzer sounds: a volume step (1 quietest .. 5 loudest) and mute."""
+
+    volume: int = DEFAULT_VOLUME
+    muted: bool = False
+
+    def __post_init__(self) -> None:
+        if self.volume not in VOLUME_DUTY:
+            raise ValueError(f"volume must be 1 to {VOLUME_STEPS}, got {self.volume!r}")
+
+    @property
+    def duty(self) -> float:
+        """The passive buzzer's PWM duty for this volume (0 when muted)."""
+        return 0.0 if self.muted else VOLUME_DUTY[self.volume]
+
+    def louder(self) -> SoundSettings:
+        """One step louder, wrapping from the loudest to the quietest (NEXT in the menu)."""
+        return SoundSettings(self.volume % VOLUME_STEPS + 1, self.muted)
+
+    def toggled(self) -> SoundSettings:
+        return SoundSettings(self.volume, not self.muted)
 
 
 def tune_length(name: str) -> float:

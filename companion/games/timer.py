@@ -89,7 +89,7 @@ class RoundTimer:
             case Press(Button.NEXT):
                 if countdown.state in (TimerState.IDLE, TimerState.EXPIRED):
                     return replace(state, countdown=countdown.start(now),
-                                   rounds=state.rounds + 1), (Play("click"),)
+                                   rounds=state.rounds + 1), (Play("flight-start"),)
                 return replace(state, countdown=countdown.end_early(now)), (Play("end"),)
             case Press(Button.UP | Button.DOWN as button):
                 if countdown.state is not TimerState.IDLE:

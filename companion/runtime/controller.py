@@ -9,6 +9,10 @@ keyboard, a protocol line from a channel, the passing of time) goes through it:
    redrawn, only if the screen model changed. One exception: time-driven tunes (a warning, the
    alarm) sound before their journal write, see :meth:`Controller.tick`.
 
+Volume and mute (:class:`~companion.core.tunes.SoundSettings`) are loaded from the settings
+store at start-up and applied to the tune player; a :class:`~companion.core.app.SoundChanged`
+effect applies the new settings before the effect's tunes sound, then saves them.
+
 Time is the game clock (:mod:`companion.runtime.gameclock`): a countdown running at a power
 cut comes back paused (a journaled :class:`~companion.core.game.Restore`), with at most one
 checkpoint interval more time than it had, never less. Parts that fail (display, buzzer,
@@ -36,10 +40,19 @@ from companion.core.app import (
     JournalUndo,
     Recorded,
     ResultChanged,
+    SoundChanged,
 )
-from companion.core.buttons import Button, Edge, Gesture, GestureRecognizer, GestureTiming
+from companion.core.buttons import (
+    Button,
+    Edge,
+    Gesture,
+    GestureKind,
+    GestureRecognizer,
+    GestureTiming,
+)
 from companion.core.game import Play, Restore, RuleError
 from companion.core.timer import TimerState
+from companion.core.tunes import SoundSettings
 from companion.games.scoring import ScoreInputError
 from companion.protocol import commands as proto
 from companion.protocol.lines import BadEncoding, Item, TooLong
@@ -63,6 +76,14 @@ class StatusLed(Protocol):
     def set(self, lit: bool) -> None: ...
 
 
+class SettingsStore(Protocol):
+    """Where volume and mute are remembered (adapters/settings.py)."""
+
+    def load(self) -> SoundSettings: ...
+
+    def save(self, settings: SoundSettings) -> bool: ...
+
+
 Scorers = Mapping[str, Callable[[Any], dict[str, Any]]]
 
 
@@ -72,12 +93,13 @@ class Controller:
     def __init__(self, app: App, journal: Journal, clock: Clock, display: FrameSink,
                  buzzer: Buzzer, *, rng: random.Random, scorers: Scorers,
                  timing: GestureTiming | None = None, simulated: bool = False,
-                 led: StatusLed | None = None) -> None:
+                 led: StatusLed | None = None, settings: SettingsStore | None = None) -> None:
         self.app = app
         self.clock = clock
         self.display = display
         self.buzzer = buzzer
         self.led = led
+        self.settings = settings
         self.rng = rng
         self.scorers = scorers
         self.simulated = simulated
@@ -90,6 +112,9 @@ class Controller:
         self.display_health = PartHealth("display")
         self._led_lit: bool | None = None
         self._restore()
+        sound = settings.load() if settings is not None else SoundSettings()
+        self.state = replace(self.state, sound=sound)
+        self.tunes.apply(sound, self.now())
 
     @property
     def journal(self) -> Journal:
@@ -195,7 +220,9 @@ class Controller:
     def gesture(self, kind: str, button: Button) -> None:
         """A gesture from a source that has no edges (the terminal keyboard)."""
         self.tick()
-        self._gesture(Gesture("press" if kind == "press" else "hold", button, self.now()))
+        gesture_kind: GestureKind = ("hold" if kind == "hold" else "chord" if kind == "chord"
+                                     else "press")
+        self._gesture(Gesture(gesture_kind, button, self.now()))
         self.refresh()
 
     def handle(self, item: Item) -> str | None:
@@ -248,7 +275,7 @@ class Controller:
         changed = screen != self.last_screen or self.display_health.failing
         if changed and self.display_health.may_try(now):
             try:
-                self.display.show(render(screen), screen.text_lines())
+                self.display.show(render(screen), screen.marked_lines())
             except Exception as error:  # any driver fault: play goes on
                 self.display_health.failed(now, error)
             else:
@@ -394,6 +421,10 @@ class Controller:
                     self.writer.write(now, "set_result", result)
                 case JournalSetAside():
                     self.writer.write(now, "set_aside")
+                case SoundChanged(sound):
+                    self.tunes.apply(sound, now)
+                    if self.settings is not None:
+                        self.settings.save(sound)
         self._show_journal_news()
         if not sound_first:
             self._start_tunes(effects, now)

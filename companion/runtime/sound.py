@@ -6,22 +6,44 @@ What it promises:
   loop sleeps until, so a tune needs no polling.
 - A failing buzzer is skipped until its retry time (:class:`~companion.runtime.health.PartHealth`):
   a missed beep is better than a stalled timer.
+- Sound settings (:class:`~companion.core.tunes.SoundSettings`): muted, a tune is still
+  recorded and announced but no note reaches the buzzer (a tune playing stops at once); the
+  volume goes to a buzzer that has ``set_volume`` as a PWM duty (a passive buzzer; an active
+  one can only be muted).
+- Every listener hears each tune's name as it starts (the terminal shows a ♪ mark), with
+  whether it is muted. A failing listener is logged, never stops the tune.
 """
 
 from __future__ import annotations
 
+import logging
 from collections import deque
-from typing import Protocol
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
 
-from companion.core.tunes import TUNES
+from companion.core.tunes import TUNES, VOLUME_DUTY, SoundSettings
 from companion.runtime.health import PartHealth
 
 RECORDED_TUNES = 200
 """The names of the last tunes played, kept for tests and the bench."""
 
 
+log = logging.getLogger(__name__)
+
+
 class Buzzer(Protocol):
     def tone(self, frequency: float | None) -> None: ...
+
+
+@runtime_checkable
+class VolumeBuzzer(Protocol):
+    """A buzzer whose loudness can be set: ``duty`` is the PWM duty of its tones (0..0.5)."""
+
+    def set_volume(self, duty: float) -> None: ...
+
+
+TuneListener = Callable[[str, bool], None]
+"""Called with a tune's name and whether sound is muted, as the tune starts."""
 
 
 class TunePlayer:
@@ -32,9 +54,30 @@ class TunePlayer:
         self.health = PartHealth("buzzer")
         self.notes: list[tuple[float, float | None]] = []
         self.played: deque[str] = deque(maxlen=RECORDED_TUNES)
+        self.settings = SoundSettings()
+        self.listeners: list[TuneListener] = []
+
+    def apply(self, settings: SoundSettings, now: float) -> None:
+        """Use ``settings`` from now on; muting silences a tune that is playing."""
+        self.settings = settings
+        if isinstance(self.buzzer, VolumeBuzzer) and self.health.may_try(now):
+            try:
+                self.buzzer.set_volume(VOLUME_DUTY[settings.volume])
+            except Exception as error:  # any driver fault: play goes on
+                self.health.failed(now, error)
+        if settings.muted and self.notes:
+            self.notes = []
+            self.sound(now, None)
 
     def start(self, name: str, now: float) -> None:
         self.played.append(name)
+        for listener in self.listeners:
+            try:
+                listener(name, self.settings.muted)
+            except Exception:  # a display fault must not stop the sound
+                log.exception("tune listener failed")
+        if self.settings.muted:
+            return
         at = now
         notes: list[tuple[float, float | None]] = []
         for frequency, seconds in TUNES[name]:

@@ -15,7 +15,8 @@ from PIL import Image
 
 @dataclass
 class RecordingBuzzer:
-    """Records every tone change (game-clock instant, frequency or None) and forwards it."""
+    """Records every tone change (game-clock instant, frequency or None) and every volume
+    (PWM duty) set, and forwards them."""
 
     inner: Any = None
     clock: Any = None
@@ -23,11 +24,20 @@ class RecordingBuzzer:
     tones: deque[tuple[float | None, float | None]] = field(
         default_factory=lambda: deque(maxlen=1000))
 
+    volumes: list[float] = field(default_factory=list)
+
     def tone(self, frequency: float | None) -> None:
         at = self.clock() if self.clock is not None else None
         self.tones.append((at, frequency))
         if self.inner is not None:
             self.inner.tone(frequency)
+
+    def set_volume(self, duty: float) -> None:
+        """Record the PWM duty; forward it to a buzzer that has a volume."""
+        self.volumes.append(duty)
+        set_volume = getattr(self.inner, "set_volume", None)
+        if set_volume is not None:
+            set_volume(duty)
 
     @property
     def frequencies(self) -> list[float]:

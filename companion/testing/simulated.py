@@ -21,11 +21,12 @@ from companion.testing.recording import RecordingBuzzer, RecordingDisplay
 
 def simulated_controller(state_dir: Path, *, clock: Any = None, display: Any = None,
                          buzzer: Any = None, journal: Any = None,
-                         seed: int = 1) -> Controller:
+                         seed: int = 1, settings: Any = None) -> Controller:
     """A simulated controller (``wait`` and ``expect`` work) over ``state_dir``."""
     return Controller(App(playable_games()),
                       journal if journal is not None else Journal.in_directory(state_dir),
                       clock if clock is not None else FakeClock(),
                       display if display is not None else RecordingDisplay(),
                       buzzer if buzzer is not None else RecordingBuzzer(),
-                      rng=random.Random(seed), scorers=scorers(), simulated=True)
+                      rng=random.Random(seed), scorers=scorers(), simulated=True,
+                      settings=settings)

@@ -20,7 +20,7 @@ Longer text is cut at the edge; views keep to these widths.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 TITLE_WIDTH = 21
 LINE_WIDTH = 21
@@ -56,6 +56,16 @@ class Screen:
         body = [self.big, self.caption] if self.big is not None else list(self.lines)
         title = f"{self.title} [{self.mark}]" if self.mark else self.title
         return [line for line in (title, *body, self.status, *self.alert) if line]
+
+    def marked_lines(self) -> list[str]:
+        """:meth:`text_lines` with the selected line marked ``> `` and the other lines of the
+        list indented to match: the terminal simulator's text, where an inverted row of the
+        picture is hard to see."""
+        if self.selected is None or self.big is not None:
+            return self.text_lines()
+        lines = tuple(("> " if index == self.selected else "  ") + line
+                      for index, line in enumerate(self.lines))
+        return replace(self, lines=lines, selected=None).text_lines()
 
 
 ALERT_LINES = 2

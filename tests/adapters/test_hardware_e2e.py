@@ -71,9 +71,10 @@ def test_e2e_passive_buzzer_plays_the_warning_tones(box):
     controller.advance(12.0 - (controller.now() - started))  # to the alarm
 
     recorded = controller.buzzer.frequencies
-    # clicks for new and start, 10 s and 5 s warnings, 3-2-1 final warnings, the alarm.
+    # a click for new, the flight-start tune, 10 s and 5 s warnings, 3-2-1 final warnings,
+    # the alarm.
     assert recorded == pytest.approx(
-        [2637.0, 2637.0, 1760.0, 1760.0, 2349.0, 2349.0, 2349.0, 1760.0])
+        [2637.0, 1047.0, 1568.0, 1760.0, 1760.0, 2349.0, 2349.0, 2349.0, 1760.0])
     assert controller.played[-1] == "alarm"
 
 
@@ -98,3 +99,32 @@ def test_e2e_bouncing_contacts_give_one_press(box):
         clock.advance(0.0005)
     controller.advance(1.0)
     assert controller.app.to_json(controller.state, controller.now())["rounds"] == 1
+
+
+def test_e2e_passive_buzzer_volume_is_the_pwm_duty_of_its_tones(box):
+    _, hardware, _, config = box
+    buzzer_pin = pin(hardware, config["buzzer"]["pin"])
+    assert hardware.buzzer.duty == 0.12  # the default volume, 3 of 5, applied at start-up
+    hardware.buzzer.tone(1760.0)
+    assert buzzer_pin.frequency == pytest.approx(1760.0)
+    assert buzzer_pin.state == pytest.approx(0.12)
+    hardware.buzzer.set_volume(0.5)  # louder while the note sounds: at once
+    assert buzzer_pin.state == pytest.approx(0.5)
+    hardware.buzzer.tone(None)
+    assert buzzer_pin.state == 0
+    with pytest.raises(ValueError, match="duty"):
+        hardware.buzzer.set_volume(0.0)
+
+
+def test_e2e_up_down_pins_together_mute_and_the_file_remembers(box, tmp_path):
+    controller, hardware, clock, config = box
+    up, down = pin(hardware, config["buttons"]["up"]), pin(hardware, config["buttons"]["down"])
+    up.drive_low()
+    clock.advance(0.05)
+    down.drive_low()
+    clock.advance(0.3)
+    up.drive_high()
+    down.drive_high()
+    body = controller.app.to_json(controller.state, controller.now())
+    assert body["sound"]["muted"] is True and body["menu"]["cursor"] == 0
+    assert (tmp_path / "settings.json").read_text() == '{"volume": 3, "muted": true}\n'

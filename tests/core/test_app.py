@@ -9,9 +9,11 @@ from companion.core.app import (
     JournalNew,
     JournalUndo,
     Recorded,
+    SoundChanged,
 )
 from companion.core.buttons import Button, Gesture
 from companion.core.game import Expire, Play, Press, RuleError
+from companion.core.tunes import SoundSettings
 from companion.games.timer import RoundTimer
 
 
@@ -44,7 +46,7 @@ def test_app_starts_in_the_menu_and_starts_a_game_from_it(app):
 def test_app_game_actions_are_journaled_before_their_tunes(app):
     state, _ = app.new_game(AppState(), "timer", {"seconds": "30"}, 1, 0.0)
     state, effects = press(app, state, Button.NEXT, 2.0)
-    assert effects == [JournalAction(Press(Button.NEXT), 2.0), Play("click")]
+    assert effects == [JournalAction(Press(Button.NEXT), 2.0), Play("flight-start")]
 
 
 def test_app_refused_action_changes_nothing(app):
@@ -117,3 +119,63 @@ def test_app_unknown_game_is_a_bad_argument(app):
     with pytest.raises(RuleError) as refusal:
         app.new_game(AppState(), "chess", {}, 1, 0.0)
     assert refusal.value.code == "bad-argument"
+
+
+# --- sound: volume and mute ----------------------------------------------------------------
+
+
+def chord(app, state, at):
+    return app.gesture(state, Gesture("chord", Button.UP, at), at)
+
+
+def test_app_menu_ends_with_volume_and_mute(app):
+    assert app.menu_items(AppState())[-2:] == ["Volume 3/5", "Sound: on"]
+    muted = AppState(sound=SoundSettings(5, muted=True))
+    assert app.menu_items(muted)[-2:] == ["Volume 5/5", "Sound: muted"]
+
+
+def test_app_next_on_volume_steps_louder_and_wraps(app):
+    state = AppState()
+    state, _ = press(app, state, Button.UP, 0.0)  # wraps to the last row: mute
+    state, _ = press(app, state, Button.UP, 0.0)  # volume
+    heard = []
+    for _ in range(3):
+        state, effects = press(app, state, Button.NEXT, 0.0)
+        heard.append(effects)
+    assert [effects[0] for effects in heard] == [
+        SoundChanged(SoundSettings(4)), SoundChanged(SoundSettings(5)),
+        SoundChanged(SoundSettings(1))]
+    # A click at the new volume, so the table hears how loud it is.
+    assert all(effects[1:] == [Play("click")] for effects in heard)
+    assert state.menu is not None and app.to_json(state, 0.0)["sound"] == {
+        "volume": 1, "muted": False}
+
+
+def test_app_next_on_mute_toggles_it_silently(app):
+    state = AppState()
+    state, _ = press(app, state, Button.UP, 0.0)  # the mute row
+    state, effects = press(app, state, Button.NEXT, 0.0)
+    assert effects == [SoundChanged(SoundSettings(muted=True))]
+    assert app.menu_items(state)[-1] == "Sound: muted"
+    state, effects = press(app, state, Button.NEXT, 0.0)
+    assert effects == [SoundChanged(SoundSettings()), Play("click")]
+
+
+def test_app_chord_mutes_at_once_in_a_game_and_never_reaches_it(app):
+    state, _ = app.new_game(AppState(), "timer", {"seconds": "30"}, 1, 0.0)
+    before = app.to_json(state, 1.0)
+    state, effects = chord(app, state, 1.0)
+    assert effects == [SoundChanged(SoundSettings(muted=True))]
+    after = app.to_json(state, 1.0)
+    assert after["sound"]["muted"] is True
+    assert {**after, "sound": before["sound"]} == before  # the game did not move
+    assert state.notice == "muted: UP+DOWN unmutes"
+    state, effects = chord(app, state, 2.0)
+    assert effects == [SoundChanged(SoundSettings()), Play("click")]
+    assert state.notice is None
+
+
+def test_app_sound_survives_starting_a_game(app):
+    state = AppState(sound=SoundSettings(2, muted=True))
+    state, _ = app.new_game(state, "timer", {"seconds": "30"}, 1, 0.0)
+    assert state.sound == SoundSettings(2, muted=True)

@@ -1,5 +1,6 @@
 """Gestures from timestamped edges, under a fake clock (core/buttons.py)."""
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -110,3 +111,54 @@ def test_gesture_every_press_is_matched_by_a_release_or_a_long_press(raw):
     for button in Button:
         times = [gesture.at for gesture in fired if gesture.button is button]
         assert times == sorted(times)
+
+
+# --- the UP+DOWN chord ---------------------------------------------------------------------
+
+CHORD_CASES = [
+    # UP then DOWN, released in either order: one chord when DOWN goes down, nothing else.
+    ([(Button.UP, True, 1.0), (Button.DOWN, True, 1.05), (Button.UP, False, 1.3),
+      (Button.DOWN, False, 1.35)], [Gesture("chord", Button.UP, 1.05)]),
+    ([(Button.DOWN, True, 1.0), (Button.UP, True, 1.02), (Button.DOWN, False, 1.2),
+      (Button.UP, False, 1.4)], [Gesture("chord", Button.UP, 1.02)]),
+    # Held together for seconds: still one chord, no repeats from either button.
+    ([(Button.UP, True, 1.0), (Button.DOWN, True, 1.1), (Button.UP, False, 5.0),
+      (Button.DOWN, False, 5.0)], [Gesture("chord", Button.UP, 1.1)]),
+    # UP released first, then pressed again while DOWN is still held: a plain UP press.
+    ([(Button.UP, True, 1.0), (Button.DOWN, True, 1.1), (Button.UP, False, 1.3),
+      (Button.UP, True, 1.5), (Button.UP, False, 1.6), (Button.DOWN, False, 2.0)],
+     [Gesture("chord", Button.UP, 1.1), Gesture("press", Button.UP, 1.6)]),
+    # One after the other is no chord: two presses.
+    ([(Button.UP, True, 1.0), (Button.UP, False, 1.1), (Button.DOWN, True, 1.2),
+      (Button.DOWN, False, 1.3)],
+     [Gesture("press", Button.UP, 1.1), Gesture("press", Button.DOWN, 1.3)]),
+    # UP already repeating when DOWN joins: the repeats so far stand, then the chord stops them.
+    ([(Button.UP, True, 1.0), (Button.DOWN, True, 2.0), (Button.UP, False, 3.0),
+      (Button.DOWN, False, 3.0)],
+     [Gesture("press", Button.UP, 1.8), Gesture("press", Button.UP, 1.95),
+      Gesture("chord", Button.UP, 2.0)]),
+    # Bouncing edges on DOWN: the chord fires once, at the first accepted edge.
+    ([(Button.UP, True, 1.0), (Button.DOWN, True, 1.05), (Button.DOWN, False, 1.051),
+      (Button.DOWN, True, 1.052), (Button.UP, False, 1.5), (Button.DOWN, False, 1.5)],
+     [Gesture("chord", Button.UP, 1.05)]),
+]
+
+
+@pytest.mark.parametrize(("edges", "expected"), CHORD_CASES)
+def test_gesture_up_down_chord_fires_once_and_silences_both(edges, expected):
+    _, fired = feed(edges, until=10.0)
+    assert fired == expected
+
+
+def test_gesture_chord_leaves_no_deadline_while_held():
+    recognizer, fired = feed([(Button.UP, True, 1.0), (Button.DOWN, True, 1.1)], until=1.2)
+    assert fired == [Gesture("chord", Button.UP, 1.1)]
+    assert recognizer.next_deadline() is None
+
+
+def test_gesture_chord_can_be_made_again_after_both_are_released():
+    edges = [(Button.UP, True, 1.0), (Button.DOWN, True, 1.1), (Button.UP, False, 1.3),
+             (Button.DOWN, False, 1.3), (Button.DOWN, True, 2.0), (Button.UP, True, 2.1),
+             (Button.DOWN, False, 2.3), (Button.UP, False, 2.3)]
+    _, fired = feed(edges, until=5.0)
+    assert fired == [Gesture("chord", Button.UP, 1.1), Gesture("chord", Button.UP, 2.1)]

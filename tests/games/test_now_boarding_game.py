@@ -227,7 +227,7 @@ def test_now_boarding_third_complaint_mid_game_loses_at_once() -> None:
     table = Table(players="3")
     table.to_flight()
     table.fly()
-    assert tunes(table.complain(1)) == ["click"]
+    assert tunes(table.complain(1)) == ["complaint"]
     table.to_flight()
     table.fly()
     assert tunes(table.complain(1)) == ["danger"]

@@ -115,7 +115,7 @@ def test_planes_game_the_11th_cube_does_not_trigger_the_end() -> None:
     state, plays = board(state, GREY, 3)
     assert state.step == "board" and GAME.to_json(state, 0.0)["track"] == 11
     state, plays = act(state, press(UP))
-    assert state.step == "trigger" and plays == [Play("alarm")]
+    assert state.step == "trigger" and plays == [Play("final-round")]
 
 
 def test_planes_game_end_trigger_at_a_shorter_mark() -> None:
@@ -123,7 +123,7 @@ def test_planes_game_end_trigger_at_a_shorter_mark() -> None:
     state, _ = board(state, GREY, 3)
     assert state.step == "board"
     state, plays = act(state, press(UP))
-    assert state.step == "trigger" and plays == [Play("alarm")]
+    assert state.step == "trigger" and plays == [Play("final-round")]
     body = GAME.to_json(state, 0.0)
     assert (body["track"], body["mark"], body["trigger"]) == (8, 8, "boarding-track")
 
@@ -133,7 +133,7 @@ def test_planes_game_end_trigger_by_a_full_plane() -> None:
     assert state.step == "board"
     state, plays = act(state, press(UP))
     body = GAME.to_json(state, 0.0)
-    assert state.step == "trigger" and plays == [Play("alarm")]
+    assert state.step == "trigger" and plays == [Play("final-round")]
     assert body["trigger"] == planes.TRIGGER_PLANE_FULL and body["full"] == ["yellow"]
     assert body["track"] == 5
 

@@ -302,8 +302,8 @@ class NowBoarding:
         if state.stage_index + 1 < len(STAGES):
             changed = replace(state, stage_index=state.stage_index + 1, page=0)
             step = "weather" if changed.weather[changed.stage_index] > 0 else "passengers"
-            return replace(changed, step=step), (Play("click"),)
-        return replace(state, final_round=True, step="upgrades", page=0), (Play("click"),)
+            return replace(changed, step=step), (Play("stage-change"),)
+        return replace(state, final_round=True, step="upgrades", page=0), (Play("final-round"),)
 
     def _vip_complaints(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         left = vip_left(state)
@@ -361,7 +361,7 @@ class NowBoarding:
                       now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
         countdown = state.countdown.reset().start(now) if state.countdown is not None else None
         return replace(state, phase="flight", step="flight", page=0, countdown=countdown,
-                       flight_started=now), (Play("click"),)
+                       flight_started=now), (Play("flight-start"),)
 
     def _end_flight(self, state: NowBoardingState, now: float,
                     how: str) -> tuple[NowBoardingState, tuple[Play, ...]]:
@@ -411,7 +411,7 @@ class NowBoarding:
                            reason=reason or reasons[source]), (Play("lose"),)
         if before < COMPLAINT_LIMIT - 1 == total:
             return state, (Play("danger"),)
-        return state, ()
+        return state, (Play("complaint"),) if count > 0 else ()
 
     # -- the timer --------------------------------------------------------------------------
 

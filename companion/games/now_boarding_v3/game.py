@@ -250,13 +250,15 @@ class NowBoardingV3Game:
         if state.step == "departure":
             countdown = state.countdown
             if countdown is not None and countdown.state is TimerState.IDLE:
-                return replace(state, countdown=countdown.start(now)), (Play("click"),)
+                return replace(state, countdown=countdown.start(now)), (Play("flight-start"),)
             if countdown is not None:
                 ended = countdown.end_early(now)
                 return (replace(state, countdown=ended, step="arrival", ended="next"),
                         (Play("end"),))
             return replace(state, step="arrival", ended="next"), (Play("click"),)
-        return self._advance(state), (Play("click"),)
+        advanced = self._advance(state)
+        # A new day is the game's next stage: the table hears it.
+        return advanced, (Play("stage-change" if advanced.day > state.day else "click"),)
 
     def _advance(self, state: V3State) -> V3State:
         """The step after the current one (not Departure, which NEXT or the timer ends)."""

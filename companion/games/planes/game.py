@@ -267,7 +267,7 @@ class PlanesGame:
         moved = replace(state, cubes=tuple(cubes))
         fired = trigger(moved)
         if state.step == "board" and fired is not None:
-            return replace(moved, step="trigger", seat=0), (Play("alarm"),)
+            return replace(moved, step="trigger", seat=0), (Play("final-round"),)
         if state.step == "last-round" and fired is None:
             return replace(moved, step="board"), (Play("click"),)
         return moved, (Play("click"),)
