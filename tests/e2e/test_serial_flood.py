@@ -1,11 +1,14 @@
-"""A large random byte stream through a real pseudo-terminal: the box answers every line,
-stays within bounded memory, and still plays afterwards."""
+"""Floods through a real pseudo-terminal: a large random byte stream gets an answer to every
+line within bounded memory, and a client that writes 600 lines and reads none cannot delay a
+countdown (its oldest replies are dropped instead)."""
 
 import contextlib
+import json
 import os
 import random
 import select
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -66,6 +69,63 @@ def test_serial_flood_of_random_bytes(tmp_path):
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=20) == 0
+
+
+def test_a_countdown_expires_on_time_while_a_pty_client_floods_and_never_reads(tmp_path):
+    """600 lines in, none of the replies read: the loop still ends the countdown on time."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--backend", "fake", "--serial", "pty",
+         "--state-dir", str(tmp_path)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        out = process.stdout.fileno()
+        path = _line(out).removeprefix("serial=")
+        assert _line(out) == "ready"
+        peer = os.open(path, os.O_RDWR | os.O_NOCTTY)
+        lines = ["new timer seconds=5", "press next"] + ["state"] * 600
+        os.write(peer, ("\n".join(lines) + "\n").encode())
+        # Each `state` reply is ~200 bytes: 600 of them are far more than a pty buffers, so
+        # a loop that waited for the client would never reach the expiry.
+        started = time.monotonic()
+        expired_after = _wait_for_expiry(tmp_path / "journal.sqlite3", started, limit=30)
+        assert process.poll() is None
+        assert expired_after < 15, f"the expiry came {expired_after:.1f} s after the start"
+        # The client reads at last: the box still answers, newest replies first kept.
+        os.set_blocking(peer, False)
+        _drain(peer)
+        os.write(peer, b"state\n")
+        # Replies still queued from the flood come first (the countdown was running then).
+        answer = _read_until(peer, b'"state": "expired"')
+        assert json.loads(answer[3:].splitlines()[0])["timer"]["state"] == "expired"
+        os.close(peer)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+    assert b"not reading; oldest replies dropped" in process.stderr.read()
+
+
+def _wait_for_expiry(journal, started, limit):
+    while time.monotonic() - started < limit:
+        if journal.exists():
+            with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+                try:
+                    rows = db.execute("SELECT action FROM actions").fetchall()
+                except sqlite3.OperationalError:  # the schema is being written
+                    rows = []
+            if any('"expire"' in action for (action,) in rows):
+                return time.monotonic() - started
+        select.select([], [], [], 0.1)  # a bounded wait between polls of another process
+    raise AssertionError("the countdown never expired")
+
+
+def _read_until(fd, marker):
+    data = bytearray()
+    deadline = time.monotonic() + 20
+    while marker not in data:
+        assert time.monotonic() < deadline, f"no {marker!r} in {bytes(data[-200:])!r}"
+        if select.select([fd], [], [], 1.0)[0]:
+            data += _drain(fd)
+    return bytes(data[data.rfind(b"ok {", 0, data.find(marker)):])
 
 
 def _drain(fd):
