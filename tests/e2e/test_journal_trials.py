@@ -7,79 +7,20 @@ line; after a SIGKILL and a restart every one of them must be in the journal.
 """
 
 import json
-import os
-import select
 import signal
 import sqlite3
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
 from companion.adapters.journal import FILE_NAME
+from companion.testing.pty_box import PtyBox
 from companion.testing.simulated import simulated_controller
 
 pytestmark = pytest.mark.slow
 
 PLAY = ["press up", "press up", "press down", "press up", "press down"]
-
-
-def read_line(fd, deadline):
-    data = b""
-    while not data.endswith(b"\n"):
-        remaining = deadline - time.monotonic()
-        assert remaining > 0, f"no complete line in time; got {data!r}"
-        if select.select([fd], [], [], remaining)[0]:
-            chunk = os.read(fd, 1)
-            assert chunk, "end of stream"
-            data += chunk
-    return data.decode(errors="replace").rstrip("\r\n")
-
-
-class Box:
-    """`companion run` on a pty, with its log readable (stderr)."""
-
-    def __init__(self, state_dir):
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion", "run", "--backend", "fake", "--serial", "pty",
-             "--state-dir", str(state_dir)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
-        path = read_line(self.process.stdout.fileno(), deadline).removeprefix("serial=")
-        assert read_line(self.process.stdout.fileno(), deadline) == "ready"
-        self.peer = os.open(path, os.O_RDWR | os.O_NOCTTY)
-
-    def ask(self, line):
-        os.write(self.peer, line.encode() + b"\n")
-        return read_line(self.peer, time.monotonic() + 15)
-
-    def screen(self):
-        return json.loads(self.ask("screen").removeprefix("ok "))["lines"]
-
-    def state(self):
-        return json.loads(self.ask("state").removeprefix("ok "))
-
-    def wait_for_log(self, text, seconds=90):
-        """Read the box's log until a line holds ``text`` (the box retries on its own)."""
-        deadline = time.monotonic() + seconds
-        while True:
-            line = read_line(self.process.stderr.fileno(), deadline)
-            if text in line:
-                return line
-
-    def stop(self, how):
-        if self.process.poll() is None:
-            self.process.send_signal(how)
-            self.process.wait(timeout=15)
-        if self.peer is not None:
-            os.close(self.peer)
-            self.peer = None
-        for stream in (self.process.stdout, self.process.stderr):
-            stream.close()
-        return self.process.returncode
 
 
 def stored_actions(state_dir):
@@ -106,7 +47,7 @@ def model_state(commands):
 
 
 def test_journal_trial_killed_on_a_full_disk_loses_no_acknowledged_action(small_disk, capsys):
-    box = Box(small_disk.path)
+    box = PtyBox(small_disk.path, log=True)
     try:
         assert box.ask("new timer seconds=600") == "ok"
         small_disk.fill()
@@ -121,7 +62,7 @@ def test_journal_trial_killed_on_a_full_disk_loses_no_acknowledged_action(small_
     small_disk.free()
     stored = stored_actions(small_disk.path)
 
-    again = Box(small_disk.path)
+    again = PtyBox(small_disk.path, log=True)
     try:
         after = again.state()
     finally:
@@ -137,7 +78,7 @@ def test_journal_trial_killed_on_a_full_disk_loses_no_acknowledged_action(small_
 def test_journal_trial_full_at_start_the_journal_opens_later_and_keeps_the_game(
         small_disk, capsys):
     small_disk.fill()
-    box = Box(small_disk.path)
+    box = PtyBox(small_disk.path, log=True)
     try:
         assert box.screen()[0].endswith("[SAVE!]")  # playing in memory, and saying so
         assert box.ask("new timer seconds=600") == "ok"
@@ -158,7 +99,7 @@ def test_journal_trial_full_at_start_the_journal_opens_later_and_keeps_the_game(
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
 def test_journal_a_clean_stop_leaves_nothing_only_in_the_write_ahead_log(tmp_path, stop):
-    box = Box(tmp_path)
+    box = PtyBox(tmp_path, log=True)
     assert box.ask("new timer seconds=60") == "ok"
     for command in PLAY:
         assert box.ask(command) == "ok"
@@ -169,7 +110,7 @@ def test_journal_a_clean_stop_leaves_nothing_only_in_the_write_ahead_log(tmp_pat
 
 
 def test_journal_a_damaged_write_ahead_log_is_kept_aside_and_the_screen_says_so(tmp_path):
-    box = Box(tmp_path)
+    box = PtyBox(tmp_path, log=True)
     assert box.ask("new timer seconds=60") == "ok"
     for command in PLAY:
         assert box.ask(command) == "ok"
@@ -179,7 +120,7 @@ def test_journal_a_damaged_write_ahead_log_is_kept_aside_and_the_screen_says_so(
     damaged[:32] = bytes(32)  # the log's header, gone
     wal.write_bytes(bytes(damaged))
 
-    again = Box(tmp_path)
+    again = PtyBox(tmp_path, log=True)
     try:
         lines = again.screen()
         state = again.state()

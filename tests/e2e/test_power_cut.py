@@ -9,18 +9,14 @@ left, and at most one checkpoint interval (5 s) more.
 """
 
 import json
-import os
 import random
-import select
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
+from companion.testing.pty_box import PtyBox
 from companion.testing.simulated import simulated_controller
 
 pytestmark = pytest.mark.slow
@@ -29,45 +25,6 @@ KILLS = 50
 COMMANDS = ["press up", "press down", "press next", "press next", "hold next", "hold next",
             "hold back", "press back", "press back", "new timer seconds=600",
             "new timer seconds=300 warnings=10,5"]
-
-
-def read_line(fd, deadline):
-    data = b""
-    while not data.endswith(b"\n"):
-        remaining = deadline - time.monotonic()
-        assert remaining > 0, f"no complete line in time; got {data!r}"
-        if select.select([fd], [], [], remaining)[0]:
-            chunk = os.read(fd, 1)
-            assert chunk, "end of stream"
-            data += chunk
-    return data.decode().rstrip("\r\n")
-
-
-class Box:
-    def __init__(self, state_dir):
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion", "run", "--backend", "fake", "--serial", "pty",
-             "--state-dir", str(state_dir)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        path = read_line(self.process.stdout.fileno(), deadline).removeprefix("serial=")
-        assert read_line(self.process.stdout.fileno(), deadline) == "ready"
-        self.peer = os.open(path, os.O_RDWR | os.O_NOCTTY)
-
-    def ask(self, line):
-        os.write(self.peer, line.encode() + b"\n")
-        return read_line(self.peer, time.monotonic() + 15)
-
-    def send(self, line):
-        os.write(self.peer, line.encode() + b"\n")
-
-    def kill(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=15)
-        if self.peer is not None:
-            os.close(self.peer)
-            self.peer = None
 
 
 def comparable(state):
@@ -98,7 +55,7 @@ def test_power_cut_fifty_kills_lose_nothing(tmp_path):
     history = []
     mismatches = []
     resumed_checks = []
-    box = Box(tmp_path)
+    box = PtyBox(tmp_path)
     try:
         for kill in range(KILLS):
             for _ in range(chooser.randint(0, 5)):
@@ -113,7 +70,7 @@ def test_power_cut_fifty_kills_lose_nothing(tmp_path):
             cut_at = time.monotonic()
             box.kill()
 
-            box = Box(tmp_path)
+            box = PtyBox(tmp_path)
             after = json.loads(box.ask("state").removeprefix("ok "))
             without = model_state([*history, "RESTART"])
             candidates = [without]
