@@ -27,7 +27,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from companion.core.app import Recorded
+from companion.core.app import PastGame, Recorded
 from companion.core.game import action_from_json, action_to_json
 
 log = logging.getLogger(__name__)
@@ -164,6 +164,12 @@ class Journal:
         with self._db:
             self._db.execute("UPDATE games SET current = 0 WHERE id = ?", (game_id,))
 
+    def make_current(self, game_id: int) -> None:
+        """Make a past game the game in play again (resumed from the menu)."""
+        with self._db:
+            self._db.execute("UPDATE games SET current = 0 WHERE current = 1")
+            self._db.execute("UPDATE games SET current = 1 WHERE id = ?", (game_id,))
+
     def checkpoint(self, game_id: int, at: float) -> None:
         """Remember that the game clock reached ``at`` (bounded-rate, see runtime/gameclock.py)."""
         with self._db:
@@ -199,6 +205,16 @@ class Journal:
                             started_wall=row[3],
                             result=None if row[4] is None else json.loads(row[4]),
                             actions=row[5], last_wall=row[6]) for row in rows]
+
+    def unfinished(self, limit: int = 5) -> list[PastGame]:
+        """Games that did not end and are not current (replaced or set aside), newest
+        first: the ones the menu offers to resume."""
+        rows = self._db.execute(
+            "SELECT g.id, g.game, COALESCE(MAX(a.wall), g.started_wall)"
+            " FROM games g LEFT JOIN actions a ON a.game_id = g.id"
+            " WHERE g.current = 0 AND g.result IS NULL"
+            " GROUP BY g.id ORDER BY g.id DESC LIMIT ?", (limit,)).fetchall()
+        return [PastGame(id=row[0], game=row[1], last_wall=row[2]) for row in rows]
 
     def last_clock(self) -> float:
         """The furthest the game clock is known to have reached, over every game."""

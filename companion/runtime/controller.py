@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import logging
 import random
+import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from companion.adapters.journal import Journal
+from companion.adapters.journal import Journal, JournalError
 from companion.core.app import (
     App,
     AppState,
@@ -36,6 +37,7 @@ from companion.core.app import (
     JournalUndo,
     Recorded,
     ResultChanged,
+    ResumeGame,
 )
 from companion.core.buttons import Button, Edge, Gesture, GestureRecognizer, GestureTiming
 from companion.core.game import Play, Restore, RuleError
@@ -91,6 +93,7 @@ class Controller:
         self.display_health = PartHealth("display")
         self._led_lit: bool | None = None
         self._restore()
+        self._list_resumable()
 
     @property
     def game_id(self) -> int | None:
@@ -368,8 +371,43 @@ class Controller:
                     self.writer.write(now, "set_result", result)
                 case JournalSetAside():
                     self.writer.write(now, "set_aside")
+                case ResumeGame(game_id):
+                    self._resume(game_id, now)
+        if any(isinstance(effect, (JournalNew, JournalSetAside, ResumeGame))
+               for effect in effects):
+            self._list_resumable()
         if not sound_first:
             self._start_tunes(effects, now)
+
+    def _resume(self, game_id: int, now: float) -> None:
+        """Replay past game ``game_id`` from the journal and make it current (the menu's
+        "Resume a game"). A countdown that was running when it was replaced comes back
+        paused, as after a power cut."""
+        try:
+            stored = self.journal.game(game_id)
+            state = self.app.restore(stored.game, stored.options, stored.seed, stored.history,
+                                     now)
+        except (JournalError, RuleError, ValueError, sqlite3.Error) as error:
+            log.error("could not resume game %s (%s)", game_id, error)
+            self.state = replace(self.state, notice=f"Cannot resume that game: {error}")
+            return
+        self.writer.resume(game_id)
+        self.writer.write(now, "make_current")
+        self.state = replace(state, next_seed=self.state.next_seed,
+                             resumable=self.state.resumable)
+        if self._countdown_running():
+            self.state, effects = self.app.act(self.state, Restore(), now)
+            self._perform(effects, now)
+
+    def _list_resumable(self) -> None:
+        """Refresh the menu's list of resumable games from the journal."""
+        try:
+            past = tuple(game for game in self.journal.unfinished()
+                         if game.id != self.game_id)
+        except (sqlite3.Error, OSError) as error:
+            log.warning("cannot list past games: %s", error)
+            return
+        self.state = replace(self.state, resumable=past)
 
     def _start_tunes(self, effects: list[Any], now: float) -> None:
         for effect in effects:

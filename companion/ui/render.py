@@ -78,16 +78,33 @@ def _draw_big(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> None:
 
 
 def _draw_lines(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> None:
-    small = len(screen.lines) > 3
+    small = screen.small_lines
     # Five small lines fit only without a status bar: they then reach the bottom edge.
     line_font, pitch, chars = ((font("5x8"), 8 if len(screen.lines) == 5 else 9,
                                 SMALL_LINE_WIDTH) if small
                                else (font("6x12"), 14, LINE_WIDTH))
     top = TITLE_HEIGHT + 2
-    for index, line in enumerate(screen.lines):
-        y = top + index * pitch
+    if screen.main:
+        draw.text((1, top - 1), fit(screen.main, LINE_WIDTH), font=font("6x12"), fill=ON)
+        top += 13
+    rows = [top + index * pitch for index in range(len(screen.lines))]
+    for index, (y, line) in enumerate(zip(rows, screen.lines, strict=True)):
         selected = index == screen.selected
         if selected:
-            # One pixel above the glyphs to the last glyph row (8 rows small, 12 large).
-            draw.rectangle((0, y - 1, width - 1, y + (7 if small else 11)), fill=ON)
-        draw.text((1, y), fit(line, chars), font=line_font, fill=OFF if selected else ON)
+            # A frame, not a filled bar: the title bar is the filled one. From one pixel
+            # above the glyphs to one below their last row (8 rows small, 12 large); the
+            # framed text moves one pixel right to clear the frame.
+            draw.rectangle((0, y - 1, width - 1, y + (8 if small else 12)), outline=ON)
+        draw.text((2 if selected else 1, y), fit(line, chars), font=line_font, fill=ON)
+    glyph = 8 if small else 12
+    if screen.more_above and rows:
+        _arrow(draw, width - 4, rows[0] + 1, down=False)
+    if screen.more_below and rows:
+        _arrow(draw, width - 4, rows[-1] + glyph - 4, down=True)
+
+
+def _arrow(draw: ImageDraw.ImageDraw, centre: int, top: int, down: bool) -> None:
+    """A 5-pixel-wide triangle: more entries lie below (``down``) or above the list."""
+    rows = range(2, -1, -1) if down else range(3)
+    for offset, half in zip(range(3), rows, strict=True):
+        draw.line((centre - half, top + offset, centre + half, top + offset), fill=ON)
