@@ -27,7 +27,7 @@ Longer text is cut at the edge; views keep to these widths.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 TITLE_WIDTH = 21
 LINE_WIDTH = 21
@@ -67,6 +67,25 @@ class Screen:
         if self.main and len(self.lines) > room:
             raise ValueError(f"under a main line {room} lines fit, got {len(self.lines)}")
 
+    def with_main(self, index: int) -> Screen:
+        """This screen with body line ``index`` moved up to be its main line (a view names
+        the line that says what to do now)."""
+        lines = list(self.lines)
+        main = lines.pop(index)
+        selected = self.selected
+        if selected is not None and selected > index % len(self.lines):
+            selected -= 1
+        return replace(self, main=main, lines=tuple(lines), selected=selected)
+
+    def with_status_as_main(self) -> Screen:
+        """This screen with its status bar moved up to be its main line ("NEXT: Purchase"
+        is what to do now when the body lists what to do before it). A status too long for
+        the large font stays; the first body line that fits becomes the main line instead."""
+        if len(self.status) <= LINE_WIDTH:
+            return replace(self, main=self.status, status="")
+        fitting = [index for index, line in enumerate(self.lines) if len(line) <= LINE_WIDTH]
+        return self.with_main(fitting[0]) if fitting else self
+
     @property
     def small_lines(self) -> bool:
         """Whether the body lines are drawn in the small font (5x8) rather than 6x12."""
@@ -102,6 +121,12 @@ def screen_problems(screen: Screen) -> list[str]:
         if len(text) > room:
             problems.append(f"{part} {text!r} is {len(text)} characters; {room} fit")
     return problems
+
+
+def reads_from_a_seat(screen: Screen) -> bool:
+    """Whether what to do now is in a font at least 12 px tall: a main line, big digits, or
+    a body of at most three lines (drawn in 6x12) under the 6x12 title."""
+    return bool(screen.main) or screen.big is not None or not screen.small_lines
 
 
 def alert_lines(text: str) -> tuple[str, ...]:

@@ -95,7 +95,7 @@ def _setup(state: NowBoardingState) -> Screen:
             "Chart: Preflight side up",
             f"use its {players}P column",
             "Tiles+temp tokens by it",
-        ), status=status)
+        ), status=status).with_main(0)
     if page == "cards":
         removed = data.REMOVED_AIRPORTS[players]
         kept = data.passenger_cards(players)
@@ -127,7 +127,7 @@ def _setup(state: NowBoardingState) -> Screen:
         last = f"{back} card{'s' if back > 1 else ''} back in box" if back else "face-down"
         lines = (*(f"{STAGE_TITLES[stage]:<10} {count:>2} cards"
                    for stage, count in zip(STAGES, chart.in_pile, strict=True)), last)
-        return Screen(f"{number} Deal", lines, status=status)
+        return Screen(f"{number} Deal", lines, status=status).with_main(0)
     if page == "weather":
         per_stage = PREFLIGHT[players].weather[0]
         tokens = per_stage // 2
@@ -142,7 +142,7 @@ def _setup(state: NowBoardingState) -> Screen:
     cards = state.vip_dealt[STAGES.index(stage)]
     shown = cards if cards else ("(none)",)
     return Screen(f"{number} VIP {SHORT_STAGE[stage]}",
-                  (f"{STAGE_TITLES[stage]} VIP deck:", *shown), status=status)
+                  (f"{STAGE_TITLES[stage]} VIP deck:", *shown), status=status).with_main(0)
 
 
 # -- maintenance and first-round steps ----------------------------------------------------------
@@ -168,7 +168,8 @@ def _passengers(state: NowBoardingState) -> Screen:
                  "NEXT: upgrades")
     else:
         lines = ("No new passengers,", "no weather change.", "Next round is FINAL!")
-    return Screen(f"{stage} deck empty", lines, status=status_line(state))
+    screen = Screen(f"{stage} deck empty", lines, status=status_line(state))
+    return screen.with_main(-1) if len(lines) > 3 else screen
 
 
 def _weather(state: NowBoardingState) -> Screen:
@@ -189,7 +190,7 @@ def _vip(state: NowBoardingState) -> Screen:
         effect,
         f"Serve on last card: {answer}",
         "UP yes DOWN no NEXT ok",
-    ), status=status_line(state))
+    ), status=status_line(state)).with_main(0)
 
 
 def _flight(state: NowBoardingState, now: float) -> Screen:

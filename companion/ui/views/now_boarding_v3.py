@@ -71,7 +71,7 @@ def _setup(state: V3State) -> Screen:
         "A+B tiles face down in",
         "the supply; 1 Jet at the",
         "Hub gate, 1 Commuter.",
-    ), status=f"{timer_text}  NEXT: day 1")
+    ), status=f"{timer_text}  NEXT: day 1").with_status_as_main()
 
 
 def _departure(state: V3State, now: float) -> Screen:
@@ -105,7 +105,7 @@ def _arrival(state: V3State) -> Screen:
         "De-board gates, commuters",
         "Score or age passengers",
         f"Lost {_pile(state)}  UP+1 DN-1",
-    ), status="NEXT: " + ("day's end" if redeye(state) else "Purchase"))
+    ), status="NEXT: " + ("day's end" if redeye(state) else "Purchase")).with_status_as_main()
 
 
 def _pile(state: V3State) -> str:
@@ -121,7 +121,7 @@ def _purchase(state: V3State) -> Screen:
         f"${prices['commuter']} Commuter ${prices['gate']} Gate",
         f"${prices['upgrade-jet']} Upgrade Jet ${prices['new-jet']} New Jet",
         f"${prices['city-to-hub']} City into a Hub",
-    ), status=f"NEXT: round {state.round + 1}  {_lost(state)}")
+    ), status=f"NEXT: round {state.round + 1}  {_lost(state)}").with_status_as_main()
 
 
 def _day_end(state: V3State) -> Screen:
@@ -133,14 +133,15 @@ def _day_end(state: V3State) -> Screen:
                 "after the Redeye: to the",
                 "Lost pile.",
                 f"Lost {_pile(state)}  UP+1 DN-1",
-            ), status="NEXT: final Purchase")
+            ), status="NEXT: final Purchase").with_status_as_main()
         case "final-purchase":
             return Screen(f"Day {day} final Purchase", (
                 "Buy until nothing more is",
                 "affordable. Vouchers can",
                 "still save passengers.",
                 f"Lost {_pile(state)}  UP+1 DN-1",
-            ), status="NEXT: " + ("score piles" if day < v3.DAYS else "game over"))
+            ), status="NEXT: " + ("score piles" if day < v3.DAYS else "game over")
+            ).with_status_as_main()
         case "shuffle-score-piles":
             return Screen(f"Day {day} ends", (
                 "Shuffle every score",
@@ -155,14 +156,14 @@ def _day_end(state: V3State) -> Screen:
                 "and its passenger tiles",
                 "to the supply; mix well.",
                 f"Then draw {airports} each ({airports * state.players}).",
-            ), status=f"NEXT: day {day + 1} begins")
+            ), status=f"NEXT: day {day + 1} begins").with_status_as_main()
     supply = state.reason == "supply"
     return Screen("Game over", (
         "Too few tiles to draw:" if supply else "Day 3 is over.",
         "Each player totals their",
         "score pile: face up and",
         "face down tiles alike.",
-    ), status="NEXT: enter the scores")
+    ), status="NEXT: enter the scores").with_status_as_main()
 
 
 def _entry(state: V3State) -> Screen:
@@ -191,7 +192,7 @@ def _lose(state: V3State) -> Screen:
         f"than 2 x {state.players} = {limit}.",
         "Too many passengers",
         "stormed off. Try again!",
-    ), status="BACK menu  hold BACK undo")
+    ), status="BACK menu  hold BACK undo").with_main(0)
 
 
 def now_boarding_v3_screen(state: V3State, now: float) -> Screen:
