@@ -15,8 +15,10 @@ Sizes on the 128x64 panel (Spleen bitmap fonts):
 - status: one line of at most 25 characters at the bottom;
 - mark: a few characters at the right end of the title bar for a fault that persists
   (``SAVE!``: the journal cannot write; play goes on in memory);
-- alert: a message (why an input was refused, a fault) in an inverted box of two lines of 25
-  characters over the bottom of the screen, so it is never cut to a status line's width.
+- alert: a message (why an input was refused, a fault) in an inverted box over the bottom of
+  the screen, in lines of 25 characters: two for most messages, as many as the message needs
+  up to five (the title stays above), so a long refusal is shown whole rather than cut. A body
+  row the box would cut through is not drawn.
 - selected: that body line is framed (a box outline: the title bar is filled, so the two
   never look alike);
 - more_above / more_below: small arrows at the right edge say that a list scrolls (the last
@@ -98,7 +100,7 @@ class Screen:
         return [line for line in (title, self.main, *body, self.status, *self.alert) if line]
 
 
-ALERT_LINES = 2
+ALERT_LINES = 5
 
 
 def screen_problems(screen: Screen) -> list[str]:
@@ -130,7 +132,8 @@ def reads_from_a_seat(screen: Screen) -> bool:
 
 
 def alert_lines(text: str) -> tuple[str, ...]:
-    """A message wrapped into the alert box: at most two lines of the small font."""
+    """A message wrapped into the alert box: as many lines of the small font as it needs, at
+    most five (cut with '~' only past 125 characters or so)."""
     wrapped = textwrap.wrap(text, SMALL_LINE_WIDTH) or [""]
     if len(wrapped) > ALERT_LINES:
         wrapped = [*wrapped[: ALERT_LINES - 1], fit(" ".join(wrapped[ALERT_LINES - 1:]),

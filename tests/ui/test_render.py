@@ -37,9 +37,30 @@ def test_render_fit_cuts_with_a_mark(text, width, expected):
     assert fit(text, width) == expected
 
 
-def test_render_alert_wraps_into_two_lines_at_most():
-    lines = alert_lines("the duration changes only before the timer starts and never after")
+def test_render_alert_wraps_a_short_message_into_two_lines():
+    lines = alert_lines("the duration changes only before the timer starts")
     assert len(lines) == 2 and all(len(line) <= 25 for line in lines)
+
+
+@pytest.mark.parametrize("message", [
+    "none of P1's starting routes is in the route guide: use start=quick or fix the guide",
+    "the duration changes only before the timer starts and never after",
+])
+def test_render_alert_shows_a_long_refusal_whole(message):
+    lines = alert_lines(message)
+    assert " ".join(lines) == message and all(len(line) <= 25 for line in lines)
+    assert 2 < len(lines) <= 5
+
+
+def test_render_alert_box_leaves_no_stray_pixels_of_a_row_it_covers():
+    # Three large rows, the last one framed: the two-line box starts inside that row.
+    screen = Screen("P1 $750M round 1", ("Win check", "Lift region limit", "End turn"),
+                    selected=2, alert=alert_lines("P1 must buy a starting route first"))
+    image = render(screen)
+    box_top = 64 - 9 * 2 - 1
+    above = image.crop((0, 41, 128, box_top))  # the framed row's top, above the box
+    assert not any(above.tobytes())
+    assert all(image.getpixel((x, box_top)) for x in range(128))  # the box itself
 
 
 def test_render_choice_line_right_aligns_the_value():
