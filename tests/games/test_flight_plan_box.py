@@ -21,6 +21,7 @@ from companion.scenes import run_scene
 from companion.ui.render import HEIGHT, WIDTH, render
 from companion.ui.screen import (
     Screen,
+    reads_from_a_seat,
     screen_problems,
 )
 from companion.ui.views import screen_for
@@ -37,6 +38,7 @@ DEALT_2 = {"P1": [3, 52, 9], "P2": [81, 1, 8]}
 
 def check_fits(screen: Screen) -> None:
     assert not screen_problems(screen), screen_problems(screen)
+    assert reads_from_a_seat(screen), screen.text_lines()
     assert render(screen).size == (WIDTH, HEIGHT)
 
 

@@ -27,6 +27,7 @@ from companion.ui.screen import (
     SMALL_LINE_WIDTH,
     Screen,
     choice_line,
+    reads_from_a_seat,
     screen_problems,
 )
 from companion.ui.views import screen_for
@@ -278,6 +279,7 @@ def test_overbooked_entry_undo_takes_back_the_finished_plane() -> None:
 
 def within_limits(screen: Screen) -> None:
     assert not screen_problems(screen), screen_problems(screen)
+    assert reads_from_a_seat(screen), screen.text_lines()
     assert render(screen).size == (128, 64)
 
 

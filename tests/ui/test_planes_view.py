@@ -30,8 +30,7 @@ def test_tie_break_names_what_broke_the_tie(players, why):
 
 def test_the_result_says_who_won_on_the_tie_break():
     page = _result(replace(new_state(), page=0), result(("Red", [5], 2), ("Blue", [10], 1)))
-    assert page.title == "Planes: Red wins"
-    assert page.status == "Red wins on boarded cubes"
+    assert page.main == "Red wins on cubes"  # what broke the tie, in the large font
 
 
 @pytest.mark.parametrize(("goals", "shown"), [([], "0 cards"), ([4], "1 card,"),

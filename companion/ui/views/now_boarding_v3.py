@@ -182,7 +182,7 @@ def _result(state: V3State, result: dict[str, Any]) -> Screen:
         f"Rating: {result['rating']}",
         *rows,
         f"Lost {result['lost']}: {won}",
-    ), status="BACK menu  hold BACK undo")
+    ), status="BACK menu  hold BACK undo").with_main(0)
 
 
 def _lose(state: V3State) -> Screen:

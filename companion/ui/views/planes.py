@@ -24,7 +24,7 @@ from companion.games.planes.game import (
     trigger,
     turns_left,
 )
-from companion.ui.screen import LINE_WIDTH, STATUS_WIDTH, Screen, fit
+from companion.ui.screen import LINE_WIDTH, Screen, fit
 from companion.ui.views.menu import window
 
 #: Plane lines shown at once: four fit above the status bar.
@@ -136,6 +136,8 @@ def _cards(count: int) -> str:
 
 
 TIE_BREAKS = (("boarded", "boarded cubes"), ("goal_cards", "goal cards"))
+TIE_WORDS = {"boarded cubes": "cubes", "goal cards": "cards"}
+"""The short words for the main line ("Yellow wins on cards" fits the large font)."""
 """The rulebook's tie-breaks in order (see games/planes/score.py): what the result names."""
 
 
@@ -166,14 +168,17 @@ def _result(state: PlanesState, result: dict[str, Any]) -> Screen:
                 total = next(p["total"] for p in result["players"] if p["name"] == name)
                 lines.append(f"{place}. {name:<7} {total:>3} VP")
         winners = result["winners"]
-        title = (f"Planes: {winners[0]} wins" if len(winners) == 1
-                 else f"Planes: {len(winners)}-way tie")
         why = tie_break(result)
-        if why is not None:
-            # Level on points: the status says what broke the tie (NEXT still pages on).
-            said = f"{winners[0]} wins on {why}"
-            status = said if len(said) <= STATUS_WIDTH else f"won on {why}"
-        return Screen(title, tuple(lines), status=status)
+        # The winner in the large font; level on points, also what broke the tie.
+        if len(winners) > 1:
+            main = f"{len(winners)}-way tie"
+        elif why is not None:
+            main = f"{winners[0]} wins on {TIE_WORDS[why]}"
+        else:
+            main = f"{winners[0]} wins"
+        # Four players fill the body: the page keys then live in the title alone.
+        return Screen(f"Planes: end, page 1/{pages}", tuple(lines), main=main,
+                      status=status if len(lines) <= 3 else "")
     player = result["players"][state.page - 1]
     place = next(number for number, names in enumerate(result["ranking"], start=1)
                  if player["name"] in names)
