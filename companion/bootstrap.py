@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -121,8 +121,4 @@ def build_controller(config: Config, hardware: Hardware, *, clock: Clock, state_
     controller = Controller(App(games), journal, clock, hardware.display, buzzer,
                             rng=rng, scorers=scorers(), timing=timing_from(config),
                             simulated=simulated, led=hardware.led)
-    if not journal.durable:
-        controller.state = replace(controller.state, notice="cannot save games: see the log")
-    elif journal.recovered_from:
-        controller.state = replace(controller.state, notice="journal damaged: started fresh")
     return controller

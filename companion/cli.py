@@ -7,12 +7,13 @@ Exit status: 0 success, 1 a failed check or game action, 2 bad usage or a bad in
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
 import logging
 import os
 import random
 import sys
-import tomllib
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
@@ -35,12 +36,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:
-        return int(args.handler(args))
+        status = int(args.handler(args))
+        sys.stdout.flush()  # a full disk or closed pipe shows here, not after main returns
+        return status
     except (UsageError, ConfigError) as error:
         print(f"companion {args.command}: {error}", file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:
-        return EXIT_OK
+    except OSError as error:
+        return _failed_output(args.command, error)
+
+
+def _failed_output(command: str, error: OSError) -> int:
+    """Exit 1 with one line for a file or stream that failed (full disk, closed pipe...)."""
+    if isinstance(error, BrokenPipeError) or error.errno == errno.ENOSPC:
+        # Python flushes stdout again at exit, which would fail again with a traceback:
+        # point it at /dev/null first (the recipe of Python's signal documentation).
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+    what = error.strerror or str(error)
+    where = f"{error.filename}: " if error.filename else "output: "
+    with contextlib.suppress(OSError):
+        print(f"companion {command}: {where}{what}", file=sys.stderr)
+    return EXIT_FAILED
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -92,14 +111,20 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--list", action="store_true", help="list the scenes and stop")
     render.set_defaults(handler=_render)
 
-    score = commands.add_parser("score", help="score a finished game from a JSON or TOML file",
-                                description="Scores a finished game (CONTRACT.md section 4).")
+    score = commands.add_parser(
+        "score", help="score a finished game from a JSON or TOML file", add_help=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Scores a finished game (CONTRACT.md section 4).")
+    score.add_argument("-h", "--help", action=_ScoreHelp, nargs=0,
+                       help="show this help, with the input format of GAME (or every game)")
     score.add_argument("game", help="now-boarding, now-boarding-v3, overbooked, planes, "
                                     "flight-plan")
     score.add_argument("file", nargs="?", default="-", help="a .json or .toml file, or - "
                                                             "for JSON on standard input")
     score.add_argument("--json", action="store_true", help="print one JSON object")
-    score.set_defaults(handler=_score)
+    score.add_argument("--example", action="store_true",
+                       help="print a valid example input for GAME and stop")
+    score.set_defaults(handler=_score, usage=score.format_usage())
 
     bench = commands.add_parser(
         "bench", help="measure timing, display bus, CPU, memory and start-up against targets",
@@ -138,14 +163,33 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from companion.adapters.run_record import RunRecord, ready_status
+
+    config = _config_with_flags(args)
+    state_dir = _state_dir(args, config)
+    # How this run ends goes into the state dir, for the next start's STATUS= and the doctor.
+    record = RunRecord(state_dir)
+    previous = record.begin()
+    try:
+        status = _run_box(args, config, state_dir, ready_status(previous))
+    except Exception as error:
+        record.crashed(error)  # one line there; the traceback still goes to the log
+        raise
+    except BaseException:  # Ctrl-C before the loop took the signals: stopped, not crashed
+        record.stopped()
+        raise
+    record.stopped()
+    return status
+
+
+def _run_box(args: argparse.Namespace, config: Config, state_dir: Path,
+             ready_status: str) -> int:
     from companion.adapters.clock import MonotonicClock
     from companion.adapters.serial_link import PtyLink, open_device, open_link
     from companion.bootstrap import build_controller, build_hardware, resolve_backend
     from companion.runtime import EventLoop, SerialChannel
 
-    config = _config_with_flags(args)
     backend = resolve_backend(args.backend)
-    state_dir = _state_dir(args, config)
     interactive = backend == "fake" and sys.stdin.isatty() and sys.stdout.isatty()
     loop: EventLoop | None = None
 
@@ -174,7 +218,8 @@ def _run(args: argparse.Namespace) -> int:
         # A device that is missing or vanishes is reopened with backoff; a pty cannot be.
         reopen = None if serial_url == "pty" else partial(open_device, serial_url, baudrate)
         channels.append(SerialChannel(link, reopen=reopen))
-    loop = EventLoop(controller, out=sys.stdout, channels=channels, notifier=_notifier())
+    loop = EventLoop(controller, out=sys.stdout, channels=channels,
+                     notifier=_notifier(ready_status))
     keyboard = None
     if interactive:
         keyboard = Keyboard(sys.stdin.fileno(), loop.post_gesture, loop.stop)
@@ -184,15 +229,17 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if keyboard is not None:
             keyboard.close()
+        # Checkpoint and close: after a clean stop no game lives only in the -wal file.
+        controller.journal.close()
         hardware.close()
 
 
-def _notifier() -> Any:
+def _notifier(ready_status: str) -> Any:
     try:
         from companion.adapters.sd_notify import SystemdNotifier
     except ImportError:
         return None
-    return SystemdNotifier()
+    return SystemdNotifier(ready_status=ready_status)
 
 
 def _config_with_flags(args: argparse.Namespace) -> Config:
@@ -286,8 +333,7 @@ def _render(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown scene {unknown[0]!r}; see 'companion render --list'")
     if args.scale < 1:
         raise UsageError("--scale must be at least 1")
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _output_folder(Path(args.out), "--out")
     for name in names:
         image = render_scene(name)
         if args.scale > 1:
@@ -296,6 +342,21 @@ def _render(args: argparse.Namespace) -> int:
         image.save(path)
         print(path)
     return EXIT_OK
+
+
+def _output_folder(folder: Path, flag: str) -> Path:
+    """``folder``, made if missing; a file in the way or a path that cannot be made is bad
+    usage (exit 2) named by its flag, before anything is written."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{flag} {folder}: exists and is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"{flag} {folder}: cannot make the folder: "
+                         f"{error.strerror or error}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"{flag} {folder}: the folder is not writable")
+    return folder
 
 
 # -- bench -----------------------------------------------------------------------------------
@@ -312,17 +373,22 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _history(args: argparse.Namespace) -> int:
     from companion.adapters.journal import FILE_NAME, Journal
+    from companion.bootstrap import owner_route_guide
     from companion.core.app import App
     from companion.games.registry import playable_games
     from companion.history import export, list_games
 
-    state_dir = _state_dir(args, load_config(args.config))
+    config = load_config(args.config)
+    state_dir = _state_dir(args, config)
     if not (state_dir / FILE_NAME).exists():
         raise UsageError(f"{state_dir / FILE_NAME}: no journal here (see --state-dir)")
     journal = Journal.in_directory(state_dir)
     try:
         if args.export is not None:
-            return export(journal, App(playable_games()), args.export, sys.stdout)
+            folder = _output_folder(args.export, "--export")
+            # The owner's Flight Plan route guide, so that games played with it replay.
+            games = playable_games(owner_route_guide(config))
+            return export(journal, App(games), folder, sys.stdout)
         return list_games(journal, sys.stdout)
     finally:
         journal.close()
@@ -347,16 +413,34 @@ def _doctor(args: argparse.Namespace) -> int:
 # -- score -----------------------------------------------------------------------------------
 
 
+class _ScoreHelp(argparse.Action):
+    """``score --help``: the usual help, then the input format of the game named before it
+    (``companion score planes --help``) or of every game, each with an example."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        from companion.games.score_formats import help_text
+
+        parser.print_help()
+        print()
+        print(help_text(getattr(namespace, "game", None)))
+        parser.exit()
+
+
 def _score(args: argparse.Namespace) -> int:
     from companion.games.registry import scorers
+    from companion.games.score_formats import example_text
     from companion.games.scoring import ScoreInputError, format_table
 
     base = Path.cwd() if args.file == "-" else Path(args.file).resolve().parent
 
     def read_guide(path: str) -> str:
+        from companion.protocol.bounded import MAX_INPUT_CHARS
+
         guide = base / path
         try:
-            return guide.read_text(encoding="utf-8")
+            with guide.open(encoding="utf-8") as handle:
+                return handle.read(MAX_INPUT_CHARS + 1)  # the parser refuses anything longer
         except (OSError, UnicodeDecodeError) as error:
             raise ScoreInputError(f"routes: cannot read the route guide {guide}: "
                                   f"{getattr(error, 'strerror', None) or error}") from None
@@ -365,6 +449,14 @@ def _score(args: argparse.Namespace) -> int:
     scorer = available.get(args.game)
     if scorer is None:
         raise UsageError(f"no scorer for {args.game!r}; scorers: {', '.join(sorted(available))}")
+    if args.example:
+        print(example_text(args.game))
+        return EXIT_OK
+    if args.file == "-" and sys.stdin.isatty():
+        # Nobody is piping a file in: waiting for JSON typed at a terminal helps no one.
+        sys.stderr.write(args.usage)
+        raise UsageError(f"give a score FILE (or pipe one into standard input); "
+                         f"'companion score {args.game} --example' prints one to start from")
     source = "standard input" if args.file == "-" else args.file
     data = _read_score_file(args.file)
     try:
@@ -379,25 +471,34 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _read_score_file(name: str) -> Any:
+    """The decoded score input: JSON, or TOML for a ``.toml`` file, within the bounds of
+    companion/protocol/bounded.py (depth, number size, text size)."""
+    from companion.protocol.bounded import (
+        MAX_INPUT_CHARS,
+        BoundedInputError,
+        loads_json,
+        loads_toml,
+    )
+
     if name == "-":
-        text, source = sys.stdin.read(), "standard input"
+        try:
+            text, source = sys.stdin.read(MAX_INPUT_CHARS + 1), "standard input"
+        except UnicodeDecodeError:
+            raise UsageError("standard input: not UTF-8 text") from None
     else:
         try:
-            text, source = Path(name).read_text(encoding="utf-8"), name
+            with open(name, encoding="utf-8") as handle:
+                text, source = handle.read(MAX_INPUT_CHARS + 1), name
         except OSError as error:
-            raise UsageError(f"{name}: {error.strerror}") from None
+            raise UsageError(f"{name}: {error.strerror or error}") from None
         except UnicodeDecodeError:
             raise UsageError(f"{name}: not UTF-8 text") from None
-    if name.endswith(".toml"):
-        try:
-            return tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            raise UsageError(f"{source}: not valid TOML: {error}") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UsageError(f"{source}: not valid JSON: {error.msg} at line {error.lineno} "
-                         f"column {error.colno}") from None
+        if name.endswith(".toml"):
+            return loads_toml(text, source)
+        return loads_json(text, source)
+    except BoundedInputError as error:
+        raise UsageError(str(error)) from None
 
 
 if __name__ == "__main__":

@@ -5,18 +5,21 @@ Rules it enforces:
   and have the same type (an integer where the default is an integer, and so on); a few keys
   take only listed values. Anything else stops start-up with :class:`ConfigError`, whose
   message names the file, the key and what is allowed (the command line exits 2).
-- A config file that is not valid TOML is refused the same way, with its line and column.
+- A config file that is not valid TOML (or not UTF-8) is refused the same way, with its line
+  and column; so is one nested too deep or holding a number too long to be real
+  (companion/protocol/bounded.py).
 - The system file is read only when it exists; a file named with ``--config`` must exist.
 """
 
 from __future__ import annotations
 
 import copy
-import tomllib
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from companion.protocol.bounded import MAX_INPUT_CHARS, BoundedInputError, loads_toml
 
 SYSTEM_CONFIG = Path("/etc/companion/companion.toml")
 
@@ -35,7 +38,7 @@ class ConfigError(Exception):
 
 def defaults() -> Config:
     text = (resources.files("companion") / "default_config.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    return loads_toml(text, "default_config.toml")
 
 
 def load(path: Path | None = None, *, system_path: Path = SYSTEM_CONFIG) -> Config:
@@ -45,13 +48,17 @@ def load(path: Path | None = None, *, system_path: Path = SYSTEM_CONFIG) -> Conf
     if path is None and not system_path.exists():
         return config
     try:
-        text = source.read_text(encoding="utf-8")
+        with source.open(encoding="utf-8") as handle:
+            text = handle.read(MAX_INPUT_CHARS + 1)
     except OSError as error:
-        raise ConfigError(f"{source}: cannot read the config file: {error.strerror}") from None
+        raise ConfigError(f"{source}: cannot read the config file: "
+                          f"{error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{source}: not UTF-8 text") from None
     try:
-        overrides = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{source}: not valid TOML: {error}") from None
+        overrides = loads_toml(text, str(source))
+    except BoundedInputError as error:
+        raise ConfigError(str(error)) from None
     return merge(config, overrides, str(source))
 
 

@@ -1,7 +1,11 @@
-"""Shared pytest setup: hypothesis profiles (CI runs more examples, never with deadlines)."""
+"""Shared pytest setup: hypothesis profiles (CI runs more examples, never with deadlines), and a
+small real disk to fill."""
 
+import errno
 import os
+import subprocess
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=200, deadline=None,
@@ -13,3 +17,49 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 def pytest_addoption(parser):
     parser.addoption("--regen-golden", action="store_true", default=False,
                      help="rewrite the golden PNGs from the current renderer (on purpose only)")
+
+
+class SmallDisk:
+    """A 4 MiB tmpfs at ``path``: :meth:`fill` writes a filler file until the disk refuses,
+    :meth:`free` deletes it."""
+
+    def __init__(self, path):
+        self.path = path
+        self.filler = path / "filler.bin"
+
+    def fill(self):
+        descriptor = os.open(self.filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            while True:
+                os.write(descriptor, b"\xa5" * 4096)
+        except OSError as error:
+            if error.errno != errno.ENOSPC:
+                raise
+        finally:
+            os.close(descriptor)
+
+    def free(self):
+        self.filler.unlink()
+
+    def available(self):
+        stats = os.statvfs(self.path)
+        return stats.f_bavail * stats.f_frsize
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A :class:`SmallDisk` of its own, for real disk-full trials; skipped only where mounting
+    is not permitted (not root, no tmpfs), never for any other reason."""
+    mount_point = tmp_path / "small-disk"
+    mount_point.mkdir()
+    try:
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs",
+                                  str(mount_point)], capture_output=True, text=True, check=False)
+    except (FileNotFoundError, PermissionError) as error:
+        pytest.skip(f"cannot mount a small tmpfs here: {error}")
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.strip()}")
+    try:
+        yield SmallDisk(mount_point)
+    finally:
+        subprocess.run(["umount", "-l", str(mount_point)], check=False)

@@ -7,16 +7,20 @@ working and its output complete.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import threading
+from pathlib import Path
 
 import pytest
 
 from companion import bench
+from companion.bench import idle
 
 REQUIRED = ("timer_end_error_ms", "naive_sleep_loop_end_error_ms", "input_to_frame_ms",
             "frame_bytes_full", "frame_bytes_timer_tick", "idle_cpu_percent",
-            "flight_cpu_percent", "rss_mb", "startup_to_ready_s", "machine")
+            "flight_cpu_percent", "rss_mb", "startup_to_ready_s", "idle_wakeups_per_s", "machine")
 
 
 def test_percentile_is_nearest_rank() -> None:
@@ -57,6 +61,31 @@ def test_text_report_names_every_figure() -> None:
     assert "rss_mb" in text and "MISSED" in text
 
 
+@pytest.mark.parametrize(("before", "after", "seconds", "expected"), [
+    ({1: 10, 2: 5}, {1: 10, 2: 5}, 2.0, 0.0),    # nobody woke
+    ({1: 10, 2: 5}, {1: 14, 2: 9}, 2.0, 4.0),    # both threads, summed
+    ({1: 10}, {1: 10, 3: 6}, 3.0, 2.0),          # a thread that started counts from zero
+    ({1: 10, 2: 50}, {1: 12}, 1.0, 2.0),         # one that ended is not counted
+])
+def test_wakeups_per_second_sums_the_threads(before, after, seconds, expected):
+    assert idle.wakeups_per_second(before, after, seconds) == expected
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+def test_context_switches_reads_every_thread_of_a_process() -> None:
+    release = threading.Event()
+    waiter = threading.Thread(target=release.wait, daemon=True)
+    waiter.start()
+    try:
+        switches = idle.context_switches(os.getpid())
+        assert threading.get_native_id() in switches
+        assert waiter.native_id in switches
+        assert all(count >= 0 for count in switches.values())
+    finally:
+        release.set()
+        waiter.join()
+
+
 @pytest.mark.slow
 def test_bench_short_json_prints_every_required_key() -> None:
     done = subprocess.run([sys.executable, "-m", "companion", "bench", "--short", "--json"],
@@ -72,6 +101,7 @@ def test_bench_short_json_prints_every_required_key() -> None:
         assert key in report["input_to_frame_ms"]
     for key in ("platform", "python", "cpu_count"):
         assert key in report["machine"]
+    assert report["idle_wakeups_per_s"]["target"] == 2.0
     for name, figure in report.items():
         if isinstance(figure, dict) and "target" in figure:
             assert isinstance(figure["met"], bool), name

@@ -44,3 +44,27 @@ def test_config_bad_files_name_the_file_key_and_what_is_allowed(tmp_path, text, 
 def test_config_named_file_must_exist(tmp_path):
     with pytest.raises(ConfigError, match="cannot read"):
         load(tmp_path / "missing.toml")
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    ("[buttons]\nnext = " + "[" * 1000 + "\n", "nested deeper than 32"),
+    ("[buttons]\nnext = " + "1" * 5000 + "\n", "more than 30 digits"),
+    ("[buttons]\nnext = 0x" + "f" * 5000 + "\n", "more than 30 digits"),
+    ("[timing]\nlong_press = inf\n", "finite"),
+    ("a" + ".a" * 200 + " = 1\n", "nested deeper than 32"),
+])
+def test_config_bounds_depth_and_number_size(tmp_path, text, fragment):
+    # Issue #13: RecursionError or a bare ValueError ended start-up with a traceback.
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as refusal:
+        load(path)
+    assert str(path) in str(refusal.value)
+    assert fragment in str(refusal.value)
+
+
+def test_config_refuses_a_file_that_is_not_utf8(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes(b"# caf\xe9\n")
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        load(path)

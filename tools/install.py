@@ -20,46 +20,51 @@ Promises:
   only prints the apt-get, pip, groupadd, udevadm and systemctl commands it would run.
 - The last lines say what changed and whether a reboot is needed (config.txt or cmdline.txt
   changed).
+
+Layout: INSTALL_STEPS and UNINSTALL_STEPS are tables of named steps, run in order; each step is
+a small function of (installer, options) that prints under its section's heading. The Installer
+holds the primitives every step shares (write a file if it differs, back it up, remove, run a
+command or only print it under --root) and what happened, for the summary.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import grp
 import json
 import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
-SOURCE = Path(__file__).resolve().parent.parent
-
-APT_PACKAGES = ("python3-venv", "python3-pip", "python3-lgpio", "python3-dev", "i2c-tools")
-GROUPS = ("gpio", "i2c", "dialout")
-PREFIX = "/opt/companion"
-VENV = f"{PREFIX}/venv"
-UNIT_NAME = "companion.service"
-UNIT_PATH = f"/etc/systemd/system/{UNIT_NAME}"
-RULES_PATH = "/etc/udev/rules.d/99-companion.rules"
-MODULES_PATH = "/etc/modules-load.d/companion.conf"
-CONFIG_DIR = "/etc/companion"
-CONFIG_PATH = f"{CONFIG_DIR}/companion.toml"
-INSTALL_STATE = f"{CONFIG_DIR}/install-state.json"
-STATE_DIRS = ("/var/lib/companion", "/var/lib/private/companion")
-COMMAND_LINK = "/usr/local/bin/companion"
-
-BEGIN = "# >>> table companion: added by tools/install.py, removed by --uninstall >>>"
-END = "# <<< table companion <<<"
-_BLOCK = re.compile(rf"^{re.escape(BEGIN)}\n.*?^{re.escape(END)}\n?", re.S | re.M)
-_SERIAL_CONSOLE = re.compile(r"^console=(?:serial0|ttyAMA0|ttyS0),\d+$")
+# Run as a script, Python puts this folder first on sys.path, and the machinery sits beside it.
+from install_files import (
+    APT_PACKAGES,
+    COMMAND_LINK,
+    CONFIG_DIR,
+    CONFIG_PATH,
+    GROUPS,
+    INSTALL_STATE,
+    MODULES_PATH,
+    PREFIX,
+    RULES_PATH,
+    SOURCE,
+    STATE_DIRS,
+    UNIT_NAME,
+    UNIT_PATH,
+    VENV,
+    Installer,
+    InstallError,
+    conflicts,
+    merge_block,
+    remove_block,
+    remove_serial_console,
+    restore_serial_console,
+)
 
 CONFIG_HEADER = """\
 # The table companion's settings, written by tools/install.py from the packaged defaults.
@@ -69,326 +74,266 @@ CONFIG_HEADER = """\
 """
 
 
-def merge_block(text: str, body: str) -> str:
-    """`text` with the marked block holding `body`: replaced in place, or appended at the end."""
-    block = f"{BEGIN}\n{body.rstrip()}\n{END}\n"
-    found = _BLOCK.search(text)
-    if found:
-        return text[:found.start()] + block + text[found.end():]
-    if text and not text.endswith("\n"):
-        text += "\n"
-    return text + ("\n" if text else "") + block
-
-
-def remove_block(text: str) -> str:
-    """`text` without the marked block (and the blank line merge_block put before it)."""
-    found = _BLOCK.search(text)
-    if not found:
-        return text
-    before, after = text[:found.start()], text[found.end():]
-    if before.endswith("\n\n") and not after:
-        before = before[:-1]
-    return before + after
-
-
-def remove_serial_console(cmdline: str) -> tuple[str, list[str]]:
-    """cmdline.txt without console=serial0,115200 (or ttyAMA0/ttyS0), and the words removed."""
-    words = cmdline.split()
-    removed = [w for w in words if _SERIAL_CONSOLE.match(w)]
-    kept = [w for w in words if not _SERIAL_CONSOLE.match(w)]
-    return " ".join(kept) + "\n", removed
-
-
-def restore_serial_console(cmdline: str, words: Sequence[str]) -> str:
-    """cmdline.txt with the console words put back in front (where Raspberry Pi OS has them)."""
-    present = cmdline.split()
-    return " ".join([*(w for w in words if w not in present), *present]) + "\n"
-
-
-def conflicts(config_txt: str) -> list[str]:
-    """Lines outside the companion block that fight the box's wiring."""
-    outside = _BLOCK.sub("", config_txt)
-    warnings = []
-    for raw in outside.splitlines():
-        line = raw.split("#", 1)[0].strip()
-        if line.startswith("dtoverlay=gpio-shutdown") and "gpio_pin=21" not in line:
-            warnings.append(f"'{line}' claims a pin the box uses (GPIO3 by default, the OLED's "
-                            "I2C clock): remove it, the companion block has its own")
-        if line.startswith("dtoverlay=pwm") and ("pin=18" in line or "pin=" not in line):
-            warnings.append(f"'{line}' gives GPIO18 (the buzzer) to the PWM driver: remove it")
-    return warnings
-
-
-@dataclass
-class Installer:
-    """One run: where files go (root), what is run, and what happened (for the summary)."""
-
-    root: Path | None
-    out: TextIO
-    source: Path = SOURCE
-    changed: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    reboot_reasons: list[str] = field(default_factory=list)
-
-    @property
-    def staging(self) -> bool:
-        return self.root is not None
-
-    def path(self, absolute: str) -> Path:
-        """Where an absolute path of the target system is on this machine."""
-        return self.root / absolute.lstrip("/") if self.root is not None else Path(absolute)
-
-    def say(self, text: str) -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
-
-    def run(self, argv: Sequence[str], *, timeout: float = 600, check: bool = True,
-            env: dict[str, str] | None = None) -> bool:
-        """Run a command (printed first); under --root only print it. False if it failed."""
-        line = " ".join(argv)
-        if self.staging:
-            self.say(f"  $ {line}    [not run: --root]")
-            return True
-        self.say(f"  $ {line}")
-        try:
-            subprocess.run(list(argv), check=True, timeout=timeout,  # noqa: S603 (no shell)
-                           env=None if env is None else {**os.environ, **env})
-        except (OSError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
-            if check:
-                raise InstallError(f"{line}: {exc}") from exc
-            self.say(f"    (failed, carrying on: {exc})")
-            return False
-        return True
-
-    def backup(self, target: Path) -> Path:
-        """Copy `target` to NAME.companion-STAMP.bak beside it (a new name every time)."""
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        copy = target.with_name(f"{target.name}.companion-{stamp}.bak")
-        n = 1
-        while copy.exists():
-            n += 1
-            copy = target.with_name(f"{target.name}.companion-{stamp}-{n}.bak")
-        shutil.copyfile(target, copy)  # content only: /boot/firmware is FAT
-        return copy
-
-    def write(self, absolute: str, content: str, *, mode: int = 0o644,
-              backup: bool = False) -> bool:
-        """Write a file if its content differs. True if it changed."""
-        target = self.path(absolute)
-        old = target.read_text(encoding="utf-8") if target.exists() else None
-        if old == content:
-            self.unchanged.append(absolute)
-            self.say(f"  = {absolute} (unchanged)")
-            return False
-        target.parent.mkdir(parents=True, exist_ok=True)
-        note = ""
-        if backup and old is not None:
-            note = f" (backup: {self.backup(target).name})"
-        tmp = target.with_name(f".{target.name}.companion-tmp")
-        tmp.write_text(content, encoding="utf-8")
-        with contextlib.suppress(OSError):  # FAT (/boot/firmware) has no modes to set
-            tmp.chmod(mode)
-        tmp.replace(target)
-        self.changed.append(absolute)
-        self.say(f"  + {absolute}{note}")
-        return True
-
-    def remove(self, absolute: str) -> bool:
-        """Delete a file or a folder tree if present. True if something was removed."""
-        target = self.path(absolute)
-        if target.is_dir() and not target.is_symlink():
-            shutil.rmtree(target)
-        elif target.exists() or target.is_symlink():
-            target.unlink()
-        else:
-            return False
-        self.changed.append(absolute)
-        self.say(f"  - {absolute}")
-        return True
-
-    def boot_file(self, name: str) -> str:
-        """/boot/firmware/NAME on Bookworm, /boot/NAME on older images."""
-        if not self.path("/boot/firmware").is_dir() and self.path(f"/boot/{name}").exists():
-            return f"/boot/{name}"
-        return f"/boot/firmware/{name}"
-
-    def read_state(self) -> dict[str, list[str]]:
-        try:
-            data = json.loads(self.path(INSTALL_STATE).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
-
-    # -- install -----------------------------------------------------------------------------
-
-    def install(self, *, free_serial: bool) -> None:
-        src = self.source
-        unit = (src / "systemd" / UNIT_NAME).read_text(encoding="utf-8")
-        if f"ExecStart={VENV}/bin/companion " not in unit:
-            raise InstallError(f"systemd/{UNIT_NAME} does not start {VENV}/bin/companion")
-
-        self.say("System packages:")
-        apt_env = {"DEBIAN_FRONTEND": "noninteractive"}
-        self.run(["apt-get", "update"], timeout=900, env=apt_env)
-        self.run(["apt-get", "install", "-y", "--no-install-recommends", *APT_PACKAGES],
-                 timeout=1800, env=apt_env)
-        for group in GROUPS:
-            if self.staging or not _group_exists(group):
-                self.run(["groupadd", "--system", "-f", group], timeout=60)
-
-        self.say("The program:")
-        self.install_program()
-        self.link_command()
-
-        self.say("Boot configuration:")
-        config_txt = self.boot_file("config.txt")
-        body = (src / "firmware_config" / "config.txt.fragment").read_text(encoding="utf-8")
-        target = self.path(config_txt)
-        old = target.read_text(encoding="utf-8") if target.exists() else ""
-        self.warnings += [f"{config_txt}: {w}" for w in conflicts(old)]
-        if self.write(config_txt, merge_block(old, body), mode=0o755, backup=True):
-            self.reboot_reasons.append(f"{config_txt} changed")
-        if free_serial:
-            self.free_serial()
-        else:
-            cmdline = self.path(self.boot_file("cmdline.txt"))
-            if cmdline.exists() and remove_serial_console(
-                    cmdline.read_text(encoding="utf-8"))[1]:
-                self.say("  (the kernel console still uses the serial port; to use the serial "
-                         "line, run again with --free-serial: firmware_config/cmdline.md)")
-
-        self.say("Devices:")
-        rules = (src / "firmware_config" / "99-companion.rules").read_text(encoding="utf-8")
-        if self.write(RULES_PATH, rules):
-            self.run(["udevadm", "control", "--reload-rules"], timeout=60, check=False)
-            self.run(["udevadm", "trigger", "--subsystem-match=gpio",
-                      "--subsystem-match=i2c-dev", "--subsystem-match=tty"],
-                     timeout=60, check=False)
-        if self.write(MODULES_PATH, "# The table companion's OLED: /dev/i2c-*\ni2c-dev\n"):
-            self.run(["modprobe", "i2c-dev"], timeout=60, check=False)
-
-        self.say("Service:")
-        unit_changed = self.write(UNIT_PATH, unit)
-        config = self.path(CONFIG_PATH)
-        if config.exists():
-            self.unchanged.append(CONFIG_PATH)
-            self.say(f"  = {CONFIG_PATH} (kept as it is)")
-        else:
-            defaults = (src / "companion" / "default_config.toml").read_text(encoding="utf-8")
-            self.write(CONFIG_PATH, CONFIG_HEADER + defaults)
-        if unit_changed:
-            self.run(["systemctl", "daemon-reload"], timeout=120)
-        self.run(["systemctl", "enable", UNIT_NAME], timeout=120)
-        if not self.reboot_reasons:
-            self.run(["systemctl", "restart", UNIT_NAME], timeout=180, check=False)
-
-    def install_program(self) -> None:
-        python = f"{VENV}/bin/python"
-        if self.staging or not Path(python).exists():
-            self.run([sys.executable, "-m", "venv", "--system-site-packages", VENV],
-                     timeout=600)
-        if self.staging:
-            self.run([python, "-m", "pip", "install", "--upgrade", f"{self.source}[pi]"])
-            return
-        # Build from a copy, so pip (as root) leaves no build/ or *.egg-info in the checkout.
-        with tempfile.TemporaryDirectory(prefix="companion-src-") as tmp:
-            copy = Path(tmp) / "src"
-            shutil.copytree(self.source, copy, ignore=shutil.ignore_patterns(
-                ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache"))
-            self.run([python, "-m", "pip", "install", "--upgrade", f"{copy}[pi]"],
-                     timeout=3600)
-        self.changed.append(VENV)
-
-    def link_command(self) -> None:
-        """/usr/local/bin/companion -> the venv's script, so `companion doctor` just works."""
-        link = self.path(COMMAND_LINK)
-        wanted = f"{VENV}/bin/companion"
-        if link.is_symlink() and os.readlink(link) == wanted:
-            self.unchanged.append(COMMAND_LINK)
-            self.say(f"  = {COMMAND_LINK} (unchanged)")
-            return
-        if link.exists() and not link.is_symlink():
-            self.warnings.append(f"{COMMAND_LINK} exists and is not a link: left alone")
-            return
-        link.parent.mkdir(parents=True, exist_ok=True)
-        if link.is_symlink():
-            link.unlink()
-        link.symlink_to(wanted)
-        self.changed.append(COMMAND_LINK)
-        self.say(f"  + {COMMAND_LINK} -> {wanted}")
-
-    def free_serial(self) -> None:
-        cmdline_txt = self.boot_file("cmdline.txt")
-        target = self.path(cmdline_txt)
-        if not target.exists():
-            self.warnings.append(f"{cmdline_txt} not found: the serial console is not changed")
-            return
-        new, removed = remove_serial_console(target.read_text(encoding="utf-8"))
-        if not removed:
-            self.unchanged.append(cmdline_txt)
-            self.say(f"  = {cmdline_txt} (no serial console)")
-            return
-        self.write(cmdline_txt, new, mode=0o755, backup=True)
-        state = self.read_state()
-        state["cmdline_removed"] = [*state.get("cmdline_removed", []), *removed]
-        self.write(INSTALL_STATE, json.dumps(state, indent=2) + "\n")
-        self.reboot_reasons.append(f"{cmdline_txt} changed")
-
-    # -- uninstall ---------------------------------------------------------------------------
-
-    def uninstall(self, *, purge: bool) -> None:
-        self.say("Service:")
-        self.run(["systemctl", "disable", "--now", UNIT_NAME], timeout=180, check=False)
-        if self.remove(UNIT_PATH):
-            self.run(["systemctl", "daemon-reload"], timeout=120, check=False)
-        self.say("Devices:")
-        if self.remove(RULES_PATH):
-            self.run(["udevadm", "control", "--reload-rules"], timeout=60, check=False)
-        self.remove(MODULES_PATH)
-        self.say("Boot configuration:")
-        config_txt = self.boot_file("config.txt")
-        target = self.path(config_txt)
-        if target.exists():
-            old = target.read_text(encoding="utf-8")
-            new = remove_block(old)
-            if new != old and self.write(config_txt, new, mode=0o755, backup=True):
-                self.reboot_reasons.append(f"{config_txt} changed")
-        state = self.read_state()
-        words = state.get("cmdline_removed", [])
-        cmdline_txt = self.boot_file("cmdline.txt")
-        if words and self.path(cmdline_txt).exists():
-            old = self.path(cmdline_txt).read_text(encoding="utf-8")
-            if self.write(cmdline_txt, restore_serial_console(old, words), mode=0o755,
-                          backup=True):
-                self.reboot_reasons.append(f"{cmdline_txt} changed")
-        self.remove(INSTALL_STATE)
-        self.say("The program:")
-        link = self.path(COMMAND_LINK)
-        if link.is_symlink() and os.readlink(link) == f"{VENV}/bin/companion":
-            self.remove(COMMAND_LINK)
-        self.remove(PREFIX)
-        if purge:
-            self.say("Settings and saved games (--purge):")
-            self.remove(CONFIG_DIR)
-            for folder in STATE_DIRS:
-                self.remove(folder)
-        else:
-            kept = [p for p in (CONFIG_DIR, *STATE_DIRS) if self.path(p).exists()]
-            if kept:
-                self.say(f"  kept: {', '.join(kept)} (--purge deletes them)")
-
-
-class InstallError(Exception):
-    """A step failed; the message says which."""
-
-
 def _group_exists(name: str) -> bool:
     try:
         grp.getgrnam(name)
     except KeyError:
         return False
     return True
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the command line asked for, as the steps see it."""
+
+    free_serial: bool = False
+    purge: bool = False
+
+
+class Step(NamedTuple):
+    """One row of a step table: its name, the heading it prints under ("" for none), the work."""
+
+    name: str
+    section: str
+    run: Callable[[Installer, Options], None]
+
+
+# -- install steps -------------------------------------------------------------------------------
+
+
+def check_unit(inst: Installer, options: Options) -> None:
+    """Refuse a unit file that would not start the program this installs (before any change)."""
+    if f"ExecStart={VENV}/bin/companion " not in _source_text(inst, f"systemd/{UNIT_NAME}"):
+        raise InstallError(f"systemd/{UNIT_NAME} does not start {VENV}/bin/companion")
+
+
+def install_packages(inst: Installer, options: Options) -> None:
+    apt_env = {"DEBIAN_FRONTEND": "noninteractive"}
+    inst.run(["apt-get", "update"], timeout=900, env=apt_env)
+    inst.run(["apt-get", "install", "-y", "--no-install-recommends", *APT_PACKAGES],
+             timeout=1800, env=apt_env)
+
+
+def add_groups(inst: Installer, options: Options) -> None:
+    for group in GROUPS:
+        if inst.staging or not _group_exists(group):
+            inst.run(["groupadd", "--system", "-f", group], timeout=60)
+
+
+def install_program(inst: Installer, options: Options) -> None:
+    python = f"{VENV}/bin/python"
+    if inst.staging or not Path(python).exists():
+        inst.run([sys.executable, "-m", "venv", "--system-site-packages", VENV], timeout=600)
+    if inst.staging:
+        inst.run([python, "-m", "pip", "install", "--upgrade", f"{inst.source}[pi]"])
+        return
+    # Build from a copy, so pip (as root) leaves no build/ or *.egg-info in the checkout.
+    with tempfile.TemporaryDirectory(prefix="companion-src-") as tmp:
+        copy = Path(tmp) / "src"
+        shutil.copytree(inst.source, copy, ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache"))
+        inst.run([python, "-m", "pip", "install", "--upgrade", f"{copy}[pi]"], timeout=3600)
+    inst.changed.append(VENV)
+
+
+def link_command(inst: Installer, options: Options) -> None:
+    """/usr/local/bin/companion -> the venv's script, so `companion doctor` just works."""
+    link = inst.path(COMMAND_LINK)
+    wanted = f"{VENV}/bin/companion"
+    if link.is_symlink() and os.readlink(link) == wanted:
+        inst.unchanged.append(COMMAND_LINK)
+        inst.say(f"  = {COMMAND_LINK} (unchanged)")
+        return
+    if link.exists() and not link.is_symlink():
+        inst.warnings.append(f"{COMMAND_LINK} exists and is not a link: left alone")
+        return
+    link.parent.mkdir(parents=True, exist_ok=True)
+    if link.is_symlink():
+        link.unlink()
+    link.symlink_to(wanted)
+    inst.changed.append(COMMAND_LINK)
+    inst.say(f"  + {COMMAND_LINK} -> {wanted}")
+
+
+def merge_config_txt(inst: Installer, options: Options) -> None:
+    config_txt = inst.boot_file("config.txt")
+    body = _source_text(inst, "firmware_config/config.txt.fragment")
+    target = inst.path(config_txt)
+    old = target.read_text(encoding="utf-8") if target.exists() else ""
+    inst.warnings += [f"{config_txt}: {w}" for w in conflicts(old)]
+    if inst.write(config_txt, merge_block(old, body), mode=0o755, backup=True):
+        inst.reboot_reasons.append(f"{config_txt} changed")
+
+
+def serial_console(inst: Installer, options: Options) -> None:
+    """With --free-serial take the login console off the serial line; else say how to."""
+    if options.free_serial:
+        free_serial(inst)
+        return
+    cmdline = inst.path(inst.boot_file("cmdline.txt"))
+    if cmdline.exists() and remove_serial_console(cmdline.read_text(encoding="utf-8"))[1]:
+        inst.say("  (the kernel console still uses the serial port; to use the serial "
+                 "line, run again with --free-serial: firmware_config/cmdline.md)")
+
+
+def free_serial(inst: Installer) -> None:
+    cmdline_txt = inst.boot_file("cmdline.txt")
+    target = inst.path(cmdline_txt)
+    if not target.exists():
+        inst.warnings.append(f"{cmdline_txt} not found: the serial console is not changed")
+        return
+    new, removed = remove_serial_console(target.read_text(encoding="utf-8"))
+    if not removed:
+        inst.unchanged.append(cmdline_txt)
+        inst.say(f"  = {cmdline_txt} (no serial console)")
+        return
+    inst.write(cmdline_txt, new, mode=0o755, backup=True)
+    # Remember the words, so --uninstall can put them back.
+    state = inst.read_state()
+    state["cmdline_removed"] = [*state.get("cmdline_removed", []), *removed]
+    inst.write(INSTALL_STATE, json.dumps(state, indent=2) + "\n")
+    inst.reboot_reasons.append(f"{cmdline_txt} changed")
+
+
+def install_udev_rules(inst: Installer, options: Options) -> None:
+    if inst.write(RULES_PATH, _source_text(inst, "firmware_config/99-companion.rules")):
+        inst.run(["udevadm", "control", "--reload-rules"], timeout=60, check=False)
+        inst.run(["udevadm", "trigger", "--subsystem-match=gpio",
+                  "--subsystem-match=i2c-dev", "--subsystem-match=tty"], timeout=60, check=False)
+
+
+def load_i2c_dev(inst: Installer, options: Options) -> None:
+    if inst.write(MODULES_PATH, "# The table companion's OLED: /dev/i2c-*\ni2c-dev\n"):
+        inst.run(["modprobe", "i2c-dev"], timeout=60, check=False)
+
+
+def install_unit(inst: Installer, options: Options) -> None:
+    inst.write(UNIT_PATH, _source_text(inst, f"systemd/{UNIT_NAME}"))
+
+
+def install_config_file(inst: Installer, options: Options) -> None:
+    """The packaged defaults, once: a config file already there is the owner's and stays."""
+    if inst.path(CONFIG_PATH).exists():
+        inst.unchanged.append(CONFIG_PATH)
+        inst.say(f"  = {CONFIG_PATH} (kept as it is)")
+        return
+    inst.write(CONFIG_PATH, CONFIG_HEADER + _source_text(inst, "companion/default_config.toml"))
+
+
+def enable_service(inst: Installer, options: Options) -> None:
+    """Enable at boot; restart now unless a reboot is coming anyway."""
+    if UNIT_PATH in inst.changed:
+        inst.run(["systemctl", "daemon-reload"], timeout=120)
+    inst.run(["systemctl", "enable", UNIT_NAME], timeout=120)
+    if not inst.reboot_reasons:
+        inst.run(["systemctl", "restart", UNIT_NAME], timeout=180, check=False)
+
+
+# -- uninstall steps -----------------------------------------------------------------------------
+
+
+def disable_service(inst: Installer, options: Options) -> None:
+    inst.run(["systemctl", "disable", "--now", UNIT_NAME], timeout=180, check=False)
+
+
+def remove_unit(inst: Installer, options: Options) -> None:
+    if inst.remove(UNIT_PATH):
+        inst.run(["systemctl", "daemon-reload"], timeout=120, check=False)
+
+
+def remove_udev_rules(inst: Installer, options: Options) -> None:
+    if inst.remove(RULES_PATH):
+        inst.run(["udevadm", "control", "--reload-rules"], timeout=60, check=False)
+
+
+def remove_modules(inst: Installer, options: Options) -> None:
+    inst.remove(MODULES_PATH)
+
+
+def remove_config_block(inst: Installer, options: Options) -> None:
+    config_txt = inst.boot_file("config.txt")
+    target = inst.path(config_txt)
+    if target.exists():
+        old = target.read_text(encoding="utf-8")
+        new = remove_block(old)
+        if new != old and inst.write(config_txt, new, mode=0o755, backup=True):
+            inst.reboot_reasons.append(f"{config_txt} changed")
+
+
+def restore_console(inst: Installer, options: Options) -> None:
+    """Put back the console words --free-serial took out, then forget them."""
+    words = inst.read_state().get("cmdline_removed", [])
+    cmdline_txt = inst.boot_file("cmdline.txt")
+    if words and inst.path(cmdline_txt).exists():
+        old = inst.path(cmdline_txt).read_text(encoding="utf-8")
+        if inst.write(cmdline_txt, restore_serial_console(old, words), mode=0o755, backup=True):
+            inst.reboot_reasons.append(f"{cmdline_txt} changed")
+    inst.remove(INSTALL_STATE)
+
+
+def unlink_command(inst: Installer, options: Options) -> None:
+    link = inst.path(COMMAND_LINK)
+    if link.is_symlink() and os.readlink(link) == f"{VENV}/bin/companion":
+        inst.remove(COMMAND_LINK)
+
+
+def remove_program(inst: Installer, options: Options) -> None:
+    inst.remove(PREFIX)
+
+
+def remove_settings(inst: Installer, options: Options) -> None:
+    """Settings and saved games go only with --purge; otherwise say where they stay."""
+    if options.purge:
+        inst.say("Settings and saved games (--purge):")
+        inst.remove(CONFIG_DIR)
+        for folder in STATE_DIRS:
+            inst.remove(folder)
+        return
+    kept = [p for p in (CONFIG_DIR, *STATE_DIRS) if inst.path(p).exists()]
+    if kept:
+        inst.say(f"  kept: {', '.join(kept)} (--purge deletes them)")
+
+
+INSTALL_STEPS: tuple[Step, ...] = (
+    Step("unit-file", "", check_unit),
+    Step("apt-packages", "System packages", install_packages),
+    Step("groups", "System packages", add_groups),
+    Step("venv", "The program", install_program),
+    Step("command-link", "The program", link_command),
+    Step("config.txt", "Boot configuration", merge_config_txt),
+    Step("serial-console", "Boot configuration", serial_console),
+    Step("udev-rules", "Devices", install_udev_rules),
+    Step("i2c-dev", "Devices", load_i2c_dev),
+    Step("unit", "Service", install_unit),
+    Step("config-file", "Service", install_config_file),
+    Step("enable", "Service", enable_service),
+)
+
+UNINSTALL_STEPS: tuple[Step, ...] = (
+    Step("disable", "Service", disable_service),
+    Step("unit", "Service", remove_unit),
+    Step("udev-rules", "Devices", remove_udev_rules),
+    Step("i2c-dev", "Devices", remove_modules),
+    Step("config.txt", "Boot configuration", remove_config_block),
+    Step("serial-console", "Boot configuration", restore_console),
+    Step("command-link", "The program", unlink_command),
+    Step("venv", "The program", remove_program),
+    Step("settings", "", remove_settings),
+)
+
+
+def run_steps(inst: Installer, steps: Sequence[Step], options: Options) -> None:
+    """Run the steps in order, printing each section's heading before its first step."""
+    section = ""
+    for step in steps:
+        if step.section and step.section != section:
+            inst.say(f"{step.section}:")
+        section = step.section or section
+        step.run(inst, options)
+
+
+def _source_text(inst: Installer, relative: str) -> str:
+    return (inst.source / relative).read_text(encoding="utf-8")
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
@@ -418,11 +363,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     action = "uninstall" if args.uninstall else "install"
     where = f"staged under {args.root}; commands are printed, not run" if args.root else "/"
     installer.say(f"The table companion: {action} ({where})")
+    steps = UNINSTALL_STEPS if args.uninstall else INSTALL_STEPS
     try:
-        if args.uninstall:
-            installer.uninstall(purge=args.purge)
-        else:
-            installer.install(free_serial=args.free_serial)
+        run_steps(installer, steps, Options(free_serial=args.free_serial, purge=args.purge))
     except (InstallError, OSError) as exc:
         installer.say(f"\nFAILED: {exc}\nNothing after this step was done; fix it and run "
                       "the same command again (it picks up where it stopped).")

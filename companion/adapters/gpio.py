@@ -10,6 +10,10 @@ What it promises:
   edge on a thread-safe queue.
 - The devices are kept referenced for the object's lifetime: a collected device stops calling
   back.
+- A button costs no thread of its own: it is a ``DigitalInputDevice``, not a gpiozero
+  ``Button``, whose hold machinery (``HoldMixin``) starts a ``HoldThread`` per button that
+  wakes ten times a second for ever. Holds are recognised in core/buttons.py from the edges,
+  so that thread would only burn wakeups at idle (issue #13).
 - The buzzer is a passive piezo driven with PWM tones (``TonalBuzzer``, 220-3520 Hz) or an
   active buzzer switched on and off (``Buzzer``), chosen in config.
 """
@@ -33,17 +37,19 @@ def mock_pin_factory() -> Any:
 
 
 class GpioButtons:
-    """The four buttons as gpiozero ``Button`` devices reporting raw edges."""
+    """The four buttons as gpiozero ``DigitalInputDevice`` devices reporting raw edges
+    (pressed = active, which ``pull_up`` makes the low level for buttons wired to ground)."""
 
     def __init__(self, pins: Mapping[Button, int], *, pull_up: bool, pin_factory: Any,
                  on_edge: EdgeCallback) -> None:
-        from gpiozero import Button as GpioButton
+        from gpiozero import DigitalInputDevice
 
         self.devices: dict[Button, Any] = {}
         for button, pin in pins.items():
-            device = GpioButton(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory)
-            device.when_pressed = partial(on_edge, button, True)
-            device.when_released = partial(on_edge, button, False)
+            device = DigitalInputDevice(pin, pull_up=pull_up, bounce_time=None,
+                                        pin_factory=pin_factory)
+            device.when_activated = partial(on_edge, button, True)
+            device.when_deactivated = partial(on_edge, button, False)
             self.devices[button] = device
 
     def close(self) -> None:

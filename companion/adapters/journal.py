@@ -11,22 +11,36 @@ What it promises (DESIGN.md rule 6):
 - Writes are durable before they return (WAL journal, ``synchronous=FULL``): a power cut
   loses at most the action being written, never one already acknowledged.
 - A file that is not a journal of this schema (damaged, truncated, another program's, a
-  newer schema) is moved aside under a dated name and a fresh journal starts; the reason is
-  kept in :attr:`Journal.recovered_from` for the log and the display.
+  newer schema), a row this program could not have written (a wrong type, an unknown action,
+  an action of a game that has no begin row), or a write-ahead log that lost committed frames
+  (adapters/sqlite_wal.py) is damage: the journal's files (the database, ``-wal``, ``-shm``)
+  are moved aside under a dated name and a fresh journal starts; the reason is kept in
+  :attr:`Journal.recovered_from` and the name in :attr:`Journal.kept_aside`, for the log and
+  the display. The runtime does the same through :meth:`Journal.set_aside_damaged` when a
+  stored game does not replay.
+- :meth:`Journal.close` checkpoints the write-ahead log into the database and truncates it, so
+  after a clean stop no game lives only in the ``-wal`` file.
+- A full disk does not stop a write: a ballast file (adapters/disk_reserve.py) is released and
+  the write made again at once; :attr:`Journal.on_reserve` is true until the ballast is back.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import logging
+import math
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
+from companion.adapters.disk_reserve import RESERVE_BYTES, RESERVE_NAME, Reserve
+from companion.adapters.sqlite_wal import wal_damage
 from companion.core.app import PastGame, Recorded
 from companion.core.game import action_from_json, action_to_json
 
@@ -59,8 +73,53 @@ CREATE INDEX IF NOT EXISTS actions_by_game ON actions(game_id, id);
 """
 
 
+WAL_AUTOCHECKPOINT_PAGES = 128
+"""The write-ahead log is folded into the database every this many pages (SQLite's default
+is 1000): a log of at most about half a megabyte, reused in place, keeps a full disk's
+reserve for new rows rather than for a growing log, and bounds the log read at start."""
+
+MAX_GAME_CLOCK = 1e12
+"""Game-clock seconds a journal can plausibly hold (30,000 years of play); beyond it float
+seconds stop advancing, so a larger value is damage."""
+
+_Result = TypeVar("_Result")
+
+
 class JournalError(Exception):
     """The journal cannot be used (and could not be recovered)."""
+
+
+class JournalDamage(JournalError):
+    """The journal holds something this program could not have written; the message names
+    the table, the row and the column."""
+
+
+def is_disk_full(error: BaseException) -> bool:
+    """Whether ``error`` means no space is left (SQLite's SQLITE_FULL, or ENOSPC/EDQUOT)."""
+    if isinstance(error, sqlite3.Error):
+        code = getattr(error, "sqlite_errorcode", None)
+        return code == sqlite3.SQLITE_FULL or "disk is full" in str(error)
+    return isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+CIRCUMSTANCE_CODES = frozenset({
+    sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_BUSY,
+    sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_NOMEM,
+    sqlite3.SQLITE_AUTH})
+"""SQLite's primary result codes that blame the disk or the system, not the file's content:
+such a journal is not moved aside (it may be fine once the disk is back)."""
+
+
+def _is_circumstance(error: sqlite3.Error) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is None:  # raised by the sqlite3 module itself, not by SQLite
+        return isinstance(error, sqlite3.OperationalError)
+    return code & 0xFF in CIRCUMSTANCE_CODES
+
+
+DAMAGE_ERRORS = (JournalError, sqlite3.DatabaseError, ValueError, KeyError, TypeError,
+                 RecursionError)
+"""What reading a damaged file raises (a missing table, a malformed page, a bad row)."""
 
 
 @dataclass(frozen=True)
@@ -101,79 +160,92 @@ class Journal:
     schema_version = SCHEMA_VERSION
     migrations: Mapping[int, tuple[str, ...]] = MappingProxyType({})
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, reserve_bytes: int = RESERVE_BYTES) -> None:
         self.path = path
         self.recovered_from: str | None = None
-        # False for the in-memory stand-in used when the state directory is unusable.
+        # The dated name the damaged files were kept under, for the screen.
+        self.kept_aside: str | None = None
+        # False for the in-memory stand-in used when the state directory is unusable;
+        # ``wanted_dir`` is then where the real journal should be, for retrying it.
         self.durable = True
-        self._db = self._open_or_recover(path)
+        self.wanted_dir: Path | None = None
+        self.reserve = (None if str(path) == ":memory:"
+                        else Reserve(path.parent / RESERVE_NAME, reserve_bytes))
+        self._closed = False
+        # A full disk at start may still open on the reserve left by an earlier run.
+        self._db = self._with_reserve(lambda: self._open_or_recover(path), restore=False)
+        if self.reserve is not None:
+            self.reserve.ensure()
 
     @classmethod
-    def in_directory(cls, state_dir: Path) -> Journal:
+    def in_directory(cls, state_dir: Path, *, reserve_bytes: int = RESERVE_BYTES) -> Journal:
         state_dir.mkdir(parents=True, exist_ok=True)
-        return cls(state_dir / FILE_NAME)
+        return cls(state_dir / FILE_NAME, reserve_bytes=reserve_bytes)
 
     @classmethod
     def open_or_in_memory(cls, state_dir: Path) -> Journal:
-        """The journal in ``state_dir``; if that cannot be used at all (a read-only or missing
-        disk, a file where the folder should be), an in-memory journal so that the box still
-        plays, with ``durable`` false so the screen can say that nothing is being saved."""
+        """The journal in ``state_dir``; if that cannot be used at all (a read-only, full or
+        missing disk, a file where the folder should be), an in-memory journal so that the
+        box still plays, with ``durable`` false so the screen can say that nothing is being
+        saved, and ``wanted_dir`` set so the runtime can retry the real one."""
         try:
             return cls.in_directory(state_dir)
         except (OSError, sqlite3.Error) as error:
             log.error("cannot keep a journal in %s (%s); games are not saved", state_dir, error)
             journal = cls(Path(":memory:"))
             journal.durable = False
+            journal.wanted_dir = state_dir
             journal.recovered_from = f"cannot save in {state_dir}: {error}"
             return journal
 
+    @property
+    def on_reserve(self) -> bool:
+        """Whether the disk filled and the ballast is not back yet (writes use its space)."""
+        return self.reserve is not None and not self.reserve.present
+
     # -- writing ---------------------------------------------------------------------------
+    # Each write is one transaction (all or nothing), made through _with_reserve.
 
     def begin_game(self, game: str, options: Mapping[str, str], seed: int, at: float,
                    wall: str) -> int:
-        with self._db:
-            self._db.execute("UPDATE games SET current = 0 WHERE current = 1")
-            cursor = self._db.execute(
-                "INSERT INTO games (game, options, seed, started_at, started_wall, clock, current)"
-                " VALUES (?, ?, ?, ?, ?, ?, 1)",
-                (game, json.dumps(dict(options), sort_keys=True), seed, at, wall, at))
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        def write() -> int:
+            with self._db:
+                self._db.execute("UPDATE games SET current = 0 WHERE current = 1")
+                cursor = self._db.execute(
+                    "INSERT INTO games (game, options, seed, started_at, started_wall, clock,"
+                    " current) VALUES (?, ?, ?, ?, ?, ?, 1)",
+                    (game, json.dumps(dict(options), sort_keys=True), seed, at, wall, at))
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+        return self._with_reserve(write)
 
     def append(self, game_id: int, recorded: Recorded, wall: str) -> None:
-        with self._db:
-            self._db.execute("INSERT INTO actions (game_id, action, at, wall) VALUES (?, ?, ?, ?)",
-                             (game_id, json.dumps(action_to_json(recorded.action)),
-                              recorded.at, wall))
-            self._db.execute("UPDATE games SET clock = MAX(clock, ?) WHERE id = ?",
-                             (recorded.at, game_id))
+        self._transaction(
+            ("INSERT INTO actions (game_id, action, at, wall) VALUES (?, ?, ?, ?)",
+             (game_id, json.dumps(action_to_json(recorded.action)), recorded.at, wall)),
+            ("UPDATE games SET clock = MAX(clock, ?) WHERE id = ?", (recorded.at, game_id)))
 
     def drop_last(self, game_id: int, count: int) -> None:
-        with self._db:
-            self._db.execute(
-                "DELETE FROM actions WHERE id IN (SELECT id FROM actions WHERE game_id = ?"
-                " ORDER BY id DESC LIMIT ?)", (game_id, count))
+        self._transaction(
+            ("DELETE FROM actions WHERE id IN (SELECT id FROM actions WHERE game_id = ?"
+             " ORDER BY id DESC LIMIT ?)", (game_id, count)))
 
     def set_result(self, game_id: int, result: Any) -> None:
-        with self._db:
-            self._db.execute("UPDATE games SET result = ? WHERE id = ?",
-                             (None if result is None else json.dumps(result), game_id))
+        self._transaction(("UPDATE games SET result = ? WHERE id = ?",
+                           (None if result is None else json.dumps(result), game_id)))
 
     def set_aside(self, game_id: int) -> None:
         """Leave the game in history: no game is current until the next ``begin_game``."""
-        with self._db:
-            self._db.execute("UPDATE games SET current = 0 WHERE id = ?", (game_id,))
+        self._transaction(("UPDATE games SET current = 0 WHERE id = ?", (game_id,)))
 
     def make_current(self, game_id: int) -> None:
         """Make a past game the game in play again (resumed from the menu)."""
-        with self._db:
-            self._db.execute("UPDATE games SET current = 0 WHERE current = 1")
-            self._db.execute("UPDATE games SET current = 1 WHERE id = ?", (game_id,))
+        self._transaction(("UPDATE games SET current = 0 WHERE current = 1", ()),
+                          ("UPDATE games SET current = 1 WHERE id = ?", (game_id,)))
 
     def checkpoint(self, game_id: int, at: float) -> None:
         """Remember that the game clock reached ``at`` (bounded-rate, see runtime/gameclock.py)."""
-        with self._db:
-            self._db.execute("UPDATE games SET clock = MAX(clock, ?) WHERE id = ?", (at, game_id))
+        self._transaction(("UPDATE games SET clock = MAX(clock, ?) WHERE id = ?", (at, game_id)))
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -217,16 +289,82 @@ class Journal:
         return [PastGame(id=row[0], game=row[1], last_wall=row[2]) for row in rows]
 
     def last_clock(self) -> float:
-        """The furthest the game clock is known to have reached, over every game."""
+        """Where the game clock resumes: the furthest the current game is known to have
+        reached, or with no current game the furthest over every game.
+
+        Instants mean something only within a game. The current game's own clock matters
+        because a game begun while the journal could not be opened (on a game clock that
+        started from zero) may be behind older games; resuming from theirs would make its
+        countdown lose time."""
         row = self._db.execute(
-            "SELECT MAX(m) FROM (SELECT MAX(clock) AS m FROM games"
-            " UNION ALL SELECT MAX(at) FROM actions)").fetchone()
+            "SELECT MAX(m) FROM (SELECT MAX(clock) AS m FROM games WHERE current = 1"
+            " UNION ALL SELECT MAX(a.at) FROM actions a JOIN games g ON g.id = a.game_id"
+            " WHERE g.current = 1)").fetchone()
+        if row is None or row[0] is None:
+            row = self._db.execute(
+                "SELECT MAX(m) FROM (SELECT MAX(clock) AS m FROM games"
+                " UNION ALL SELECT MAX(at) FROM actions)").fetchone()
         return float(row[0]) if row and row[0] is not None else 0.0
 
     def close(self) -> None:
+        """Fold the write-ahead log into the database, truncate it, and close (idempotent).
+
+        SQLite would checkpoint on close anyway, but only if the process gets that far and
+        no other connection is open; doing it here makes a clean stop leave nothing that
+        lives only in the ``-wal`` file."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as error:  # the log stays; SQLite replays it at the next start
+            log.warning("could not checkpoint the journal %s: %s", self.path, error)
         self._db.close()
 
+    def set_aside_damaged(self, reason: str) -> str:
+        """Keep this journal's files aside as damaged and start a fresh journal in their
+        place (a stored game that does not replay). Returns the name they were kept under
+        (for the in-memory stand-in, which has no files, a description)."""
+        self._closed = True
+        self._db.close()
+        if str(self.path) == ":memory:":
+            aside_name = "nothing (it was in memory)"
+            self._db = self._open(self.path)
+        else:
+            aside = self._move_aside(self.path)
+            aside_name = aside.name
+            self._db = self._with_reserve(lambda: self._open(self.path), restore=False)
+        self._closed = False
+        self.kept_aside = aside_name
+        self.recovered_from = f"{reason}; the old journal is kept as {aside_name}"
+        log.error("journal %s does not replay (%s); moved aside to %s, starting fresh",
+                  self.path, reason, aside_name)
+        return aside_name
+
     # -- internals -------------------------------------------------------------------------
+
+    def _transaction(self, *statements: tuple[str, tuple[Any, ...]]) -> None:
+        def write() -> None:
+            with self._db:
+                for sql, parameters in statements:
+                    self._db.execute(sql, parameters)
+        self._with_reserve(write)
+
+    def _with_reserve(self, write: Callable[[], _Result], *, restore: bool = True) -> _Result:
+        """Run ``write``; if the disk is full, release the reserve and run it again at once.
+        After a write that worked, put the reserve back when the disk has room again."""
+        try:
+            result = write()
+        except (sqlite3.Error, OSError) as error:
+            if not is_disk_full(error) or self.reserve is None or not self.reserve.release():
+                raise
+            log.error("disk full in %s (%s): released the %d-byte reserve, saving on it",
+                      self.path.parent, error, self.reserve.size)
+            result = write()
+        if (restore and self.reserve is not None and not self.reserve.present
+                and self.reserve.ensure()):
+            log.warning("disk has room again: the reserve in %s is back", self.path.parent)
+        return result
 
     def _stored(self, row: tuple[Any, ...]) -> StoredGame:
         game_id, game, options, seed, started_wall, clock, result = row
@@ -241,18 +379,24 @@ class Journal:
                           last_wall=rows[-1][2] if rows else started_wall)
 
     def _open_or_recover(self, path: Path) -> sqlite3.Connection:
-        try:
-            return self._open(path)
-        except sqlite3.OperationalError as error:
-            if path.exists() and not path.is_dir():
-                raise  # the file is fine but cannot be opened (permissions, locks): not damage
-            raise OSError(f"cannot open {path}: {error}") from error
-        except (sqlite3.DatabaseError, JournalError, ValueError, KeyError, TypeError) as error:
-            aside = self._move_aside(path)
-            self.recovered_from = f"{error}; the old journal is kept as {aside.name}"
-            log.error("journal %s unusable (%s); moved aside to %s, starting fresh",
-                      path, error, aside)
-            return self._open(path)
+        # The log is read before SQLite opens it: SQLite would silently drop damaged frames,
+        # and closing would fold what is left into the database and delete the log.
+        damage = None if str(path) == ":memory:" else wal_damage(path)
+        if damage is None:
+            try:
+                return self._open(path)
+            except sqlite3.Error as error:
+                if _is_circumstance(error):
+                    raise  # the disk, not the file: full, read-only, locked, unplugged
+                damage = str(error) or type(error).__name__
+            except DAMAGE_ERRORS as error:
+                damage = str(error) or type(error).__name__
+        aside = self._move_aside(path)
+        self.kept_aside = aside.name
+        self.recovered_from = f"{damage}; the old journal is kept as {aside.name}"
+        log.error("journal %s unusable (%s); moved aside to %s, starting fresh",
+                  path, damage, aside)
+        return self._open(path)
 
     def _open(self, path: Path) -> sqlite3.Connection:
         if str(path) != ":memory:" and path.is_dir():
@@ -263,6 +407,7 @@ class Journal:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
+            db.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
             with db:
                 db.executescript(SCHEMA)
                 row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
@@ -271,11 +416,10 @@ class Journal:
                                (str(self.schema_version),))
                 else:
                     self._migrate(db, int(row[0]))
-            # Read every stored action once, so damage shows now and not mid-game.
-            for (action,) in db.execute("SELECT action FROM actions"):
-                action_from_json(json.loads(action))
             if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise JournalError("the SQLite integrity check failed")
+                raise JournalDamage("the SQLite integrity check failed")
+            # Read every stored row once, so damage shows now and not mid-game.
+            check_rows(db)
         except BaseException:
             db.close()
             raise
@@ -297,15 +441,80 @@ class Journal:
 
     @staticmethod
     def _move_aside(path: Path) -> Path:
+        """Rename the database and its ``-wal`` and ``-shm`` files to one dated name."""
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         aside = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
         counter = 1
-        while aside.exists():
+        while any(aside.with_name(aside.name + suffix).exists() for suffix in ("", "-wal")):
             aside = path.with_name(f"{path.stem}.damaged-{stamp}-{counter}{path.suffix}")
             counter += 1
-        path.rename(aside)
-        for suffix in ("-wal", "-shm"):
-            companion_file = path.with_name(path.name + suffix)
-            if companion_file.exists():
-                companion_file.rename(aside.with_name(aside.name + suffix))
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):  # a log without a database, say
+                path.with_name(path.name + suffix).rename(aside.with_name(aside.name + suffix))
         return aside
+
+
+# -- row checks ----------------------------------------------------------------------------
+
+
+def check_rows(db: sqlite3.Connection) -> None:
+    """Every row is one this program could have written; else :class:`JournalDamage` naming
+    the first row and column that is not."""
+    game_ids: set[int] = set()
+    for row in db.execute("SELECT id, game, options, seed, started_at, started_wall, clock,"
+                          " result, current FROM games ORDER BY id"):
+        game_id, game, options, seed, started_at, started_wall, clock, result, current = row
+        where = f"games row {game_id!r}"
+        _require(_is_integer(game_id), where, "id", game_id, "an integer")
+        _require(isinstance(game, str) and game != "", where, "game", game, "a game name")
+        decoded = _json(options, where, "options")
+        _require(isinstance(decoded, dict) and all(
+            isinstance(key, str) and isinstance(value, str) for key, value in decoded.items()),
+            where, "options", options, "an object of text values")
+        _require(_is_integer(seed), where, "seed", seed, "an integer")
+        _require(_is_clock(started_at), where, "started_at", started_at, "game-clock seconds")
+        _require(isinstance(started_wall, str), where, "started_wall", started_wall, "text")
+        _require(_is_clock(clock), where, "clock", clock, "game-clock seconds")
+        if result is not None:
+            _json(result, where, "result")
+        _require(current in (0, 1), where, "current", current, "0 or 1")
+        game_ids.add(game_id)
+    for row in db.execute("SELECT id, game_id, action, at, wall FROM actions ORDER BY id"):
+        action_id, game_id, action, at, wall = row
+        where = f"actions row {action_id!r}"
+        _require(game_id in game_ids, where, "game_id", game_id, "a game with a begin row")
+        try:
+            action_from_json(_json(action, where, "action"))
+        except ValueError as error:
+            raise JournalDamage(f"{where}: action: {error}") from None
+        _require(_is_clock(at), where, "at", at, "game-clock seconds")
+        _require(isinstance(wall, str), where, "wall", wall, "text")
+
+
+def _require(condition: bool, where: str, column: str, value: object, expected: str) -> None:
+    if not condition:
+        raise JournalDamage(f"{where}: {column} is {_short(value)}, not {expected}")
+
+
+def _json(value: object, where: str, column: str) -> Any:
+    if not isinstance(value, str):
+        raise JournalDamage(f"{where}: {column} is {_short(value)}, not JSON text")
+    try:
+        return json.loads(value)
+    except (ValueError, RecursionError) as error:
+        raise JournalDamage(f"{where}: {column} is not JSON ({type(error).__name__})") from None
+
+
+def _is_integer(value: object) -> bool:
+    return type(value) is int
+
+
+def _is_clock(value: object) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return math.isfinite(value) and abs(value) <= MAX_GAME_CLOCK
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "~"

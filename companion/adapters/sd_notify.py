@@ -11,7 +11,9 @@ Promises:
 
 The runtime calls `ready()` once the first frame is on the display, `watchdog()` from its event
 loop at least every `watchdog_interval()` seconds, `status(text)` when something worth showing in
-`systemctl status` happens, and `stopping()` when it begins to shut down.
+`systemctl status` happens, and `stopping()` when it begins to shut down. `ready()` without a
+status of its own sends the `ready_status` given at creation (`companion run` passes how the
+runs before ended: "ready", or "ready; recovered after 2 crashes, last: ...").
 """
 
 from __future__ import annotations
@@ -29,8 +31,10 @@ log = logging.getLogger(__name__)
 class SystemdNotifier:
     """A connection to systemd's notification socket, taken from the environment at creation."""
 
-    def __init__(self, environ: Mapping[str, str] | None = None) -> None:
+    def __init__(self, environ: Mapping[str, str] | None = None, *,
+                 ready_status: str | None = None) -> None:
         env = os.environ if environ is None else environ
+        self.ready_status = ready_status
         address = env.get("NOTIFY_SOCKET", "")
         if address.startswith("@"):
             address = "\0" + address[1:]
@@ -65,7 +69,9 @@ class SystemdNotifier:
         return True
 
     def ready(self, status: str | None = None) -> bool:
-        """The service is up (the first frame is on the display)."""
+        """The service is up (the first frame is on the display); `status` or `ready_status`
+        becomes the `systemctl status` line."""
+        status = self.ready_status if status is None else status
         return self.notify("READY=1" + (f"\nSTATUS={_one_line(status)}" if status else ""))
 
     def watchdog(self) -> bool:

@@ -7,11 +7,14 @@ A terminal reports keys, not presses and releases, so keys map straight to gestu
     BACK  b, Backspace           hold BACK  B (shift)   (undo)
     quit  q or Ctrl-C
 
-The terminal is put in cbreak mode (no echo, no line buffering) and restored on exit.
+The terminal is put in cbreak mode (no echo, no line buffering) and restored on exit. The
+reader thread sleeps until a key comes or :meth:`Keyboard.close` wakes it through a pipe: no
+polling timeout, so an idle box is not woken (issue #13).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import termios
@@ -59,6 +62,7 @@ class Keyboard:
         self.on_quit = on_quit
         self._saved = termios.tcgetattr(fd)
         self._stop = threading.Event()
+        self._wake_read, self._wake_write = os.pipe()
         self._thread = threading.Thread(target=self._read, name="keyboard", daemon=True)
 
     def start(self) -> None:
@@ -66,14 +70,24 @@ class Keyboard:
         self._thread.start()
 
     def close(self) -> None:
+        """Stop reading (waking the reader) and restore the terminal; once is enough."""
+        if self._stop.is_set():
+            return
         self._stop.set()
+        with contextlib.suppress(OSError):
+            os.write(self._wake_write, b"\0")
         termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(timeout=2)
+        if not self._thread.is_alive():  # a reader still in select() keeps its pipe open
+            for fd in (self._wake_read, self._wake_write):
+                os.close(fd)
 
     def _read(self) -> None:
         while not self._stop.is_set():
-            ready, _, _ = select.select([self.fd], [], [], 0.5)
-            if not ready:
-                continue
+            ready, _, _ = select.select([self.fd, self._wake_read], [], [])
+            if self._wake_read in ready or self._stop.is_set():
+                return
             data = os.read(self.fd, 64)
             if not data:
                 self.on_quit()

@@ -11,5 +11,7 @@ another is:
 - Further modules only where a game needs them; each package's docstring lists its own.
 
 ``registry.py`` lists the games for the menu and the scorers; ``scoring.py`` holds what every
-scorer shares.
+scorer shares; ``records.py`` reads each game's history (the rows and chart of
+``companion history --export``) from the game's public state JSON, so it needs no game's
+internals.
 """

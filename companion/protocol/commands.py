@@ -4,7 +4,8 @@
 ``#`` comment, which get no reply) and raises :class:`ProtocolError` for anything else that
 is not a well-formed command. ``ok``, ``ok_json`` and ``err`` format the three reply forms.
 Command words and button names are case-insensitive; ``new`` option keys are lower-cased,
-values are kept for the game to judge.
+values are kept for the game to judge (each ``key=value`` at most :data:`MAX_OPTION_CHARS`
+characters). JSON (``score``, ``expect``) is decoded by :mod:`.bounded`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.core.buttons import Button
+from companion.protocol.bounded import BoundedInputError, MalformedInput, loads_json
 
 ERROR_CODE = re.compile(r"^[a-z]+(-[a-z]+)*$")
 
@@ -99,6 +101,8 @@ COMMANDS: dict[str, str] = {
 }
 
 MAX_WAIT_SECONDS = 7 * 24 * 3600
+#: The longest ``key=value`` a ``new`` command takes.
+MAX_OPTION_CHARS = 64
 
 
 def parse(text: str) -> Command | None:
@@ -173,11 +177,16 @@ def lookup(state: Any, path: str) -> Any:
 
 
 def literal(text: str) -> Any:
-    """A JSON literal, or a bare word taken as a string (``expect step=flight``)."""
+    """A JSON literal, or a bare word taken as a string (``expect step=flight``).
+
+    A JSON value past the bounds of :mod:`.bounded` (too deep, a number too long) is refused
+    with ``bad-argument`` rather than taken as a word."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
+        return loads_json(text, "the value")
+    except MalformedInput:
         return text
+    except BoundedInputError as error:
+        raise ProtocolError("bad-argument", str(error)) from None
 
 
 # -- internals -------------------------------------------------------------------------------
@@ -207,12 +216,17 @@ def _new(rest: str) -> NewCommand:
     if not rest:
         raise ProtocolError("bad-argument", "new needs a game, e.g. 'new timer seconds=30'")
     game, *pairs = rest.split()
+    _game_name(game)
     options: list[tuple[str, str]] = []
     seen: set[str] = set()
     for pair in pairs:
         key, equals, value = pair.partition("=")
         if not equals or not key or not value:
             raise ProtocolError("bad-argument", f"options are key=value, got {_shown(pair)}")
+        if len(pair) > MAX_OPTION_CHARS:
+            # No option needs more; a 5000-digit number would end int() with a ValueError.
+            raise ProtocolError("bad-argument", f"option {_shown(pair)} is longer than "
+                                                f"{MAX_OPTION_CHARS} characters")
         key = key.lower()
         if key in seen:
             raise ProtocolError("bad-argument", f"option {key!r} is given twice")
@@ -221,16 +235,20 @@ def _new(rest: str) -> NewCommand:
     return NewCommand(game.lower(), tuple(options))
 
 
+def _game_name(game: str) -> None:
+    if len(game) > MAX_OPTION_CHARS:
+        raise ProtocolError("bad-argument", f"unknown game {_shown(game)}; try 'help'")
+
+
 def _score(rest: str) -> ScoreCommand:
     game, _, document = rest.partition(" ")
     if not game or not document.strip():
         raise ProtocolError("bad-argument", "score needs a game and a JSON object on one line")
+    _game_name(game)
     try:
-        data = json.loads(document)
-    except json.JSONDecodeError as error:
-        raise ProtocolError("bad-argument",
-                            f"the score input is not JSON: {error.msg} at column "
-                            f"{error.colno}") from None
+        data = loads_json(document, "the score input")
+    except BoundedInputError as error:
+        raise ProtocolError("bad-argument", str(error)) from None
     return ScoreCommand(game.lower(), data)
 
 

@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import logging
 import random
-import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from companion.adapters.journal import Journal, JournalError
+from companion.adapters.journal import DAMAGE_ERRORS, Journal
 from companion.core.app import (
     App,
     AppState,
@@ -47,7 +46,7 @@ from companion.protocol import commands as proto
 from companion.protocol.lines import BadEncoding, Item, TooLong
 from companion.runtime.gameclock import Clock, GameClock, is_stale
 from companion.runtime.health import PartHealth
-from companion.runtime.journaling import GameRef, JournalWriter
+from companion.runtime.journaling import GameRef, JournalWriter, damaged_notice
 from companion.runtime.sound import Buzzer, TunePlayer
 from companion.ui.render import render
 from companion.ui.screen import Screen
@@ -76,7 +75,6 @@ class Controller:
                  timing: GestureTiming | None = None, simulated: bool = False,
                  led: StatusLed | None = None) -> None:
         self.app = app
-        self.journal = journal
         self.clock = clock
         self.display = display
         self.buzzer = buzzer
@@ -94,6 +92,11 @@ class Controller:
         self._led_lit: bool | None = None
         self._restore()
         self._list_resumable()
+
+    @property
+    def journal(self) -> Journal:
+        """The journal being written (the real one may replace an in-memory stand-in)."""
+        return self.writer.journal
 
     @property
     def game_id(self) -> int | None:
@@ -161,6 +164,7 @@ class Controller:
         self.tunes.play_due(now)
         if self.writer.retry_due(now):
             self.writer.flush(now)
+            self._show_journal_news()
         if (self._countdown_running() and self.game_id is not None
                 and self.game_clock.checkpoint_due(now)):
             self.writer.write(now, "checkpoint", now)
@@ -230,7 +234,9 @@ class Controller:
         return screen_for(self.app, self.state, self.now(), self._mark())
 
     def _mark(self) -> str:
-        return "" if self.writer.saved else "SAVE!"
+        if not self.writer.saved:
+            return "SAVE!"
+        return "FULL!" if self.writer.on_reserve else ""
 
     def refresh(self, now: float | None = None) -> None:
         """Redraw if the screen model changed; keep the status LED in step.
@@ -260,8 +266,7 @@ class Controller:
         now = self.now()
         if self.game is not None:
             self.writer.write(now, "checkpoint", now)
-        if self.unsaved:
-            log.error("%d journal writes could not be saved before stopping", len(self.unsaved))
+        self.writer.stop(now)
         self.tunes.sound(now, None)
         try:
             self.display.blank()
@@ -271,14 +276,20 @@ class Controller:
     # -- internals ---------------------------------------------------------------------------
 
     def _restore(self) -> None:
+        """Resume the journal's current game; say on the screen what start-up found."""
+        self._start_notice()
         stored = self.journal.current()
         if stored is None:
             return
         now = self.now()
         try:
             state = self.app.restore(stored.game, stored.options, stored.seed, stored.history, now)
-        except (RuleError, ValueError) as error:
-            log.error("could not replay game %s (%s); starting at the menu", stored.id, error)
+        except Exception as error:  # anything a replay raises: the journal is damaged
+            reason = f"game {stored.id} does not replay: {error}"
+            self.journal.set_aside_damaged(reason)
+            self.game_clock = GameClock(self.clock, self.journal.last_clock())
+            self.state = replace(self.state, last_tick=self.now())
+            self._start_notice()
             return
         self.writer.resume(stored.id)
         self.state = replace(state, next_seed=self._draw_seed())
@@ -289,6 +300,20 @@ class Controller:
             self.state = replace(self.state, notice="Resumed after a power cut: hold NEXT")
         if stored.result is None and is_stale(stored.last_wall, self.clock.wall()):
             self.state = replace(self.state, offer=f"Game of {stored.last_wall[:10]}?")
+
+    def _start_notice(self) -> None:
+        journal = self.journal
+        if not journal.durable:
+            notice = "Cannot save games: see the log"
+        elif journal.kept_aside is not None:
+            notice = damaged_notice(journal.kept_aside)
+        else:
+            return
+        self.state = replace(self.state, notice=notice)
+
+    def _show_journal_news(self) -> None:
+        for news in self.writer.take_news():
+            self.state = replace(self.state, notice=news)
 
     def _command(self, command: proto.Command) -> str:
         now = self.now()
@@ -376,6 +401,7 @@ class Controller:
         if any(isinstance(effect, (JournalNew, JournalSetAside, ResumeGame))
                for effect in effects):
             self._list_resumable()
+        self._show_journal_news()
         if not sound_first:
             self._start_tunes(effects, now)
 
@@ -385,9 +411,15 @@ class Controller:
         paused, as after a power cut."""
         try:
             stored = self.journal.game(game_id)
+            # Instants mean something only within a game: never go on from before the
+            # resumed game's own clock (its countdown would gain time).
+            if stored.clock > now:
+                self.game_clock = GameClock(self.clock, stored.clock)
+                now = self.now()
             state = self.app.restore(stored.game, stored.options, stored.seed, stored.history,
                                      now)
-        except (JournalError, RuleError, ValueError, sqlite3.Error) as error:
+        except Exception as error:  # anything a replay raises: that game is damaged
+            # Only that game is refused; the game in play and the journal stay as they are.
             log.error("could not resume game %s (%s)", game_id, error)
             self.state = replace(self.state, notice=f"Cannot resume that game: {error}")
             return
@@ -404,7 +436,7 @@ class Controller:
         try:
             past = tuple(game for game in self.journal.unfinished()
                          if game.id != self.game_id)
-        except (sqlite3.Error, OSError) as error:
+        except (*DAMAGE_ERRORS, OSError) as error:
             log.warning("cannot list past games: %s", error)
             return
         self.state = replace(self.state, resumable=past)

@@ -9,15 +9,34 @@ What it promises (DESIGN.md rule 6, "one event log"):
 - Each queued write keeps a reference to the game it belongs to (:class:`GameRef`), so a game
   started while the disk refuses takes nothing from another: a game's id is known only once its
   ``begin_game`` write has landed, which may be after later writes were queued for it.
+- When the journal could not be opened at start (the in-memory stand-in, ``durable`` false),
+  writes are queued as for a refusing disk and opening the real journal is retried with the
+  same backoff; once it opens, the queue (the game's begin row, its actions, its result) is
+  written into it and writing goes on there, so a restart after that loses nothing.
+- What the table should know is queued in :attr:`JournalWriter.news` for the screen: the disk
+  filled and writes use the reserve, the real journal opened after all.
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from typing import Any
 
 from companion.adapters.journal import Journal
 from companion.runtime.health import PartHealth
+
+log = logging.getLogger(__name__)
+
+DISK_FULL_NOTICE = "Disk full: saving on reserve. Free some space"
+SAVING_AGAIN_NOTICE = "Saving again: games are on disk"
+
+
+def damaged_notice(kept_aside: str) -> str:
+    """What the screen says about a journal kept aside as damaged (``kept_aside`` is the
+    file name; the screen shows ``damaged-<date>``, which fits the alert box)."""
+    label = kept_aside.removeprefix("journal.").removesuffix(".sqlite3")
+    return f"Journal damaged: kept as {label}"
 
 
 class GameRef:
@@ -36,6 +55,9 @@ class JournalWriter:
         self.unsaved: list[tuple[GameRef, str, tuple[Any, ...]]] = []
         # The game that writes are queued for now (None before any game).
         self.game: GameRef | None = None
+        # Notices for the screen, oldest first; the controller takes them.
+        self.news: list[str] = []
+        self._on_reserve = journal.on_reserve
 
     @property
     def game_id(self) -> int | None:
@@ -64,14 +86,68 @@ class JournalWriter:
         if self.health.may_try(now):
             self.flush(now)
 
+    @property
+    def on_reserve(self) -> bool:
+        """Whether the disk filled and writes are using the reserve (see adapters/journal.py)."""
+        return self.journal.durable and self.journal.on_reserve
+
     def retry_at(self) -> float | None:
-        """When queued writes are next tried, or None with nothing queued."""
-        return self.health.retry_at if self.unsaved else None
+        """When queued writes (or opening the real journal) are next tried, or None."""
+        return self.health.retry_at if self._pending() else None
 
     def retry_due(self, now: float) -> bool:
-        return bool(self.unsaved) and self.health.may_try(now)
+        return self._pending() and self.health.may_try(now)
+
+    def take_news(self) -> list[str]:
+        """The notices for the screen since the last call, oldest first."""
+        news, self.news = self.news, []
+        return news
 
     def flush(self, now: float) -> None:
+        if self._waiting_for_disk() and not self._open_real(now):
+            return
+        self._flush(now)
+        if self.on_reserve and not self._on_reserve:
+            self.news.append(DISK_FULL_NOTICE)
+        self._on_reserve = self.on_reserve
+
+    def stop(self, now: float) -> None:
+        """A clean stop: one last try at what is queued, whatever the backoff says."""
+        if self.unsaved:
+            self.flush(now)
+        if self.unsaved:
+            log.error("%d journal writes could not be saved before stopping", len(self.unsaved))
+
+    def _pending(self) -> bool:
+        return bool(self.unsaved) or self._waiting_for_disk()
+
+    def _waiting_for_disk(self) -> bool:
+        return not self.journal.durable and self.journal.wanted_dir is not None
+
+    def _open_real(self, now: float) -> bool:
+        """Open the real journal and write there from now on (the queue, then everything);
+        False (and a retry with backoff) while it still cannot be opened.
+
+        Nothing is ever written to the stand-in: the first write already tries the real
+        journal, and while that fails every write waits in the queue, so the queue holds
+        the whole session."""
+        stand_in = self.journal
+        assert stand_in.wanted_dir is not None
+        try:
+            real = Journal.in_directory(stand_in.wanted_dir)
+        except (sqlite3.Error, OSError) as error:
+            self.health.failed(now, error)
+            return False
+        stand_in.close()
+        self.journal = real
+        log.warning("journal opened in %s after all; writing %d queued writes there",
+                    real.path.parent, len(self.unsaved))
+        self.news.append(SAVING_AGAIN_NOTICE)
+        if real.kept_aside is not None:  # what was there was damaged: say so too
+            self.news.append(damaged_notice(real.kept_aside))
+        return True
+
+    def _flush(self, now: float) -> None:
         while self.unsaved:
             game, method, arguments = self.unsaved[0]
             # begin_game creates the game; every other write names it first.

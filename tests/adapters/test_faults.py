@@ -1,13 +1,19 @@
 """Faults the box survives: a full disk, a display or buzzer that fails mid-game, a stale
-game, an unusable state folder, a serial device that vanishes and comes back."""
+game, an unusable state folder, a serial device that vanishes and comes back, a damaged
+journal at start, a disk that fills up mid-game or is full at start (issue #13)."""
 
 import json
 import logging
+import os
 import queue
 import sqlite3
 import threading
+from types import SimpleNamespace
 
-from companion.adapters.journal import Journal
+from companion.adapters.journal import FILE_NAME, Journal
+from companion.core.app import Recorded
+from companion.core.buttons import Button
+from companion.core.game import Hold, Press
 from companion.runtime import LineEvent, SerialChannel
 from companion.testing.clock import FakeClock
 from companion.testing.recording import RecordingBuzzer, RecordingDisplay
@@ -274,3 +280,171 @@ def test_faults_writes_queued_for_a_game_stay_with_it_when_a_new_game_starts(tmp
     first, second = sorted(journal.inner.games(), key=lambda game: game.id)
     assert (first.actions, second.actions) == (2, 1)
     assert journal.inner.current().options["seconds"] == "90"
+
+
+# -- issue #13: a damaged journal never stops the box; a full disk loses nothing -------------
+
+
+def damage(folder, *statements):
+    db = sqlite3.connect(folder / FILE_NAME)
+    for statement in statements:
+        db.execute(statement)
+    db.commit()
+    db.close()
+
+
+def test_faults_a_number_column_holding_text_never_stops_the_box(tmp_path):
+    first = simulated_controller(tmp_path)
+    first.command_line("new timer seconds=30")
+    first.command_line("press up")
+    first.journal.close()
+    damage(tmp_path, "UPDATE actions SET at = 'x'")
+
+    again = simulated_controller(tmp_path)  # used to raise ValueError: a crash loop
+    kept = again.journal.kept_aside
+    assert (tmp_path / kept).exists()
+    label = kept.removeprefix("journal.").removesuffix(".sqlite3")
+    assert again.state.notice == f"Journal damaged: kept as {label}"
+    assert "Journal damaged: kept as" in again.screen().text_lines()
+    assert state_of(again)["phase"] == "menu"
+    assert again.command_line("new timer seconds=20") == "ok"
+    assert again.journal.current().options["seconds"] == "20"
+
+
+def test_faults_a_game_whose_replay_is_refused_is_kept_aside(tmp_path):
+    journal = Journal.in_directory(tmp_path)
+    game = journal.begin_game("timer", {"seconds": "30"}, 1, 0.0, "wall")
+    journal.append(game, Recorded(Press(Button.NEXT), 1.0), "wall")
+    journal.append(game, Recorded(Press(Button.UP), 2.0), "wall")  # refused while running
+    journal.close()
+
+    again = simulated_controller(tmp_path)
+    assert "does not replay" in again.journal.recovered_from
+    assert again.state.notice.startswith("Journal damaged: kept as damaged-")
+    assert again.journal.current() is None
+    kept = Journal(tmp_path / again.journal.kept_aside)
+    assert len(kept.current().history) == 2  # nothing lost: the game is in the kept file
+    kept.close()
+    assert state_of(again)["phase"] == "menu"
+
+
+class ReserveDisk:
+    """The journal's disk, full once :meth:`fill` ed except for what its reserve frees."""
+
+    def __init__(self, journal, monkeypatch):
+        self.journal = journal
+        self.full = False
+        self.reserve_when_filled = False
+        self.connection = journal._db
+        journal._db = self
+        real_statvfs = os.statvfs
+        monkeypatch.setattr(
+            "companion.adapters.disk_reserve.os.statvfs",
+            lambda path: SimpleNamespace(f_bavail=0 if self.full else real_statvfs(path).f_bavail,
+                                         f_frsize=real_statvfs(path).f_frsize))
+
+    def fill(self):
+        self.full = True
+        self.reserve_when_filled = self.journal.reserve.path.exists()
+
+    def execute(self, sql, *parameters):
+        room = self.reserve_when_filled and not self.journal.reserve.path.exists()
+        if self.full and not room and not sql.startswith("SELECT"):
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.connection.execute(sql, *parameters)
+
+    def __getattr__(self, name):
+        return getattr(self.connection, name)
+
+    def __enter__(self):
+        return self.connection.__enter__()
+
+    def __exit__(self, *exc):
+        return self.connection.__exit__(*exc)
+
+
+def test_faults_disk_full_saves_every_acknowledged_action_on_the_reserve(tmp_path, monkeypatch):
+    journal = Journal.in_directory(tmp_path)
+    disk = ReserveDisk(journal, monkeypatch)
+    controller = simulated_controller(tmp_path, journal=journal)
+    controller.command_line("new timer seconds=30")
+    disk.fill()
+    assert controller.command_line("press up") == "ok"
+    assert controller.state.notice == "Disk full: saving on reserve. Free some space"
+    for _ in range(4):
+        assert controller.command_line("press up") == "ok"
+    assert controller.unsaved == []  # every acknowledged press is on disk
+    assert controller.screen().mark == "FULL!"  # until the disk has room again
+
+    disk.full = False
+    assert controller.command_line("press down") == "ok"
+    assert controller.screen().mark == ""
+    journal.close()
+    assert len(Journal.in_directory(tmp_path).current().history) == 6
+
+
+def test_faults_a_journal_that_cannot_open_at_start_is_retried_and_gets_the_game(tmp_path):
+    state_dir = tmp_path / "state"
+    state_dir.write_text("a file where the folder should be")  # as good as a full disk
+    journal = Journal.open_or_in_memory(state_dir)
+    controller = simulated_controller(state_dir, journal=journal)
+    assert controller.state.notice == "Cannot save games: see the log"
+    controller.command_line("new timer seconds=30")
+    for command in ("press up", "press up", "press next"):
+        assert controller.command_line(command) == "ok"
+    controller.command_line("wait 3")
+    assert controller.screen().mark == "SAVE!"
+
+    state_dir.unlink()  # the disk is usable again
+    controller.command_line("wait 10")  # the retry with backoff comes due
+    assert controller.journal.durable
+    assert controller.screen().mark == ""
+    assert controller.state.notice == "Saving again: games are on disk"
+    assert controller.command_line("hold next") == "ok"  # written straight to disk
+    before = state_of(controller)
+    controller.journal.close()
+
+    again = simulated_controller(state_dir)
+    after = state_of(again)
+    assert after["timer"] == before["timer"]
+    assert [r.action for r in again.journal.current().history] == [
+        Press(Button.UP), Press(Button.UP), Press(Button.NEXT), Hold(Button.NEXT)]
+
+
+def test_faults_stopping_tries_queued_writes_once_more_whatever_the_backoff(tmp_path):
+    journal = FlakyJournal(Journal.in_directory(tmp_path))
+    controller = simulated_controller(tmp_path, journal=journal)
+    controller.command_line("new timer seconds=30")
+    journal.failing = True
+    controller.command_line("press up")
+    controller.command_line("press up")  # backoff: no retry for a while
+    journal.failing = False
+    controller.shutdown()
+    assert controller.unsaved == []
+    assert len(journal.inner.current().history) == 2
+
+
+def test_faults_run_closes_the_journal_itself_when_its_loop_stops(tmp_path, monkeypatch):
+    """SIGTERM ends the loop; run must then checkpoint and close the journal, not leave the
+    games in the -wal file for garbage collection at exit to fold in (or not)."""
+    import companion.bootstrap
+    from companion import cli
+    from companion.runtime.loop import EventLoop
+
+    kept = []  # holding the controller keeps its connection alive, as any cycle would
+    build = companion.bootstrap.build_controller
+
+    def build_and_play(*arguments, **options):
+        controller = build(*arguments, **options)
+        controller.command_line("new timer seconds=30")
+        controller.command_line("press up")
+        kept.append(controller)
+        return controller
+    monkeypatch.setattr(companion.bootstrap, "build_controller", build_and_play)
+    monkeypatch.setattr(EventLoop, "run", lambda _loop: 0)  # as if stopped by SIGTERM
+
+    assert cli.main(["run", "--backend", "fake", "--serial", "none",
+                     "--state-dir", str(tmp_path)]) == 0
+    wal = tmp_path / (FILE_NAME + "-wal")
+    assert kept
+    assert not wal.exists() or wal.stat().st_size == 0

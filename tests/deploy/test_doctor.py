@@ -1,11 +1,15 @@
 """companion doctor: lists its checks off a Pi; on a faked Pi says what is wrong and the fix."""
 
 import io
+import json
+import subprocess
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion.doctor import CHECKS, run_doctor
+import pytest
+
+from companion.doctor import CHECKS, SystemProbe, run_doctor
 
 DEFAULTS = Path(__file__).resolve().parents[2] / "companion" / "default_config.toml"
 GOOD_CONFIG_TXT = ("dtparam=audio=on\n[all]\ndtparam=i2c_arm=on\nenable_uart=1\n"
@@ -31,6 +35,7 @@ class FakePi:
     i2c_present: set = field(default_factory=lambda: {(1, 0x3C)})
     busy_pins: set = field(default_factory=set)
     service: str = "inactive"
+    properties: dict | None = None  # systemctl show; None: systemctl could not tell
     claimed: list = field(default_factory=list)
     touched_hardware: bool = False
 
@@ -72,6 +77,11 @@ class FakePi:
         assert unit == "companion"
         return self.service
 
+    def service_properties(self, unit, names):
+        assert unit == "companion.service"
+        assert tuple(names) == ("ActiveState", "Result", "NRestarts")
+        return self.properties
+
 
 def _run(probe, config=None) -> tuple[int, str]:
     out = io.StringIO()
@@ -84,8 +94,8 @@ def test_doctor_off_pi_exits_0_and_lists_its_checks():
     status, text = _run(probe)
     assert status == 0
     assert "not a Raspberry Pi" in text
-    for name, _what in CHECKS:
-        assert name in text
+    for check in CHECKS:
+        assert check.name in text and check.what in text
     assert not probe.touched_hardware
 
 
@@ -148,3 +158,119 @@ def test_doctor_reports_a_broken_config_file_and_gpio_shutdown_on_gpio3():
     assert status == 1
     assert "FAIL  config" in text and "FAIL  boot-config" in text
     assert "GPIO3" in text
+
+
+RECORD = "/var/lib/companion/run-record.json"
+GAVE_UP = {"ActiveState": "failed", "Result": "start-limit-hit", "NRestarts": "4"}
+
+
+def _record(state, crashes=0, last=""):
+    return json.dumps({"state": state, "crashes": crashes, "last_crash": last,
+                       "boot_id": "b", "pid": 7})
+
+
+def _line(text, name):
+    return next(line for line in text.splitlines() if line[6:].startswith(f"{name} "))
+
+
+@pytest.mark.parametrize(("service", "properties", "record", "ok", "says"), [
+    ("active", {"ActiveState": "active", "Result": "success", "NRestarts": "0"},
+     _record("stopped"), True,
+     ["the last run stopped cleanly", "systemd: active, result success, 0 automatic restarts"]),
+    ("active", {"ActiveState": "active", "Result": "success", "NRestarts": "2"},
+     _record("running", 2, "ValueError: bad line"), True,
+     ["running, recovered after 2 crashes, last: ValueError: bad line", "2 automatic restarts"]),
+    ("activating", {"ActiveState": "activating", "Result": "exit-code", "NRestarts": "1"},
+     _record("crashed", 1, "OSError: [Errno 121] Remote I/O error"), False,
+     ["the last run crashed (1 crash in a row): OSError: [Errno 121] Remote I/O error"]),
+    ("failed", {"ActiveState": "failed", "Result": "oom-kill", "NRestarts": "0"},
+     _record("running"), False, ["systemd: failed, result oom-kill"]),
+    ("active", None, None, True,
+     ["no run record at /var/lib/companion/run-record.json", "sudo companion doctor",
+      "systemd: no answer from systemctl show"]),
+    ("active", {"ActiveState": "active", "Result": "success", "NRestarts": "0"}, "{garbled",
+     True, ["no run record"]),
+])
+def test_doctor_last_run_says_how_the_service_ended(service, properties, record, ok, says):
+    probe = FakePi(service=service, properties=properties)
+    if record is not None:
+        probe.files[RECORD] = record
+    status, text = _run(probe)
+    line = _line(text, "last-run")
+    assert line.startswith("OK " if ok else "FAIL"), text
+    for words in says:
+        assert words in line, line
+    if ok:
+        assert status == (0 if service == "active" else 1), text
+    else:
+        fix = text.splitlines()[text.splitlines().index(line) + 1]
+        assert fix.strip().startswith("fix:") and "journalctl -u companion" in fix
+
+
+def test_doctor_says_how_to_re_arm_a_service_systemd_gave_up_on():
+    probe = FakePi(service="failed", properties=GAVE_UP)
+    probe.files[RECORD] = _record("crashed", 5, "ValueError: bad line")
+    status, text = _run(probe)
+    assert status == 1
+    lines = text.splitlines()
+    line = _line(text, "last-run")
+    assert "systemd gave up after repeated failures" in line
+    assert "the last run crashed (5 crashes in a row): ValueError: bad line" in line
+    assert "result start-limit-hit, 4 automatic restarts" in line
+    fix = lines[lines.index(line) + 1]
+    assert "sudo systemctl reset-failed companion && sudo systemctl start companion" in fix
+    assert "5 times within 10 minutes" in fix  # and why it is needed
+    # The service check no longer suggests a start that systemd would refuse.
+    service_fix = lines[lines.index(_line(text, "service")) + 1]
+    assert "reset-failed" in service_fix and "enable --now" not in service_fix
+
+
+def test_doctor_reads_the_run_record_in_the_state_dir_it_is_given():
+    probe = FakePi(service="active")
+    probe.files["/srv/box/run-record.json"] = _record("stopped")
+    out = io.StringIO()
+    run_doctor(_defaults(), out, probe=probe, state_dir="/srv/box")
+    assert "the last run stopped cleanly" in _line(out.getvalue(), "last-run")
+
+
+class FakeSystemctl:
+    """A runner standing in for systemctl: records each argument list, answers a script."""
+
+    def __init__(self, answer=(0, ""), error=None):
+        self.answer, self.error, self.calls = answer, error, []
+
+    def __call__(self, argv):
+        self.calls.append(list(argv))
+        if self.error is not None:
+            raise self.error
+        return self.answer
+
+
+def test_system_probe_asks_systemctl_show_with_an_argument_list():
+    systemctl = FakeSystemctl((0, "NRestarts=4\nActiveState=failed\nResult=start-limit-hit\n"))
+    found = SystemProbe(systemctl).service_properties("companion.service",
+                                                      ("ActiveState", "Result", "NRestarts"))
+    assert found == GAVE_UP
+    assert systemctl.calls == [["systemctl", "show", "companion.service", "-p",
+                                "ActiveState,Result,NRestarts"]]
+
+
+@pytest.mark.parametrize("systemctl", [
+    FakeSystemctl(error=FileNotFoundError(2, "No such file or directory", "systemctl")),
+    FakeSystemctl(error=subprocess.TimeoutExpired(["systemctl"], 10)),
+    FakeSystemctl((1, "")),
+    FakeSystemctl((0, "\n")),
+])
+def test_system_probe_without_an_answer_from_systemctl(systemctl):
+    probe = SystemProbe(systemctl)
+    assert probe.service_properties("companion.service", ("ActiveState",)) is None
+    assert probe.service_state("companion").startswith("unknown")
+
+
+def test_doctor_reports_a_config_nested_too_deep_instead_of_crashing():
+    # Issue #13: the doctor parsed the config with a recursive parser and no bounds.
+    probe = FakePi(service="active")
+    probe.files["/etc/companion/companion.toml"] = "a = " + "[" * 1000 + "\n"
+    status, text = _run(probe)
+    assert status == 1
+    assert "FAIL  config" in text and "nested deeper than 32" in text

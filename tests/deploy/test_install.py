@@ -7,6 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL = ROOT / "tools" / "install.py"
+INSTALL_FILES = ROOT / "tools" / "install_files.py"
 ORIGINAL_CONFIG = """\
 # For more options and information see http://rptl.io/configtxt
 dtparam=audio=on
@@ -37,7 +38,8 @@ def _fresh_pi(tmp_path: Path) -> Path:
 
 
 def _tool():
-    spec = importlib.util.spec_from_file_location("companion_install_tool", INSTALL)
+    """tools/install_files.py, the installer's file-editing machinery, as a module."""
+    spec = importlib.util.spec_from_file_location("companion_install_files", INSTALL_FILES)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
@@ -128,3 +130,40 @@ def test_install_warns_about_a_gpio_shutdown_overlay_on_gpio3(tmp_path):
     config.write_text(ORIGINAL_CONFIG + "dtoverlay=gpio-shutdown\n")
     out = _install(root)
     assert "WARNING" in out and "dtoverlay=gpio-shutdown" in out
+
+
+def test_install_stops_before_any_change_when_the_unit_would_not_start_the_venv(tmp_path):
+    root = _fresh_pi(tmp_path)
+    source = tmp_path / "src"
+    for folder in ("systemd", "firmware_config"):
+        (source / folder).mkdir(parents=True)
+        for item in (ROOT / folder).iterdir():
+            (source / folder / item.name).write_bytes(item.read_bytes())
+    unit = source / "systemd" / "companion.service"
+    unit.write_text(unit.read_text().replace("ExecStart=/opt/companion/venv/bin/companion",
+                                             "ExecStart=/usr/bin/companion"))
+    done = subprocess.run([sys.executable, str(INSTALL), "--root", str(root), "--source",
+                           str(source)], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 1
+    assert "FAILED: systemd/companion.service does not start /opt/companion/venv/bin/companion" \
+        in done.stdout
+    assert (root / "boot/firmware/config.txt").read_text() == ORIGINAL_CONFIG
+    assert not (root / "etc").exists() and not (root / "usr").exists()
+
+
+def test_install_step_tables_name_each_step_once():
+    spec = importlib.util.spec_from_file_location("companion_install_tool", INSTALL)
+    assert spec and spec.loader
+    sys.path.insert(0, str(INSTALL.parent))  # install.py imports install_files beside it
+    try:
+        tool = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = tool  # dataclasses look their module up there
+        spec.loader.exec_module(tool)
+    finally:
+        sys.path.remove(str(INSTALL.parent))
+    for table in (tool.INSTALL_STEPS, tool.UNINSTALL_STEPS):
+        names = [step.name for step in table]
+        assert len(names) == len(set(names)), names
+    # The first install step only checks: it must come before anything that changes the box.
+    assert tool.INSTALL_STEPS[0].run is tool.check_unit

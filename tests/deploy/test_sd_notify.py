@@ -98,3 +98,14 @@ def test_sd_notify_send_failure_never_raises_and_logs_once(tmp_path, caplog):
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1
     notifier.close()
+
+
+def test_sd_notify_ready_sends_the_ready_status_given_at_creation(listener):
+    sock, path = listener
+    notifier = SystemdNotifier({"NOTIFY_SOCKET": path},
+                               ready_status="ready; recovered after 2 crashes, last: X")
+    assert notifier.ready()
+    assert sock.recv(4096) == b"READY=1\nSTATUS=ready; recovered after 2 crashes, last: X"
+    assert notifier.ready("first frame drawn")  # a status of its own wins
+    assert sock.recv(4096) == b"READY=1\nSTATUS=first frame drawn"
+    notifier.close()

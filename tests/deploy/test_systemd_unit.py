@@ -62,5 +62,10 @@ def test_unit_keeps_the_promises_the_program_relies_on():
     assert re.search(r"^WatchdogSec=\d+s$", text, re.M)
     assert re.search(r"^StartLimitIntervalSec=\d+$", text, re.M)
     assert re.search(r"^StartLimitBurst=\d+$", text, re.M)
+    # Ceilings, so a leak ends in a restart (sized in the unit's comment from measurements).
+    memory = re.search(r"^MemoryMax=(\d+)M$", text, re.M)
+    tasks = re.search(r"^TasksMax=(\d+)$", text, re.M)
+    assert memory and 64 <= int(memory.group(1)) <= 256, "MemoryMax=<64..256>M"
+    assert tasks and 16 <= int(tasks.group(1)) <= 64, "TasksMax=<16..64>"
     for device in ("gpiochip", "i2c", "ttyAMA", "ttyS", "ttyUSB", "ttyACM"):
         assert re.search(rf"^DeviceAllow=char-{device} rw$", text, re.M), device

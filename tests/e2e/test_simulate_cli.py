@@ -68,3 +68,17 @@ def test_simulate_survives_a_one_mebibyte_line_and_invalid_utf8():
     assert lines[2].startswith("err bad-encoding")
     assert lines[3].startswith("ok {")
     assert len(lines) == 4
+
+
+def test_simulate_stays_up_after_a_deep_or_huge_score_line():
+    # Issue #13: each of these lines once ended the process with a traceback.
+    deep = "score x " + "[" * 1000
+    huge = 'score planes {"players":[{"name":"a","goals":[' + "5" * 5000 + '],"boarded":1}]}'
+    result = subprocess.run([*COMPANION, "simulate"], input=f"{deep}\n{huge}\nhelp\n".encode(),
+                            capture_output=True, timeout=60, check=False)
+    lines = result.stdout.decode().splitlines()
+    assert result.returncode == 0, result.stderr.decode()
+    assert lines[0].startswith("err bad-argument") and "nested deeper" in lines[0]
+    assert lines[1].startswith("err bad-argument") and "digits" in lines[1]
+    assert lines[2].startswith("ok {")
+    assert len(lines) == 3

@@ -385,3 +385,35 @@ def test_flight_plan_guide_example_parses_and_is_complete() -> None:
                for route in guide.routes)
     assert all(guide.fleets.price(fleet) is not None for fleet in FLEETS)
     assert guide.bank.hub_use_fee is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "source", "message"),
+    [
+        ("[[routes]]\nnumber = " + "[" * 1000 + "\n", "g.toml", "nested deeper than 32"),
+        ("[[routes]]\nnumber = " + "1" * 5000 + "\n", "g.toml", "more than 30 digits"),
+        ("[[routes]]\nprice = inf\n", "g.toml", "finite"),
+        ("x" + ".x" * 100 + " = 1\n", "g.toml", "nested deeper than 32"),
+        ("number,from,from_region,to,to_region\n" + "1" * 5000 + ",A,EU,B,EU\n", "g.csv",
+         "number: expected a whole number"),
+        ('number,from,from_region,to,to_region\n1,"' + "A" * 200_000 + '",EU,B,EU\n', "g.csv",
+         "g.csv, line 2: not valid CSV: field larger than field limit"),
+    ],
+)
+def test_flight_plan_guide_bounds_depth_numbers_and_csv_errors(text, source, message) -> None:
+    # Issue #13: RecursionError, int()'s digit limit and csv.Error escaped as tracebacks.
+    with pytest.raises(ScoreInputError) as refusal:
+        parse_guide(text, source)
+    assert message in str(refusal.value)
+    assert len(str(refusal.value)) < 300
+
+
+def test_flight_plan_guide_refusal_stays_short_whatever_the_key() -> None:
+    # Found by tests/test_parsers_fuzz.py: a 5000-character key was quoted whole.
+    with pytest.raises(ScoreInputError) as refusal:
+        guide_from_routes([{"number": 1, "from": "A", "to": "B", "regions": ["EU", "EU"],
+                            "x" * 5000: 1}])
+    message = str(refusal.value)
+    assert len(message) < 500
+    assert message.startswith("routes[0]: unknown key 'xxx")
+    assert message.endswith("use_fee")

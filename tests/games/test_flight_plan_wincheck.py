@@ -49,8 +49,12 @@ SHORT = [
 ]
 
 
+#: What a player holds when a test names nothing (issue #13: every field is required).
+EMPTY: dict[str, list[Any]] = {"routes": [], "hubs": [], "fleets": [], "deactivated": []}
+
+
 def one(guide: list[dict[str, Any]], **player: Any) -> dict[str, Any]:
-    result = score({"routes": guide, "players": [{"name": "Ann", **player}]})
+    result = score({"routes": guide, "players": [{**EMPTY, "name": "Ann", **player}]})
     players: list[dict[str, Any]] = result["players"]
     return players[0]
 
@@ -190,9 +194,9 @@ def test_flight_plan_score_output_shape_ranking_and_winners() -> None:
     result = score({
         "routes": SHORT,
         "players": [
-            {"name": "Ann", "routes": [4], "hubs": ["E1"]},
-            {"name": "Bo", "routes": [1, 2, 3, 6, 8], "hubs": ["N1", "F1", "A1"]},
-            {"name": "Cy", "routes": [5], "hubs": [], "fleets": ["cargo"]},
+            {**EMPTY, "name": "Ann", "routes": [4], "hubs": ["E1"]},
+            {**EMPTY, "name": "Bo", "routes": [1, 2, 3, 6, 8], "hubs": ["N1", "F1", "A1"]},
+            {**EMPTY, "name": "Cy", "routes": [5], "hubs": [], "fleets": ["cargo"]},
         ],
     })
     assert result["game"] == "flight-plan"
@@ -207,8 +211,8 @@ def test_flight_plan_score_every_player_meeting_a_condition_wins() -> None:
     result = score({
         "routes": SHORT,
         "players": [
-            {"name": "Ann", "routes": [1, 2, 3, 6]},
-            {"name": "Bo", "routes": [4, 5, 8], "hubs": ["E1", "A1"]},
+            {**EMPTY, "name": "Ann", "routes": [1, 2, 3, 6]},
+            {**EMPTY, "name": "Bo", "routes": [4, 5, 8], "hubs": ["E1", "A1"]},
         ],
     })
     assert result["winners"] == ["Ann", "Bo"]  # both meet a condition: both are listed
@@ -216,10 +220,10 @@ def test_flight_plan_score_every_player_meeting_a_condition_wins() -> None:
     result = score({
         "routes": SHORT,
         "players": [
-            {"name": "Ann", "routes": [1, 2, 3, 6]},
-            {"name": "Bo", "routes": [4, 8], "hubs": ["E1", "A1"]},
-            {"name": "Cy", "routes": [], "hubs": []},
-            {"name": "Di", "routes": [], "hubs": []},
+            {**EMPTY, "name": "Ann", "routes": [1, 2, 3, 6]},
+            {**EMPTY, "name": "Bo", "routes": [4, 8], "hubs": ["E1", "A1"]},
+            {**EMPTY, "name": "Cy", "routes": [], "hubs": []},
+            {**EMPTY, "name": "Di", "routes": [], "hubs": []},
         ],
     })
     assert result["winners"] == ["Ann"]
@@ -228,7 +232,7 @@ def test_flight_plan_score_every_player_meeting_a_condition_wins() -> None:
 
 def test_flight_plan_score_guide_path_needs_a_reader() -> None:
     with pytest.raises(ScoreInputError, match=r"routes: a guide path \('g\.toml'\) is not"):
-        score({"routes": "g.toml", "players": [{"name": "Ann"}]})
+        score({"routes": "g.toml", "players": [{**EMPTY, "name": "Ann"}]})
 
 
 def test_flight_plan_score_guide_path_read_by_the_caller() -> None:
@@ -239,7 +243,8 @@ def test_flight_plan_score_guide_path_read_by_the_caller() -> None:
         return example_guide_text()
 
     result = score({"routes": "mine.toml", "players": [
-        {"name": "Ann", "routes": [1, 31, 45, 70], "hubs": ["Alderport", "Oradan", "Lumaro"]},
+        {**EMPTY, "name": "Ann", "routes": [1, 31, 45, 70],
+         "hubs": ["Alderport", "Oradan", "Lumaro"]},
     ]}, read)
     assert asked == ["mine.toml"]
     assert result["winners"] == ["Ann"]
@@ -248,14 +253,14 @@ def test_flight_plan_score_guide_path_read_by_the_caller() -> None:
 
 def test_flight_plan_score_guide_path_csv() -> None:
     csv_text = "number,from,from_region,to,to_region\n1,A,NA,B,NA\n2,C,EU,D,EU\n"
-    result = score({"routes": "g.csv", "players": [{"name": "Ann", "routes": [1, 2]}]},
+    result = score({"routes": "g.csv", "players": [{**EMPTY, "name": "Ann", "routes": [1, 2]}]},
                    lambda _path: csv_text)
     assert result["players"][0]["conditions"]["short-haul"]
 
 
 def test_flight_plan_score_guide_errors_name_the_file() -> None:
     with pytest.raises(ScoreInputError, match=r"^bad\.toml, line 1, route 1: regions"):
-        score({"routes": "bad.toml", "players": [{"name": "Ann"}]},
+        score({"routes": "bad.toml", "players": [{**EMPTY, "name": "Ann"}]},
               lambda _p: '[[routes]]\nnumber = 1\nfrom = "A"\nto = "B"\nregions = ["X", "NA"]\n')
 
 
@@ -263,42 +268,46 @@ def test_flight_plan_score_guide_errors_name_the_file() -> None:
     ("data", "message"),
     [
         ([], "input: expected a JSON object, got list"),
-        ({"players": [{"name": "Ann"}]}, "input: missing field 'routes'"),
-        ({"routes": 5, "players": [{"name": "Ann"}]},
+        ({"players": [{**EMPTY, "name": "Ann"}]}, "input: missing field 'routes'"),
+        ({"routes": 5, "players": [{**EMPTY, "name": "Ann"}]},
          "routes: expected a route guide path or a list of routes, got int"),
         ({"routes": SHORT}, "input: missing field 'players'"),
-        ({"routes": SHORT, "players": [{"name": "Ann", "routes": [99]}]},
+        ({"routes": SHORT, "players": [{**EMPTY, "name": "Ann", "routes": [99]}]},
          "player 'Ann': routes: route 99 is not in the guide"),
-        ({"routes": SHORT, "players": [{"name": "Ann", "routes": "1"}]},
+        ({"routes": SHORT, "players": [{**EMPTY, "name": "Ann", "routes": "1"}]},
          "player 'Ann': routes: expected a list, got str"),
-        ({"routes": SHORT, "players": [{"name": "Ann", "routes": ["1"]}]},
+        ({"routes": SHORT, "players": [{**EMPTY, "name": "Ann", "routes": ["1"]}]},
          "player 'Ann': routes[0]: expected a whole number, got '1'"),
-        ({"routes": SHORT, "players": [{"name": "Ann", "routes": [1, 1]}]},
+        ({"routes": SHORT, "players": [{**EMPTY, "name": "Ann", "routes": [1, 1]}]},
          "player 'Ann': routes: 1 appears twice"),
         ({"routes": SHORT,
-          "players": [{"name": "Ann", "routes": [1]}, {"name": "Bo", "routes": [1]}]},
+          "players": [{**EMPTY, "name": "Ann", "routes": [1]},
+                      {**EMPTY, "name": "Bo", "routes": [1]}]},
          "player 'Bo': routes: route 1 is also owned by 'Ann'"),
-        ({"routes": SHORT, "players": [{"name": "Ann", "hubs": ["Nowhere"]}]},
+        ({"routes": SHORT, "players": [{**EMPTY, "name": "Ann", "hubs": ["Nowhere"]}]},
          "player 'Ann': hubs[0]: 'Nowhere' is not a city of the guide"),
-        ({"routes": SHORT, "players": [{"name": "Ann", "hubs": ["N2"]}]},
+        ({"routes": SHORT, "players": [{**EMPTY, "name": "Ann", "hubs": ["N2"]}]},
          "player 'Ann': hubs[0]: 'N2' is not a hub city"),
-        ({"routes": SHORT, "players": [{"name": "Ann", "hubs": ["N1", "N1"]}]},
+        ({"routes": SHORT, "players": [{**EMPTY, "name": "Ann", "hubs": ["N1", "N1"]}]},
          "player 'Ann': hubs: 'N1' appears twice"),
         ({"routes": SHORT,
-          "players": [{"name": "Ann", "hubs": ["N1"]}, {"name": "Bo", "hubs": ["N1"]}]},
+          "players": [{**EMPTY, "name": "Ann", "hubs": ["N1"]},
+                      {**EMPTY, "name": "Bo", "hubs": ["N1"]}]},
          "player 'Bo': hubs[0]: 'N1' is also a hub of 'Ann'"),
-        ({"routes": SHORT, "players": [{"name": "Ann", "fleets": ["jumbo"]}]},
+        ({"routes": SHORT, "players": [{**EMPTY, "name": "Ann", "fleets": ["jumbo"]}]},
          "player 'Ann': fleets[0]: unknown fleet 'jumbo' (expected one of short, medium, long, "
          "ultra-long, cargo)"),
-        ({"routes": SHORT, "players": [{"name": "Ann", "fleets": ["short", "short"]}]},
+        ({"routes": SHORT, "players": [{**EMPTY, "name": "Ann", "fleets": ["short", "short"]}]},
          "player 'Ann': fleets: 'short' appears twice"),
-        ({"routes": SHORT, "players": [{"name": "Ann", "routes": [1], "deactivated": [2]}]},
+        ({"routes": SHORT,
+          "players": [{**EMPTY, "name": "Ann", "routes": [1], "deactivated": [2]}]},
          "player 'Ann': deactivated[0]: 2 is none of the player's routes, hubs or fleets"),
-        ({"routes": SHORT, "players": [{"name": "Ann", "deactivated": ["short"]}]},
+        ({"routes": SHORT, "players": [{**EMPTY, "name": "Ann", "deactivated": ["short"]}]},
          "player 'Ann': deactivated[0]: 'short' is none of the player's"),
-        ({"routes": SHORT, "players": [{"name": "Ann", "routes": [1], "deactivated": [1, 1]}]},
+        ({"routes": SHORT,
+          "players": [{**EMPTY, "name": "Ann", "routes": [1], "deactivated": [1, 1]}]},
          "player 'Ann': deactivated: 'route 1' appears twice"),
-        ({"routes": SHORT, "players": [{"name": "Ann"}, {"name": "Ann"}]},
+        ({"routes": SHORT, "players": [{**EMPTY, "name": "Ann"}, {**EMPTY, "name": "Ann"}]},
          "players[1].name: 'Ann' appears twice"),
     ],
 )
@@ -330,7 +339,7 @@ def tables(draw: st.DrawFn) -> list[dict[str, Any]]:
     for i in range(count):
         mine = routes[i::count][: draw(st.integers(0, 12))]
         my_hubs = hubs[i::count][: draw(st.integers(0, 3))]
-        players.append({"name": f"P{i}", "routes": mine, "hubs": my_hubs})
+        players.append({**EMPTY, "name": f"P{i}", "routes": mine, "hubs": my_hubs})
     return players
 
 
@@ -350,3 +359,24 @@ def test_flight_plan_score_does_not_depend_on_seat_order(
     assert set(first["winners"]) == set(second["winners"])
     assert {frozenset(place) for place in first["ranking"]} == {
         frozenset(place) for place in second["ranking"]}
+
+
+@pytest.mark.parametrize("missing", ["routes", "hubs", "fleets", "deactivated"])
+def test_flight_plan_score_every_player_field_is_required(missing: str) -> None:
+    # Issue #13: a missing "deactivated" was read as none, which can turn a loss into a win.
+    player = {**EMPTY, "name": "Ann"}
+    del player[missing]
+    with pytest.raises(ScoreInputError, match=f"player 'Ann': missing field '{missing}'"):
+        score({"routes": SHORT, "players": [player]})
+
+
+@pytest.mark.parametrize(("data", "fragment"), [
+    ({"routes": SHORT, "players": [{**EMPTY, "name": "Ann", "hub": ["N1"]}]},
+     "player 'Ann': unknown key 'hub' (did you mean 'hubs'?)"),
+    ({"routes": SHORT, "player": [], "players": [{**EMPTY, "name": "Ann"}]},
+     "input: unknown key 'player' (did you mean 'players'?)"),
+])
+def test_flight_plan_score_refuses_unknown_keys(data: dict[str, Any], fragment: str) -> None:
+    with pytest.raises(ScoreInputError) as refusal:
+        score(data)
+    assert fragment in str(refusal.value)

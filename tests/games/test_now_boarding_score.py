@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -39,7 +40,7 @@ def test_now_boarding_score_contract_example() -> None:
         (1, 0, 1, 2, "win"),
         (1, 0, 2, 3, "lose"),
         (0, 1, 2, 2, "win"),
-        (9, 40, 7, 36, "lose"),
+        (9, 40, 5, 34, "lose"),
     ],
 )
 def test_now_boarding_score_edges(complaints: int, undelivered: int, vips: int, total: int,
@@ -48,8 +49,41 @@ def test_now_boarding_score_edges(complaints: int, undelivered: int, vips: int, 
     assert (scored["complaints_total"], scored["result"]) == (total, result)
 
 
-def test_now_boarding_score_optional_counts_default_to_zero() -> None:
-    assert score({"players": 4, "complaints": 1})["complaints_total"] == 1
+@pytest.mark.parametrize("missing", ["undelivered", "unserved_vips"])
+def test_now_boarding_score_every_count_is_required(missing: str) -> None:
+    # Issue #13: a missing count was read as 0, which can turn a loss into a win.
+    data = _game(1, 4, 1)
+    del data[missing]
+    with pytest.raises(ScoreInputError, match=f"input: missing field '{missing}'"):
+        score(data)
+
+
+@pytest.mark.parametrize(("key", "nearest"), [("undelivred", "undelivered"),
+                                              ("unserved_vip", "unserved_vips"),
+                                              ("complaint", "complaints")])
+def test_now_boarding_score_refuses_a_misspelt_key_naming_the_nearest(key: str,
+                                                                      nearest: str) -> None:
+    # Issue #13: "undelivred": 9 was ignored silently.
+    data = {**_game(0, 0, 0), key: 9}
+    with pytest.raises(ScoreInputError) as refusal:
+        score(data)
+    assert f"unknown key {key!r} (did you mean {nearest!r}?)" in str(refusal.value)
+
+
+@pytest.mark.parametrize(("players", "undelivered", "vips", "message"), [
+    (2, 0, 5, "unserved_vips: at most 4 (the VIP cards dealt with 2 players), got 5"),
+    (5, 0, 8, "unserved_vips: at most 7"),
+    (2, 43, 0, "undelivered: at most 42 (the passengers a 2-player game deals), got 43"),
+    (4, 72, 0, "undelivered: at most 71"),
+])
+def test_now_boarding_score_refuses_impossible_counts(players: int, undelivered: int,
+                                                      vips: int, message: str) -> None:
+    with pytest.raises(ScoreInputError, match=re.escape(message)):
+        score(_game(0, undelivered, vips, players))
+
+
+def test_now_boarding_score_takes_the_largest_possible_counts() -> None:
+    assert score(_game(0, 42, 4, players=2))["complaints_total"] == 25
 
 
 @pytest.mark.parametrize(
@@ -64,7 +98,8 @@ def test_now_boarding_score_optional_counts_default_to_zero() -> None:
         ({"players": 3, "complaints": -1}, "complaints: must be at least 0"),
         ({"players": 3, "complaints": True}, "complaints: expected a whole number"),
         ({"players": 3, "complaints": 0, "undelivered": 1.5}, "undelivered: expected"),
-        ({"players": 3, "complaints": 0, "unserved_vips": -2}, "unserved_vips: must be"),
+        ({"players": 3, "complaints": 0, "undelivered": 0, "unserved_vips": -2},
+         "unserved_vips: must be"),
     ],
 )
 def test_now_boarding_score_bad_input(data: Any, message: str) -> None:

@@ -77,7 +77,7 @@ def test_v3_score_output_shape_basic() -> None:
     ],
 )
 def test_v3_score_is_the_ceiling_of_the_average(totals: list[int], score: int) -> None:
-    data = {"players": [{"name": f"P{i}", "total": t} for i, t in enumerate(totals)]}
+    data = {"lost": 0, "players": [{"name": f"P{i}", "total": t} for i, t in enumerate(totals)]}
     result = v3.score(data)
     assert result["score"] == score
     assert result["rating"] == v3.rating(score)
@@ -93,8 +93,8 @@ def test_v3_total_in_place_of_the_list() -> None:
     assert result["score"] == 8  # 22 / 3 = 7.33 -> 8
 
 
-def test_v3_basic_defaults_variant_and_lost() -> None:
-    result = v3.score({"players": [{"name": n, "total": 20} for n in "ABC"]})
+def test_v3_variant_defaults_to_basic() -> None:
+    result = v3.score({"lost": 0, "players": [{"name": n, "total": 20} for n in "ABC"]})
     assert result["variant"] == "basic" and result["lost"] == 0
     assert "lost_game" not in result
     assert result["rating"] == "Great"
@@ -156,6 +156,30 @@ def test_v3_score_bounds_the_average(passengers: list[list[int]]) -> None:
 
 
 # --- bad input ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["basic", "advanced"])
+def test_v3_lost_is_required_in_both_variants(variant: str) -> None:
+    # Issue #13: the contract gives "lost" no default; a missing one was read as 0.
+    data = {"variant": variant, "players": [{"name": n, "total": 20} for n in "ABC"]}
+    with pytest.raises(ScoreInputError, match="input: missing field 'lost'"):
+        v3.score(data)
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"variant": "basic", "lost": 0, "lots": 1,
+      "players": [{"name": n, "total": 1} for n in "ABC"]},
+     "input: unknown key 'lots' (did you mean 'lost'?)"),
+    ({"lost": 0, "players": [{"name": "A", "passenger": [1]}, {"name": "B", "total": 1},
+                             {"name": "C", "total": 1}]},
+     "player 'A': unknown key 'passenger' (did you mean 'passengers'?)"),
+    ({"lost": 67, "players": [{"name": n, "total": 1} for n in "ABC"]},
+     "lost: at most 66 (the passenger tiles of 3 players), got 67"),
+])
+def test_v3_refuses_unknown_keys_and_impossible_counts(data: Any, message: str) -> None:
+    with pytest.raises(ScoreInputError) as refusal:
+        v3.score(data)
+    assert message in str(refusal.value)
 
 
 def _named(*players: dict[str, Any], **top: Any) -> dict[str, Any]:

@@ -9,11 +9,14 @@ import pytest
 from companion.games.overbooked import score
 from companion.games.overbooked.advanced import friend_group_points
 
+#: Every player of a score input gives these counts (issue #13: none defaults to 0).
+COUNTS: dict[str, int] = {"overbooked": 0, "vouchers": 0, "bonus_cards": 0}
+
 
 def breakdown_of(rows: list[str], variant: str = "base", **player: Any) -> dict[str, int]:
     """One player's breakdown (one player: no majority can apply)."""
     result = score(
-        {"variant": variant, "players": [{"name": "Ann", "seats": rows, **player}]}
+        {"variant": variant, "players": [{"name": "Ann", "seats": rows, **COUNTS, **player}]}
     )
     breakdown: dict[str, int] = result["players"][0]["breakdown"]
     return breakdown
@@ -25,7 +28,7 @@ def table(planes: list[list[str]], variant: str = "base", **counts: list[int]) -
     """Every player's breakdown, players named P0, P1, ... in order."""
     players = []
     for index, rows in enumerate(planes):
-        player: dict[str, Any] = {"name": f"P{index}", "seats": rows}
+        player: dict[str, Any] = {"name": f"P{index}", "seats": rows, **COUNTS}
         for field, values in counts.items():
             player[field] = values[index]
         players.append(player)
@@ -269,7 +272,7 @@ def test_overbooked_breakdown_categories_per_variant() -> None:
 
 
 def test_overbooked_variant_defaults_to_base() -> None:
-    result = score({"players": [{"name": "Ann", "seats": ["RR"]}]})
+    result = score({"players": [{"name": "Ann", "seats": ["RR"], "overbooked": 0, "vouchers": 0}]})
     assert result["variant"] == "base"
     assert result["events"] == []
     assert result["players"][0]["breakdown"]["couples"] == 5

@@ -12,10 +12,14 @@ from hypothesis import strategies as st
 from companion.games.overbooked import EVENT_CARDS, EVENT_IDS, score
 from companion.games.overbooked.squares import most_disjoint_full_squares
 
+#: Every player of a score input gives these counts (issue #13: none defaults to 0).
+COUNTS: dict[str, int] = {"overbooked": 0, "vouchers": 0, "bonus_cards": 0}
+
 
 def event_points(event: str, rows: list[str], variant: str = "base") -> int:
     result = score(
-        {"variant": variant, "events": [event], "players": [{"name": "Ann", "seats": rows}]}
+        {"variant": variant, "events": [event],
+         "players": [{"name": "Ann", "seats": rows, **COUNTS}]}
     )
     points: int = result["players"][0]["breakdown"][event]
     return points
@@ -159,7 +163,8 @@ def test_overbooked_event_low_season_blues(
         {
             "variant": variant,
             "events": ["low-season-blues"],
-            "players": [{"name": f"P{i}", "seats": rows} for i, rows in enumerate(planes)],
+            "players": [{"name": f"P{i}", "seats": rows, **COUNTS}
+                        for i, rows in enumerate(planes)],
         }
     )
     assert [p["breakdown"]["low-season-blues"] for p in result["players"]] == points
@@ -169,7 +174,7 @@ def test_overbooked_events_add_up_in_the_order_given() -> None:
     result = score(
         {
             "events": ["kids-gone-wild", "full-flight"],
-            "players": [{"name": "Ann", "seats": ["W.", "RR"]}],
+            "players": [{"name": "Ann", "seats": ["W.", "RR"], **COUNTS}],
         }
     )
     breakdown = result["players"][0]["breakdown"]

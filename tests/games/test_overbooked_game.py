@@ -10,6 +10,9 @@ import pytest
 from companion.games.overbooked import SOLO_SCENARIOS, score
 from companion.games.scoring import ScoreInputError, format_table
 
+#: Every player of a score input gives these counts (issue #13: none defaults to 0).
+COUNTS: dict[str, int] = {"overbooked": 0, "vouchers": 0, "bonus_cards": 0}
+
 # -- a four-player advanced game with three events, every number worked out by hand ---------------
 #
 # Advanced rules: aisles are no barrier. Columns 0-2 | 3-5, rows 0-3 from the top.
@@ -139,8 +142,8 @@ def test_overbooked_result_is_plain_json() -> None:
 
 def test_overbooked_result_prints_as_a_table() -> None:
     text = format_table(score(FOUR_PLAYER_GAME))
-    assert text.splitlines()[1].split()[:3] == ["1", "Bo", "66"]
-    assert text.endswith("winners: Bo")
+    assert text.splitlines()[2].split()[:3] == ["1", "Bo", "66"]
+    assert "winners: Bo" in text.splitlines()
 
 
 # -- a three-player base game, by hand ----------------------------------------------------------
@@ -162,9 +165,9 @@ def test_overbooked_three_player_base_game_checked_by_hand() -> None:
     result = score(
         {
             "players": [
-                {"name": "Ann", "seats": ["RR|BB", "WB|BB"], "vouchers": 6},
+                {"name": "Ann", "seats": ["RR|BB", "WB|BB"], "overbooked": 0, "vouchers": 6},
                 {"name": "Bo", "seats": ["RR|R.", "BW|GG"], "vouchers": 1, "overbooked": 2},
-                {"name": "Cy", "seats": ["..|..", "..|.."], "overbooked": 2},
+                {"name": "Cy", "seats": ["..|..", "..|.."], "overbooked": 2, "vouchers": 0},
             ]
         }
     )
@@ -189,9 +192,9 @@ def test_overbooked_equal_totals_share_a_place() -> None:
     result = score(
         {
             "players": [
-                {"name": "Ann", "seats": ["RR"]},
-                {"name": "Bo", "seats": ["RR"]},
-                {"name": "Cy", "seats": [".."]},
+                {"name": "Ann", "seats": ["RR"], **COUNTS},
+                {"name": "Bo", "seats": ["RR"], **COUNTS},
+                {"name": "Cy", "seats": [".."], **COUNTS},
             ]
         }
     )
@@ -221,7 +224,7 @@ def solo_game(rows: list[str], scenario: str, vouchers: int = 1, **solo: str) ->
     return score(
         {
             "variant": solo.pop("variant", "base"),
-            "players": [{"name": "Sam", "seats": rows, "vouchers": vouchers}],
+            "players": [{"name": "Sam", "seats": rows, **COUNTS, "vouchers": vouchers}],
             "solo": {"scenario": scenario, "difficulty": "hard", **solo},
         }
     )
@@ -309,7 +312,7 @@ def test_overbooked_solo_reports_scenario_and_starting_vouchers() -> None:
 def test_overbooked_solo_difficulty_defaults_to_easy() -> None:
     result = score(
         {
-            "players": [{"name": "Sam", "seats": SCHOOLS_OUT, "vouchers": 3}],
+            "players": [{"name": "Sam", "seats": SCHOOLS_OUT, **COUNTS, "vouchers": 3}],
             "solo": {"scenario": "schools-out"},
         }
     )
@@ -349,10 +352,58 @@ def test_overbooked_solo_scores_the_plane_without_majorities() -> None:
 )
 def test_overbooked_solo_bad_input(solo: Any, players: int, fragments: list[str]) -> None:
     data = {
-        "players": [{"name": f"P{i}", "seats": ["RR"]} for i in range(players)],
+        "players": [{"name": f"P{i}", "seats": ["RR"], **COUNTS} for i in range(players)],
         "solo": solo,
     }
     with pytest.raises(ScoreInputError) as refused:
         score(data)
     for fragment in fragments:
         assert fragment in str(refused.value)
+
+
+# -- issue #13: mistakes in a score file are refused, not read as 0 ------------------------------
+
+
+def _two_players(variant: str = "base", **ann: Any) -> dict[str, Any]:
+    return {"variant": variant,
+            "players": [{"name": "Ann", "seats": ["RR"], **COUNTS, **ann},
+                        {"name": "Bo", "seats": ["RR"], **COUNTS}]}
+
+
+@pytest.mark.parametrize(("data", "fragment"), [
+    ({**_two_players(), "variants": "base"},
+     "input: unknown key 'variants' (did you mean 'variant'?)"),
+    (_two_players(voucher=3), "player 'Ann': unknown key 'voucher' (did you mean 'vouchers'?)"),
+    (_two_players(bonus_card=1),
+     "player 'Ann': unknown key 'bonus_card' (did you mean 'bonus_cards'?)"),
+    ({"players": [{"name": "Sam", "seats": ["RR"], **COUNTS}],
+      "solo": {"scenario": "schools-out", "dificulty": "hard"}},
+     "solo: unknown key 'dificulty' (did you mean 'difficulty'?)"),
+    ({"players": [{"name": f"P{i}", "seats": ["RR"], **COUNTS} for i in range(5)]},
+     "players: at most 4, got 5"),
+])
+def test_overbooked_refuses_unknown_keys_and_a_fifth_player(data: Any, fragment: str) -> None:
+    with pytest.raises(ScoreInputError) as refused:
+        score(data)
+    assert fragment in str(refused.value)
+
+
+@pytest.mark.parametrize(("variant", "missing"), [("base", "overbooked"), ("base", "vouchers"),
+                                                  ("advanced", "overbooked"),
+                                                  ("advanced", "vouchers"),
+                                                  ("advanced", "bonus_cards")])
+def test_overbooked_counts_are_required(variant: str, missing: str) -> None:
+    data = _two_players(variant)
+    del data["players"][0][missing]
+    with pytest.raises(ScoreInputError, match=f"player 'Ann': missing field '{missing}'"):
+        score(data)
+
+
+def test_overbooked_base_game_may_leave_out_bonus_cards_and_warns_when_given() -> None:
+    data = _two_players()
+    del data["players"][0]["bonus_cards"]
+    assert "warnings" not in score(data)
+    warned = score(_two_players(bonus_cards=2))
+    assert warned["warnings"] == ["player 'Ann': bonus_cards 2 ignored: bonus cards score only "
+                                  "under the advanced rules"]
+    assert warned["players"][0]["total"] == score(data)["players"][0]["total"]

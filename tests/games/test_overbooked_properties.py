@@ -119,5 +119,6 @@ def test_overbooked_an_added_empty_row_costs_its_seat_count(
 @given(planes(), st.sampled_from(VARIANTS))
 def test_overbooked_a_full_plane_has_no_empty_seat_cost(rows: list[str], variant: str) -> None:
     full = [row.replace(".", "B") for row in rows]
-    result = score({"variant": variant, "players": [{"name": "Ann", "seats": full}]})
+    result = score({"variant": variant, "players": [{"name": "Ann", "seats": full, "overbooked": 0,
+                                                     "vouchers": 0, "bonus_cards": 0}]})
     assert result["players"][0]["breakdown"]["empty-seats"] == 0

@@ -19,6 +19,9 @@ from companion.games.overbooked import (
 from companion.games.overbooked.seatmap import MAX_ROWS, MAX_SEATS_PER_ROW, MAX_SEATS_PER_SECTION
 from companion.games.scoring import ScoreInputError
 
+#: Every player of a score input gives these counts (issue #13: none defaults to 0).
+COUNTS: dict[str, int] = {"overbooked": 0, "vouchers": 0, "bonus_cards": 0}
+
 # -- parsing and geometry --------------------------------------------------------------------------
 
 
@@ -121,7 +124,7 @@ def test_overbooked_presets_small_side_has_three_sections() -> None:
 @pytest.mark.parametrize("side", sorted(BOARD_PRESETS))
 def test_overbooked_presets_score_minus_one_per_empty_seat(side: str) -> None:
     rows = list(BOARD_PRESETS[side])
-    result = score({"players": [{"name": "Ann", "seats": rows}]})
+    result = score({"players": [{"name": "Ann", "seats": rows, **COUNTS}]})
     seats = parse_seat_map(rows).seat_count
     assert result["players"][0]["total"] == -seats
 
@@ -137,8 +140,8 @@ def test_overbooked_presets_unknown_side_is_refused() -> None:
 def _game_with(**player: Any) -> dict[str, Any]:
     return {
         "players": [
-            {"name": "Bo", "seats": ["RR.|BBG"]},
-            {"name": "Ann", "seats": ["RR.|BBG", "W..|.Y."], **player},
+            {"name": "Bo", "seats": ["RR.|BBG"], **COUNTS},
+            {"name": "Ann", "seats": ["RR.|BBG", "W..|.Y."], **COUNTS, **player},
         ]
     }
 
@@ -215,7 +218,8 @@ def test_overbooked_bad_game_input_names_the_field(
     game: dict[str, Any], fragments: list[str]
 ) -> None:
     data = {
-        "players": [{"name": "Ann", "seats": ["RR"]}, {"name": "Bo", "seats": ["RR"]}],
+        "players": [{"name": "Ann", "seats": ["RR"], **COUNTS},
+                    {"name": "Bo", "seats": ["RR"], **COUNTS}],
         **game,
     }
     with pytest.raises(ScoreInputError) as refused:

@@ -224,3 +224,19 @@ def test_planes_turns_left_in_round(players: int, seat: int, left: int) -> None:
 def test_planes_bad_input_names_player_and_field(data: dict[str, Any], message: str) -> None:
     with pytest.raises(ScoreInputError, match=message):
         planes.score(data)
+
+
+@pytest.mark.parametrize(("data", "fragment"), [
+    ({"players": [{"name": "A", "goals": [1], "boarded": 1, "boardded": 2},
+                  {"name": "B", "goals": [], "boarded": 0}]},
+     "player 'A': unknown key 'boardded' (did you mean 'boarded'?)"),
+    ({"player": [], "players": [{"name": "A", "goals": [], "boarded": 0},
+                                {"name": "B", "goals": [], "boarded": 0}]},
+     "input: unknown key 'player' (did you mean 'players'?)"),
+])
+def test_planes_score_refuses_unknown_keys(
+        data: Any, fragment: str) -> None:
+    # Issue #13: a misspelt key was ignored silently.
+    with pytest.raises(ScoreInputError) as refusal:
+        planes.score(data)
+    assert fragment in str(refusal.value)

@@ -44,7 +44,7 @@ def test_commands_blank_and_comment_lines_get_no_reply(line):
     ("new timer seconds", "bad-argument", "key=value"),
     ("new timer seconds=1 seconds=2", "bad-argument", "given twice"),
     ("state now", "bad-argument", "takes no arguments"),
-    ("score planes {broken", "bad-argument", "not JSON"),
+    ("score planes {broken", "bad-argument", "not valid JSON"),
     ("score planes", "bad-argument", "JSON object"),
     ("wait soon", "bad-argument", "number of seconds"),
     ("wait -1", "bad-argument", "0 to"),
@@ -97,3 +97,39 @@ def test_commands_json_replies_are_one_line_valid_json():
     reply = proto.ok_json({"text": "line1\r\nline2\u2028", "n": 1.5})
     assert "\n" not in reply and "\r" not in reply
     assert json.loads(reply[3:]) == {"text": "line1\r\nline2\u2028", "n": 1.5}
+
+
+@pytest.mark.parametrize(("line", "fragment"), [
+    ("score x " + "[" * 1000, "nested deeper than 32"),
+    ('score planes {"players":[{"name":"a","goals":[' + "5" * 5000 + '],"boarded":1}]}',
+     "5000 digits"),
+    ("score planes [1e999]", "finite"),
+    ("score planes [NaN]", "NaN"),
+    ('score planes {"players": [], "players": []}', "appears twice"),
+    ("expect a=" + "[" * 1000, "nested deeper than 32"),
+    ("expect a=" + "7" * 5000, "5000 digits"),
+])
+def test_commands_bound_json_depth_and_number_size(line, fragment):
+    # Issue #13: these raised RecursionError / ValueError and took the daemon down.
+    with pytest.raises(proto.ProtocolError) as refusal:
+        proto.parse(line)
+    assert refusal.value.code == "bad-argument"
+    assert fragment in refusal.value.message
+
+
+@pytest.mark.parametrize("option", ["seconds=" + "9" * 5000, "seed=" + "1" * 60, "k=" + "x" * 63])
+def test_commands_refuse_option_values_too_long_to_be_real(option):
+    # Issue #13 (found probing 'new' after the fix): int() of 5000 digits ended the daemon.
+    with pytest.raises(proto.ProtocolError) as refusal:
+        proto.parse(f"new timer {option}")
+    assert refusal.value.code == "bad-argument"
+    assert "longer than 64 characters" in refusal.value.message
+    assert len(refusal.value.message) < 120
+
+
+@pytest.mark.parametrize("line", ["new " + "g" * 5000, "score " + "g" * 5000 + " {}"])
+def test_commands_refuse_a_game_name_too_long_to_be_real_with_a_short_message(line):
+    with pytest.raises(proto.ProtocolError) as refusal:
+        proto.parse(line)
+    assert refusal.value.code == "bad-argument"
+    assert len(refusal.value.message) < 120

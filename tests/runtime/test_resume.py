@@ -37,3 +37,20 @@ def test_a_resumed_game_is_the_one_a_restart_comes_back_to(tmp_path):
     restarted = simulated_controller(tmp_path)
     assert restarted.app.to_json(restarted.state, restarted.now())["game"] == "timer"
     restarted.journal.close()
+
+
+def test_a_past_game_that_does_not_replay_is_refused_and_the_game_in_play_stays(tmp_path):
+    controller = simulated_controller(tmp_path)
+    send(controller, "new timer seconds=60", "press next")
+    broken = controller.game_id
+    send(controller, "new planes players=2")
+    in_play = controller.game_id
+    with controller.journal._db:  # a row no version of the box writes
+        controller.journal._db.execute(
+            "INSERT INTO actions (game_id, action, at, wall) VALUES (?, ?, 1.0, '')",
+            (broken, '{"kind": "press", "button": "sideways"}'))
+    send(controller, "press back", "press up", "press next", "press next", "press next")
+    assert controller.game_id == in_play and controller.journal.current().id == in_play
+    assert controller.app.to_json(controller.state, controller.now())["game"] == "planes"
+    assert controller.state.notice.startswith("Cannot resume that game")
+    controller.journal.close()

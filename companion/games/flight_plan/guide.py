@@ -62,6 +62,9 @@ number and the field):
 - ``cargo`` is true/false; ``price``, ``revenue``, ``use_fee`` and every bank and fleet value
   are whole numbers >= 0 ($M).
 - Unknown keys or columns are refused (typos would otherwise be silently ignored).
+- TOML is decoded within the bounds of companion/protocol/bounded.py (nesting depth, number
+  size, text size), CSV within its text size; a CSV cell of more digits than any number the
+  guide needs is refused as not a number; csv's own errors name the line.
 
 Route classes by number (rules/FACTS.md): 1-30 short haul, 31-62 medium, 63-89 long, 90-100
 ultra long; each class is flown by the fleet of the same name.
@@ -75,8 +78,7 @@ from __future__ import annotations
 import csv
 import difflib
 import re
-import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from companion.games.flight_plan.data import (
@@ -95,7 +97,8 @@ from companion.games.flight_plan.data import (
     example_guide_text,
     haul_of,
 )
-from companion.games.scoring import ScoreInputError, require_int
+from companion.games.scoring import ScoreInputError, require_int, shown
+from companion.protocol.bounded import MAX_DIGITS, BoundedInputError, check_size, loads_toml
 
 # The records and tables moved to data.py; the names this module always offered stay importable
 # from here, since the guide's readers hand those records out.
@@ -131,9 +134,13 @@ _ROUTES_HEADER: Final = re.compile(r"^\s*\[\[\s*routes\s*\]\]")
 
 def parse_guide(text: str, source: str) -> RouteGuide:
     """Parse and validate a route guide; CSV when ``source`` ends in ``.csv``, else TOML."""
-    if source.lower().endswith(".csv"):
-        return _parse_csv(text, source)
-    return _parse_toml(text, source)
+    try:
+        if source.lower().endswith(".csv"):
+            check_size(text, source)
+            return _parse_csv(text, source)
+        return _parse_toml(text, source)
+    except BoundedInputError as error:
+        raise ScoreInputError(str(error)) from None
 
 
 def guide_from_routes(routes: Sequence[Any], source: str = "routes") -> RouteGuide:
@@ -148,10 +155,7 @@ def guide_from_routes(routes: Sequence[Any], source: str = "routes") -> RouteGui
 
 
 def _parse_toml(text: str, source: str) -> RouteGuide:
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScoreInputError(f"{source}: not valid TOML: {exc}") from exc
+    document = loads_toml(text, source)
     _refuse_unknown(document, _TOP_KEYS, source)
     title = document.get("title", "")
     if not isinstance(title, str):
@@ -208,10 +212,10 @@ def _table(raw: object, where: str) -> Mapping[str, Any]:
 def _refuse_unknown(table: Mapping[str, Any], allowed: Sequence[str], where: str) -> None:
     for key in table:
         if key not in allowed:
-            close = difflib.get_close_matches(str(key), allowed, n=1)
+            close = difflib.get_close_matches(str(key)[:64], allowed, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ScoreInputError(
-                f"{where}: unknown key {key!r}{hint}; expected {', '.join(allowed)}"
+                f"{where}: unknown key {shown(key)}{hint}; expected {', '.join(allowed)}"
             )
 
 
@@ -224,7 +228,7 @@ def _parse_csv(text: str, source: str) -> RouteGuide:
     reader = csv.reader(lines)
     header: list[str] | None = None
     located: list[tuple[object, str]] = []
-    for row in reader:
+    for row in _csv_rows(reader, source):
         if not any(cell.strip() for cell in row):
             continue
         where = f"{source}, line {reader.line_num}"
@@ -279,7 +283,24 @@ def _csv_route(cells: dict[str, str], where: str) -> dict[str, Any]:
     return route
 
 
+def _csv_rows(reader: Any, source: str) -> Iterator[list[str]]:
+    """The reader's rows; csv's own errors (a field past its size limit...) name the line."""
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise ScoreInputError(f"{source}, line {reader.line_num}: not valid CSV: "
+                                  f"{error}") from None
+        yield row
+
+
 def _csv_int(cell: str) -> object:
+    # More digits than any count or price has: leave it text for the validator to refuse,
+    # before int() spends time on it (or refuses past 4300 digits with a bare ValueError).
+    if sum(char.isdigit() for char in cell) > MAX_DIGITS:
+        return cell
     try:
         return int(cell)
     except ValueError:

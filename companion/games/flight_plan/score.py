@@ -15,7 +15,10 @@ Rules enforced (rulebook "How to Win", as read by rules/CLARIFICATIONS.md):
   short-haul routes of a region are those of the guide with that region at either end; a region
   without short-haul routes in the guide cannot count. The check is as complete as the guide.
 
-Score input checks (each a ScoreInputError naming the player and field): route numbers must be
+Score input checks (each a ScoreInputError naming the player and field): every player gives
+``routes``, ``hubs``, ``fleets`` and ``deactivated`` (a list, empty if need be: a missing
+``deactivated`` read as none could turn a loss into a win); unknown keys are refused, naming
+the nearest known key; route numbers must be
 in the guide and owned by one player only; hubs must be cities of the guide, hub cities when the
 guide marks any, and held by one player only; fleets are short, medium, long, ultra-long, cargo,
 each once; ``deactivated`` names route numbers, hub cities or fleet names the player owns.
@@ -39,11 +42,15 @@ from companion.games.scoring import (
     player_label,
     players_of,
     rank,
+    refuse_unknown_keys,
+    require_field,
     require_int,
     require_list,
 )
 
 GAME: Final = "flight-plan"
+INPUT_KEYS: Final = ("routes", "players")
+PLAYER_KEYS: Final = ("name", "routes", "hubs", "fleets", "deactivated")
 CONDITIONS: Final = ("six-regions", "three-hubs", "short-haul")
 HUB_REGIONS_NEEDED: Final = 3
 SHORT_HAUL_REGIONS_NEEDED: Final = 2
@@ -206,10 +213,11 @@ def score(
     """Score a Flight Plan position: who meets which win condition (CONTRACT.md section 4)."""
     if not isinstance(data, Mapping):
         raise ScoreInputError(f"input: expected a JSON object, got {type(data).__name__}")
+    refuse_unknown_keys(data, INPUT_KEYS, "input")
     if "routes" not in data:
         raise ScoreInputError("input: missing field 'routes' (a route guide path or list)")
     guide = load_guide(data["routes"], read_guide)
-    players = players_of(data)
+    players = players_of(data, keys=PLAYER_KEYS)
     route_owner: dict[int, str] = {}
     hub_owner: dict[str, str] = {}
     results: list[JsonObject] = []
@@ -217,7 +225,8 @@ def score(
         label = player_label(player, index)
         routes = [
             require_int(value, f"{label}: routes[{i}]", minimum=1)
-            for i, value in enumerate(require_list(player.get("routes", []), f"{label}: routes"))
+            for i, value in enumerate(
+                require_list(require_field(player, "routes", label), f"{label}: routes"))
         ]
         _unique(routes, f"{label}: routes")
         for number in routes:
@@ -228,7 +237,7 @@ def score(
                     f"{label}: routes: route {number} is also owned by {route_owner[number]!r}"
                 )
             route_owner[number] = str(player["name"])
-        hubs = require_list(player.get("hubs", []), f"{label}: hubs")
+        hubs = require_list(require_field(player, "hubs", label), f"{label}: hubs")
         _unique(hubs, f"{label}: hubs")
         for i, city in enumerate(hubs):
             if not isinstance(city, str) or city not in guide.city_regions:
@@ -240,7 +249,7 @@ def score(
                     f"{label}: hubs[{i}]: {city!r} is also a hub of {hub_owner[city]!r}"
                 )
             hub_owner[city] = str(player["name"])
-        fleets = require_list(player.get("fleets", []), f"{label}: fleets")
+        fleets = require_list(require_field(player, "fleets", label), f"{label}: fleets")
         for i, fleet in enumerate(fleets):
             if fleet not in FLEETS:
                 raise ScoreInputError(
@@ -248,7 +257,8 @@ def score(
                     f"{', '.join(FLEETS)})"
                 )
         _unique(fleets, f"{label}: fleets")
-        deactivated = require_list(player.get("deactivated", []), f"{label}: deactivated")
+        deactivated = require_list(require_field(player, "deactivated", label),
+                                   f"{label}: deactivated")
         labels: list[str] = []
         for i, asset in enumerate(deactivated):
             if isinstance(asset, int) and not isinstance(asset, bool) and asset in routes:

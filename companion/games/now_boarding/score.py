@@ -1,9 +1,14 @@
 """Scoring a finished Now Boarding game (``companion score now-boarding``, CONTRACT.md 4).
 
-Input: ``{"players": 3, "complaints": 2, "undelivered": 3, "unserved_vips": 0}``.
-``players`` (2 to 5) and ``complaints`` (filed during play) are required; ``undelivered``
-(passengers not delivered at the end) and ``unserved_vips`` (VIP cards moved to the
-complaint pile) default to 0. Every count is a whole number >= 0.
+Input: ``{"players": 3, "complaints": 2, "undelivered": 3, "unserved_vips": 0}``. Every
+field is required (the contract gives none a default: a missing count read as 0 could turn a
+loss into a win) and no other key is accepted. ``players`` is 2 to 5; ``complaints`` (filed
+during play), ``undelivered`` (passengers not delivered at the end) and ``unserved_vips``
+(VIP cards moved to the complaint pile) are whole numbers >= 0.
+
+Impossible counts are refused: more undelivered passengers than the game deals (the starting
+passengers plus the three stage decks of the Preflight chart), more unserved VIPs than the
+VIP cards dealt (players + 2).
 
 Rules (rules/now-boarding.txt, "Exit the aircraft" and "Out of business"):
 - complaints_total = complaints + floor(undelivered / 2) + unserved_vips;
@@ -19,20 +24,30 @@ input's number of players.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from companion.games.now_boarding.data import (
     COMPLAINT_LIMIT,
     GAME,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    PREFLIGHT,
+    vip_count,
 )
 from companion.games.scoring import (
     ScoreInputError,
+    refuse_unknown_keys,
     require_field,
     require_int,
     require_object,
 )
+
+INPUT_KEYS: Final = ("players", "complaints", "undelivered", "unserved_vips")
+
+
+def passengers_dealt(players: int) -> int:
+    """Passenger cards in a game: one starting passenger per player plus the stage decks."""
+    return players + sum(PREFLIGHT[players].in_pile)
 
 
 def complaints_total(complaints: int, undelivered: int, unserved_vips: int) -> int:
@@ -43,13 +58,20 @@ def complaints_total(complaints: int, undelivered: int, unserved_vips: int) -> i
 def score(data: Mapping[str, Any]) -> dict[str, Any]:
     """Score a finished game; raises :class:`ScoreInputError` naming the bad field."""
     data = require_object(data, "input")
+    refuse_unknown_keys(data, INPUT_KEYS, "input")
     players = require_int(require_field(data, "players", "input"), "players",
                           minimum=MIN_PLAYERS)
     if players > MAX_PLAYERS:
         raise ScoreInputError(f"players: at most {MAX_PLAYERS}, got {players}")
     complaints = require_int(require_field(data, "complaints", "input"), "complaints")
-    undelivered = require_int(data.get("undelivered", 0), "undelivered")
-    unserved_vips = require_int(data.get("unserved_vips", 0), "unserved_vips")
+    undelivered = require_int(require_field(data, "undelivered", "input"), "undelivered")
+    if undelivered > passengers_dealt(players):
+        raise ScoreInputError(f"undelivered: at most {passengers_dealt(players)} (the "
+                              f"passengers a {players}-player game deals), got {undelivered}")
+    unserved_vips = require_int(require_field(data, "unserved_vips", "input"), "unserved_vips")
+    if unserved_vips > vip_count(players):
+        raise ScoreInputError(f"unserved_vips: at most {vip_count(players)} (the VIP cards "
+                              f"dealt with {players} players), got {unserved_vips}")
     total = complaints_total(complaints, undelivered, unserved_vips)
     return {
         "game": GAME,

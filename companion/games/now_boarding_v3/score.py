@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from companion.games.now_boarding_v3.data import (
     ADVANCED_DEPARTURE_SECONDS,
@@ -40,6 +40,7 @@ from companion.games.now_boarding_v3.data import (
     LOST_PER_PLAYER,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    PASSENGERS_PER_PLAYER_COLOUR,
     RATINGS,
     REDEYE_ROUND,
     ROUNDS_PER_DAY,
@@ -50,10 +51,12 @@ from companion.games.scoring import (
     ScoreInputError,
     player_label,
     players_of,
+    refuse_unknown_keys,
     require_field,
     require_int,
     require_list,
     require_object,
+    shown,
 )
 
 
@@ -183,6 +186,10 @@ def final_score(totals: Sequence[int]) -> int:
     return -(-sum(totals) // len(totals))
 
 
+INPUT_KEYS: Final = ("variant", "lost", "players")
+PLAYER_KEYS: Final = ("name", "passengers", "total")
+
+
 def _player_total(player: Mapping[str, Any], index: int) -> int:
     label = player_label(player, index)
     has_list = "passengers" in player
@@ -203,8 +210,9 @@ def score(data: Mapping[str, Any]) -> dict[str, Any]:
 
     Input: ``{"variant": "basic"|"advanced", "lost": N, "players": [{"name",
     "passengers": [values...]}]}``, or ``"total": n`` in place of a player's list. ``variant``
-    defaults to basic (as ``new now-boarding-v3`` does); ``lost`` is required in the advanced
-    variant, where it decides the result, and defaults to 0 in basic.
+    defaults to basic (as ``new now-boarding-v3`` does); ``lost`` is required in both variants
+    (the contract gives it no default; it decides the result in advanced) and is at most the
+    passenger tiles in play (22 per player). Unknown keys are refused.
 
     Output: ``{"game": "now-boarding-v3", "variant", "players": [{"name", "total",
     "breakdown": {"passengers"}}], "ranking", "winners", "score", "rating", "lost"}`` plus
@@ -215,22 +223,22 @@ def score(data: Mapping[str, Any]) -> dict[str, Any]:
     Raises :class:`ScoreInputError` naming the player and field.
     """
     data = require_object(data, "input")
+    refuse_unknown_keys(data, INPUT_KEYS, "input")
     variant = data.get("variant", DEFAULT_VARIANT)
     if variant not in VARIANTS:
-        raise ScoreInputError(f"variant: expected one of {', '.join(VARIANTS)}, got {variant!r}")
-    players = players_of(data, minimum=MIN_PLAYERS)
-    if len(players) > MAX_PLAYERS:
-        raise ScoreInputError(f"players: at most {MAX_PLAYERS}, got {len(players)}")
-    if variant == "advanced":
-        lost = require_int(require_field(data, "lost", "input"), "lost")
-    else:
-        lost = require_int(data.get("lost", 0), "lost")
-
+        raise ScoreInputError(f"variant: expected one of {', '.join(VARIANTS)}, "
+                              f"got {shown(variant)}")
+    players = players_of(data, minimum=MIN_PLAYERS, maximum=MAX_PLAYERS, keys=PLAYER_KEYS)
     results: list[JsonObject] = []
     for index, player in enumerate(players):
         total = _player_total(player, index)
         results.append({"name": player["name"], "total": total,
                         "breakdown": {"passengers": total}})
+    lost = require_int(require_field(data, "lost", "input"), "lost")
+    tiles = PASSENGERS_PER_PLAYER_COLOUR * len(players)
+    if lost > tiles:
+        raise ScoreInputError(f"lost: at most {tiles} (the passenger tiles of "
+                              f"{len(players)} players), got {lost}")
     names = [str(result["name"]) for result in results]
     table_score = final_score([int(result["total"]) for result in results])
     lost_game = variant == "advanced" and lost > LOST_PER_PLAYER * len(players)

@@ -15,10 +15,15 @@ Rules enforced here (the categories both variants share, CLARIFICATIONS.md "Base
   in a solo game, where the winner is the player when the scenario is won and nobody otherwise.
 
 Our readings of the input where the contract is silent:
-- ``variant`` defaults to ``"base"`` and ``events`` to none; each event may appear once.
-- A count left out (``overbooked``, ``vouchers``, ``bonus_cards``) means 0. Counts are whole
-  numbers, never negative.
-- ``bonus_cards`` (the "1 extra point" suit) is an advanced rule: the base rules ignore it.
+- ``variant`` defaults to ``"base"`` and ``events`` to none (the defaults of ``new
+  overbooked``); each event may appear once.
+- ``overbooked`` and ``vouchers`` are required for every player (a count left out and read
+  as 0 could turn a loss into a win), and so is ``bonus_cards`` in the advanced variant.
+  Counts are whole numbers, never negative.
+- ``bonus_cards`` (the "1 extra point" suit) is an advanced rule: the base rules ignore it,
+  and a non-zero count under them adds a line to the output's ``warnings`` list.
+- Unknown keys are refused (top level, player, solo), naming the nearest known key.
+- More than 4 players (the box has 4 player boards) is refused.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from companion.games.scoring import (
     player_label,
     players_of,
     rank,
+    refuse_unknown_keys,
     require_field,
     require_int,
     require_list,
@@ -47,6 +53,10 @@ from companion.games.scoring import (
 )
 
 GAME = "overbooked"
+INPUT_KEYS: tuple[str, ...] = ("variant", "events", "players", "solo")
+PLAYER_KEYS: tuple[str, ...] = ("name", "seats", "overbooked", "vouchers", "bonus_cards")
+#: Four player boards in the box.
+MAX_PLAYERS = 4
 VARIANTS: tuple[str, ...] = ("base", "advanced")
 VOUCHERS_PER_POINT = 2
 POINTS_PER_EMPTY_SEAT = -1
@@ -72,10 +82,16 @@ def score(data: Mapping[str, Any]) -> dict[str, Any]:
     naming the player, row and column or the field.
     """
     game = require_object(data, "input")
+    refuse_unknown_keys(game, INPUT_KEYS, "input")
     variant = _variant_of(game)
     event_ids = _events_of(game)
-    sheets = [_sheet_of(player, index) for index, player in enumerate(players_of(game))]
+    entries = players_of(game, maximum=MAX_PLAYERS, keys=PLAYER_KEYS)
+    sheets = [_sheet_of(player, index, variant) for index, player in enumerate(entries)]
     solo = parse_solo(game["solo"], len(sheets)) if game.get("solo") is not None else None
+    warnings = [f"{player_label(player, index)}: bonus_cards {sheet.bonus_cards} ignored: "
+                "bonus cards score only under the advanced rules"
+                for index, (player, sheet) in enumerate(zip(entries, sheets, strict=True))
+                if variant == "base" and sheet.bonus_cards]
 
     advanced = variant == "advanced"
     planes = [analyse(sheet.seat_map, across_aisles=advanced) for sheet in sheets]
@@ -111,6 +127,8 @@ def score(data: Mapping[str, Any]) -> dict[str, Any]:
     if solo is not None:
         result["solo"] = solo_result(solo, planes[0], sheets[0].vouchers)
         result["winners"] = [sheets[0].name] if result["solo"]["won"] else []
+    if warnings:
+        result["warnings"] = warnings
     return result
 
 
@@ -141,11 +159,13 @@ def _events_of(game: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def _sheet_of(player: Mapping[str, Any], index: int) -> PlayerSheet:
+def _sheet_of(player: Mapping[str, Any], index: int, variant: str) -> PlayerSheet:
     label = player_label(player, index)
 
     def count(field: str) -> int:
-        return require_int(player.get(field, 0), f"{label}: {field}", minimum=0)
+        if field == "bonus_cards" and variant == "base" and field not in player:
+            return 0  # an advanced rule: base games need not mention it
+        return require_int(require_field(player, field, label), f"{label}: {field}", minimum=0)
 
     seats = require_field(player, "seats", label)
     return PlayerSheet(

@@ -23,7 +23,12 @@ from typing import Any
 
 from companion.games.overbooked.analysis import PlaneFacts
 from companion.games.overbooked.seatmap import FRIENDS
-from companion.games.scoring import ScoreInputError, require_field, require_object
+from companion.games.scoring import (
+    ScoreInputError,
+    refuse_unknown_keys,
+    require_field,
+    require_object,
+)
 
 STARTING_VOUCHERS: dict[str, int] = {"easy": 6, "medium": 4, "hard": 2}
 
@@ -87,6 +92,7 @@ SOLO_SCENARIOS: dict[str, Conditions] = {
 def parse_solo(raw: object, player_count: int) -> SoloGame:
     """Check the ``solo`` input object: one player, a known scenario and difficulty."""
     solo = require_object(raw, "solo")
+    refuse_unknown_keys(solo, ("scenario", "difficulty"), "solo")
     if player_count != 1:
         raise ScoreInputError(f"solo: a solo game has exactly one player, got {player_count}")
     scenario = require_field(solo, "scenario", "solo")

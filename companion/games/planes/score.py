@@ -9,7 +9,8 @@ Rules enforced (rules/planes.txt as read by rules/CLARIFICATIONS.md and rules/FA
   rulebook says "play again", which the companion leaves to the table).
 - Input: 2 to 4 players (one per colour); ``goals`` a list of whole numbers >= 0 (the VP printed
   on each scored goal card); ``boarded`` 0 to 5 (each player owns 5 party cubes and each plane
-  has 5 slots).
+  has 5 slots). Every field is required; no other key is accepted (a misspelt key is refused,
+  naming the nearest known one).
 - The game ends after the round in which a colour's plane (5 slots) is full or the boarding
   token reaches 12 on the boarding track (or the shorter mark agreed at setup), so every player
   has had the same number of turns. :func:`end_triggered` says whether and why.
@@ -20,7 +21,7 @@ The numbers are data.py's. Pure: standard library only, no clock, no files.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from companion.games.planes.data import (
     CUBES_PER_PLAYER,
@@ -40,6 +41,7 @@ from companion.games.scoring import (
     player_label,
     players_of,
     rank,
+    refuse_unknown_keys,
     require_field,
     require_int,
     require_list,
@@ -115,6 +117,10 @@ def turns_left_in_round(players: int, seat: int) -> int:
     return players - 1 - seat
 
 
+INPUT_KEYS: Final = ("players",)
+PLAYER_KEYS: Final = ("name", "goals", "boarded")
+
+
 def _score_player(player: Mapping[str, Any], index: int) -> JsonObject:
     label = player_label(player, index)
     goals_raw = require_list(require_field(player, "goals", label), f"{label}.goals")
@@ -151,10 +157,8 @@ def score(data: Mapping[str, Any]) -> dict[str, Any]:
     docstring for the rules. Raises :class:`ScoreInputError` naming the player and field.
     """
     data = require_object(data, "input")
-    players = players_of(data, minimum=MIN_PLAYERS)
-    if len(players) > MAX_PLAYERS:
-        raise ScoreInputError(
-            f"players: at most {MAX_PLAYERS} (one per colour), got {len(players)}")
+    refuse_unknown_keys(data, INPUT_KEYS, "input")
+    players = players_of(data, minimum=MIN_PLAYERS, maximum=MAX_PLAYERS, keys=PLAYER_KEYS)
     results = [_score_player(player, index) for index, player in enumerate(players)]
     ranking = rank(results, lambda result: str(result["name"]), _tie_key)
     return {

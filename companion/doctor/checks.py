@@ -1,51 +1,30 @@
-"""`companion doctor`: check a Raspberry Pi build and say what to fix.
+"""The doctor's checks: one small function per check, each answering one `Check`.
 
-Promises:
-- On a Raspberry Pi, every check prints one line, `OK` or `FAIL`, and each FAIL is followed by
-  the fix to apply (a command to run or a wire to check). The exit status is 0 when every check
-  passed and 1 otherwise.
-- Off a Pi it touches nothing: it says so, lists what it would check, and returns 0.
-- Every touch of the operating system goes through a `DoctorProbe`, so tests can fake a Pi. The
-  real probe (`SystemProbe`) imports smbus2, gpiozero and pyserial only when a check needs them,
-  runs `systemctl` without a shell and with a timeout, and never raises out of a check.
-- Pin claims (is the buzzer pin free?) are skipped while the companion service is running, since
-  the service itself holds the pins.
+Rules every check keeps:
+- It asks the machine only through the `DoctorProbe` it is given (see probe.py).
+- It answers exactly one `Check`; a FAIL carries the fix to apply (a command to run, a line to
+  change, a wire to look at), written for someone at the table with a keyboard.
+- Checks run in the order of the table in `companion.doctor`; a later check may read what an
+  earlier one left in the shared `Context` (`i2c_ok`, `gpio_ok`) to say "fix that first"
+  instead of failing for the same reason twice.
 """
 
 from __future__ import annotations
 
-import grp
-import os
-import subprocess
-import tomllib
-import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import Any
 
-from companion.adapters import platform
-from companion.config import SYSTEM_CONFIG
+from companion.doctor.probe import DoctorProbe
+from companion.protocol.bounded import BoundedInputError, loads_toml
 
-__all__ = ["CHECKS", "Check", "DoctorProbe", "SystemProbe", "run_doctor"]
-
-DEFAULT_CONFIG_PATH = str(SYSTEM_CONFIG)
 BOOT_DIRS = ("/boot/firmware", "/boot")
 SERVICE = "companion"
 INSTALL_HINT = "in the project folder: sudo python3 tools/install.py, then sudo reboot"
 
-# What the doctor checks on a Pi, in order (also what it lists off a Pi).
-CHECKS: tuple[tuple[str, str], ...] = (
-    ("board", "the board model (from the device tree)"),
-    ("config", "the config file parses and names no pin twice"),
-    ("boot-config", "config.txt enables I2C and UART and keeps gpio-shutdown off GPIO3"),
-    ("i2c-bus", "the I2C device for the display exists and this user may open it"),
-    ("display", "something answers at the display's I2C address"),
-    ("gpio", "a GPIO chip exists and this user may open it"),
-    ("pins", "the buzzer, LED and button pins can be claimed (skipped while the service runs)"),
-    ("serial", "the serial device exists, is free of the login console and opens"),
-    ("service", "the companion service is active (systemctl is-active companion)"),
-)
+# What the checks share while one doctor run goes: the config path, the service state, and
+# what earlier checks found usable.
+Context = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -58,126 +37,7 @@ class Check:
     fix: str = ""
 
 
-class DoctorProbe(Protocol):
-    """Everything the doctor asks of the machine."""
-
-    def is_raspberry_pi(self) -> bool:
-        """A Raspberry Pi GPIO chip is present."""
-
-    def board_model(self) -> str | None:
-        """The device tree's model string."""
-
-    def exists(self, path: str) -> bool:
-        """A file or device exists."""
-
-    def can_open(self, path: str) -> bool:
-        """This user may open the device for reading and writing."""
-
-    def glob(self, pattern: str) -> list[str]:
-        """Paths matching a glob pattern, sorted."""
-
-    def read_text(self, path: str) -> str | None:
-        """A text file's content, or None if it cannot be read."""
-
-    def user_groups(self) -> set[str]:
-        """Names of the groups this process is in."""
-
-    def i2c_answers(self, port: int, address: int) -> str | None:
-        """None if a device acknowledges `address` on bus `port`, else the error."""
-
-    def claim_pin(self, pin: int, output: bool) -> str | None:
-        """None if gpiozero can claim BCM `pin` (then releases it), else the error."""
-
-    def open_serial(self, url: str, baudrate: int) -> str | None:
-        """None if pyserial opens `url` (then closes it), else the error."""
-
-    def service_state(self, unit: str) -> str:
-        """The output of `systemctl is-active UNIT` ("active", "inactive", "failed", ...)."""
-
-
-class SystemProbe:
-    """The real machine. Hardware libraries are imported inside the methods that need them."""
-
-    def is_raspberry_pi(self) -> bool:
-        return platform.is_raspberry_pi()
-
-    def board_model(self) -> str | None:
-        return platform.board_model()
-
-    def exists(self, path: str) -> bool:
-        return os.path.exists(path)
-
-    def can_open(self, path: str) -> bool:
-        return os.access(path, os.R_OK | os.W_OK)
-
-    def glob(self, pattern: str) -> list[str]:
-        anchor = Path(pattern).anchor or "."
-        return sorted(str(p) for p in Path(anchor).glob(pattern.removeprefix(anchor)))
-
-    def read_text(self, path: str) -> str | None:
-        try:
-            return Path(path).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return None
-
-    def user_groups(self) -> set[str]:
-        names = set()
-        for gid in {os.getegid(), *os.getgroups()}:
-            try:
-                names.add(grp.getgrgid(gid).gr_name)
-            except KeyError:
-                continue
-        return names
-
-    def i2c_answers(self, port: int, address: int) -> str | None:
-        try:
-            from smbus2 import SMBus  # lazy: a hardware library
-
-            with SMBus(port) as bus:
-                try:
-                    bus.read_byte(address)
-                except OSError:
-                    # Some controllers NAK reads but acknowledge their address on a write.
-                    bus.write_quick(address)
-        except Exception as exc:
-            return f"{type(exc).__name__}: {exc}"
-        return None
-
-    def claim_pin(self, pin: int, output: bool) -> str | None:
-        # lgpio creates a FIFO in its working directory, which may not be writable here.
-        os.environ.setdefault("LG_WD", os.environ.get("TMPDIR", "/tmp"))  # noqa: S108
-        try:
-            from gpiozero import (  # lazy: a hardware library
-                DigitalInputDevice,
-                DigitalOutputDevice,
-            )
-
-            with warnings.catch_warnings():  # PinFactoryFallback noise; the error says enough
-                warnings.simplefilter("ignore")
-                device = DigitalOutputDevice(pin) if output else DigitalInputDevice(pin)
-                device.close()
-        except Exception as exc:
-            return f"{type(exc).__name__}: {exc}"
-        return None
-
-    def open_serial(self, url: str, baudrate: int) -> str | None:
-        try:
-            import serial  # lazy: a hardware library
-
-            port = serial.serial_for_url(url, baudrate=baudrate, timeout=0)
-            port.close()
-        except Exception as exc:
-            return f"{type(exc).__name__}: {exc}"
-        return None
-
-    def service_state(self, unit: str) -> str:
-        try:
-            # A fixed argument list, no shell.
-            done = subprocess.run(["systemctl", "is-active", unit],  # noqa: S603, S607
-                                  capture_output=True, text=True, timeout=10, check=False)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return f"unknown ({exc})"
-        return done.stdout.strip() or f"unknown (exit {done.returncode})"
+CheckFunction = Callable[[Mapping[str, Any], DoctorProbe, Context], Check]
 
 
 def _get(config: Mapping[str, Any], dotted: str, default: Any) -> Any:
@@ -221,10 +81,6 @@ def _group_fix(group: str, probe: DoctorProbe) -> str:
     return f"sudo usermod -aG {group} $USER, then log out and in again"
 
 
-# The checks. Each takes (config, probe, context) and returns one Check.
-Context = dict[str, Any]
-
-
 def check_board(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
     model = probe.board_model()
     return Check("board", True, model or "a Raspberry Pi GPIO chip (no model string)")
@@ -237,9 +93,9 @@ def check_config(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) ->
         detail = f"{path} not found: using the packaged defaults"
     else:
         try:
-            tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            return Check("config", False, f"{path}: {exc}",
+            loads_toml(text, path)
+        except BoundedInputError as exc:
+            return Check("config", False, str(exc),
                          f"fix the TOML syntax in {path} (sudoedit {path})")
         detail = f"{path} parses"
     pins = _pins(config)
@@ -378,56 +234,3 @@ def check_serial(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) ->
         return Check("serial", False, f"{device}: {error}",
                      f"see what holds it: sudo fuser -v {device}")
     return Check("serial", True, f"{device} opens")
-
-
-def check_service(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
-    state = ctx["service_state"]
-    if state == "active":
-        return Check("service", True, "companion.service is active")
-    return Check("service", False, f"companion.service is {state}",
-                 "sudo systemctl enable --now companion; if it fails: "
-                 "journalctl -u companion -b --no-pager | tail -n 30")
-
-
-CheckFunction = Callable[[Mapping[str, Any], DoctorProbe, Context], Check]
-_FUNCTIONS: dict[str, CheckFunction] = {
-    "board": check_board, "config": check_config, "boot-config": check_boot_config,
-    "i2c-bus": check_i2c_bus, "display": check_display, "gpio": check_gpio,
-    "pins": check_pins, "serial": check_serial, "service": check_service,
-}
-
-
-def run_checks(config: Mapping[str, Any], probe: DoctorProbe, *,
-               config_path: str = DEFAULT_CONFIG_PATH) -> Iterable[Check]:
-    """Run every check in order (on a Pi), yielding each outcome as it is known."""
-    ctx: Context = {"config_path": config_path, "service_state": probe.service_state(SERVICE)}
-    for name, _what in CHECKS:
-        try:
-            yield _FUNCTIONS[name](config, probe, ctx)
-        except Exception as exc:  # a doctor that crashes helps nobody
-            yield Check(name, False, f"the check itself failed: {type(exc).__name__}: {exc}",
-                        "report this as a bug, with the output of companion doctor")
-
-
-def run_doctor(config: Mapping[str, Any], out: TextIO, *, probe: DoctorProbe | None = None,
-               config_path: str = DEFAULT_CONFIG_PATH) -> int:
-    """Check the build and print the findings to `out`. 0: all good (or not a Pi), 1: a FAIL."""
-    probe = SystemProbe() if probe is None else probe
-    if not probe.is_raspberry_pi():
-        out.write("companion doctor: this is not a Raspberry Pi (no Raspberry Pi GPIO chip), so "
-                  "there is nothing to check here.\nOn a Pi it checks:\n")
-        for name, what in CHECKS:
-            out.write(f"  {name:<12} {what}\n")
-        out.flush()
-        return 0
-    failed = 0
-    for check in run_checks(config, probe, config_path=config_path):
-        out.write(f"{'OK' if check.ok else 'FAIL':<4}  {check.name:<12} {check.detail}\n")
-        if not check.ok:
-            failed += 1
-            out.write(f"      fix: {check.fix}\n")
-        out.flush()
-    out.write("All checks passed.\n" if not failed else
-              f"{failed} check{'s' if failed > 1 else ''} failed.\n")
-    return 1 if failed else 0
-

@@ -1,0 +1,127 @@
+"""``companion bench``'s command: its options, the run that gathers every figure, the exit.
+
+The run, in order: start-up and idle wakeups (each its own ``companion run`` process, before
+anything else loads the machine), the display bus, then the event-loop scenario in this
+process while three workers run beside it (the naive loop, the naive loop with work, the
+countdown with work), then the long session in a worker of its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion.bench.display_bus import measure_display_bus
+from companion.bench.figures import (
+    FULL,
+    SHORT,
+    WORK_PER_FRAME,
+    distribution,
+    machine,
+    peak_rss_mb,
+    percentile,
+    scalar,
+    with_target,
+)
+from companion.bench.idle import measure_idle_wakeups
+from companion.bench.report import format_report
+from companion.bench.startup import measure_startup
+from companion.bench.timing import run_loop_scenario
+from companion.bench.workers import finish_worker, start_worker
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the bench; 0 when it ran (targets met or not), 1 when the bench itself broke."""
+    try:
+        report = run(short=bool(args.short), progress=None if args.json else _progress)
+    except Exception as error:  # the bench broke: say so, exit 1
+        import traceback
+
+        traceback.print_exc()
+        print(f"companion bench: failed: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(format_report(report))
+    return 0
+
+
+def _progress(message: str) -> None:
+    print(f"bench: {message}", file=sys.stderr, flush=True)
+
+
+def run(*, short: bool, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Every figure, as the JSON object ``--json`` prints."""
+    import tempfile
+
+    say = progress or (lambda _message: None)
+    plan = SHORT if short else FULL
+    report: dict[str, Any] = {"mode": "short" if short else "full", "machine": machine()}
+    started = time.perf_counter()
+
+    say("start-up")
+    report.update(measure_startup(plan["startups"]))
+
+    say(f"idle wakeups ({plan['wakeup_window']} s)")
+    report.update(measure_idle_wakeups(plan["wakeup_window"]))
+
+    say("display bus")
+    report.update(measure_display_bus())
+
+    with tempfile.TemporaryDirectory(prefix="companion-bench-") as temporary:
+        workers = {
+            "naive_phases": start_worker(["naive", str(plan["phases"]),
+                                          str(plan["phase_seconds"]), "0"]),
+            "naive_work": start_worker(["naive", "1", str(plan["work_seconds"]),
+                                        str(WORK_PER_FRAME)]),
+            "work": start_worker(["work", str(plan["work_seconds"]),
+                                  str(Path(temporary) / "work")]),
+        }
+        say(f"event loop: idle, {plan['presses']} presses, {plan['phases']} flights "
+            f"(workers: naive loop, {plan['work_seconds']} s countdown with work)")
+        loop_figures = run_loop_scenario(Path(temporary) / "loop", plan)
+        say("waiting for the workers")
+        results = {name: finish_worker(process) for name, process in workers.items()}
+        say(f"long session: {plan['games']} games on a fake clock")
+        session = finish_worker(start_worker(["session", str(plan["games"]),
+                                              str(Path(temporary) / "session")]))
+
+    report["timer_end_error_ms"] = with_target(
+        {**distribution(loop_figures["end_errors_ms"]),
+         "of_which_p50": {"wake_ms": round(percentile(loop_figures["wake_ms"], 0.5), 3),
+                          "journal_write_ms": round(
+                              percentile(loop_figures["journal_write_ms"], 0.5), 3)},
+         "journal_dir": tempfile.gettempdir()}, "timer_end_error_ms")
+    report["naive_sleep_loop_end_error_ms"] = distribution(results["naive_phases"]["errors_ms"])
+    report["work_countdown_end_error_ms"] = with_target(
+        {**distribution(results["work"]["errors_ms"]), "seconds": plan["work_seconds"],
+         "journal_write_ms": round(max(results["work"]["journal_write_ms"]), 3),
+         "work_per_frame_ms": WORK_PER_FRAME * 1000}, "work_countdown_end_error_ms")
+    report["naive_sleep_loop_work_end_error_ms"] = distribution(results["naive_work"]["errors_ms"])
+    report["input_to_frame_ms"] = with_target(
+        distribution(loop_figures["input_ms"]), "input_to_frame_ms")
+    idle = max(loop_figures["menu_cpu_percent"], loop_figures["between_cpu_percent"])
+    report["idle_cpu_percent"] = scalar(idle, "idle_cpu_percent",
+                                        menu=loop_figures["menu_cpu_percent"],
+                                        between_phases=loop_figures["between_cpu_percent"],
+                                        window_s=plan["idle_window"])
+    report["flight_cpu_percent"] = scalar(loop_figures["flight_cpu_percent"],
+                                          "flight_cpu_percent",
+                                          work_countdown=results["work"]["cpu_percent"])
+    report["rss_mb"] = scalar(session["rss_mb"], "rss_mb", games=plan["games"],
+                              bench_process=round(peak_rss_mb(), 1))
+    report["memory_growth"] = scalar(
+        session["rss_growth_mb"], "memory_growth_mb", unit="MB",
+        allocated_blocks_per_game=session["blocks_per_game"],
+        from_game=session["from_game"], to_game=plan["games"])
+    report["bench_seconds"] = round(time.perf_counter() - started, 1)
+    report["targets_met"] = all(
+        figure["met"] for figure in report.values()
+        if isinstance(figure, dict) and "met" in figure)
+    return report

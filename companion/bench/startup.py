@@ -1,0 +1,138 @@
+"""Start-up: how long ``companion run --backend fake`` takes to say ``ready``, and why.
+
+What is measured (full run; ``--short`` in brackets):
+
+- ``startup_to_ready_s``: median over 7 [3] runs (after one warm-up) of
+  ``python -m companion run --backend fake --serial none`` from start to its ``ready`` line,
+  with the bytecode cached as on an installed box (see :func:`box_environment`).
+- ``run_rss_mb``: the peak RSS of those runs.
+- ``startup_heaviest_imports``: the slowest top-level imports (cumulative ms) of one
+  ``-X importtime`` run, to say where the start-up time goes.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.bench.figures import scalar
+
+
+def run_command(state_dir: str) -> list[str]:
+    """``companion run`` on the fake backend with no serial line, its journal in
+    ``state_dir``."""
+    return [sys.executable, "-m", "companion", "run", "--backend", "fake",
+            "--state-dir", state_dir, "--serial", "none"]
+
+
+class RunningBox:
+    """``command`` started and waited for until it prints ``ready``; :meth:`stop` ends it.
+
+    Raises :class:`RuntimeError` (and leaves no process behind) if it exits before that."""
+
+    def __init__(self, command: list[str], environment: dict[str, str]) -> None:
+        import subprocess
+
+        started = time.perf_counter()
+        # Our own interpreter running our own package: no untrusted input.
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,  # noqa: S603
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                        env=environment)
+        assert self.process.stdout is not None
+        try:
+            while True:
+                line = self.process.stdout.readline()
+                if not line:
+                    raise RuntimeError(f"{' '.join(command)} exited before printing ready")
+                if line.strip() == b"ready":
+                    break
+        except BaseException:
+            self._kill()
+            raise
+        self.seconds_to_ready = time.perf_counter() - started
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def stop(self) -> float:
+        """SIGTERM, wait, and the process's peak RSS in MB."""
+        try:
+            self.process.terminate()
+            _, status, usage = os.wait4(self.process.pid, 0)
+            self.process.returncode = os.waitstatus_to_exitcode(status)
+        finally:
+            self._kill()
+        peak = usage.ru_maxrss
+        return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+    def _kill(self) -> None:
+        if self.process.returncode is None:
+            self.process.kill()
+            self.process.wait()
+        assert self.process.stdout is not None
+        self.process.stdout.close()
+
+
+def time_to_ready(command: list[str], environment: dict[str, str]) -> tuple[float, float]:
+    """Seconds from starting ``command`` to its ``ready`` line, and its peak RSS in MB."""
+    box = RunningBox(command, environment)
+    return box.seconds_to_ready, box.stop()
+
+
+def box_environment(pycache: str) -> dict[str, str]:
+    """The environment a measured ``companion run`` gets: ours, its output unbuffered, and
+    its bytecode cached under ``pycache``, as on an installed box (pip compiles the package
+    when it installs it). A developer's shell may set ``PYTHONDONTWRITEBYTECODE``, and then
+    every start would compile the package from source again (about 25 ms on x86) and the
+    warm-up run would warm nothing; a private cache prefix keeps the source tree clean."""
+    environment = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPYCACHEPREFIX": pycache}
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    return environment
+
+
+def measure_startup(runs: int) -> dict[str, Any]:
+    """``startup_to_ready_s``, ``run_rss_mb`` and ``startup_heaviest_imports``."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="companion-bench-start-") as temporary:
+        environment = box_environment(str(Path(temporary) / "pycache"))
+        command = run_command(str(Path(temporary) / "state"))
+        time_to_ready(command, environment)  # warm the caches (pyc, page cache, journal)
+        timings = [time_to_ready(command, environment) for _ in range(runs)]
+        heaviest = heaviest_imports(command, environment)
+    seconds = sorted(elapsed for elapsed, _ in timings)
+    median = seconds[len(seconds) // 2]
+    return {
+        "startup_to_ready_s": scalar(median, "startup_to_ready_s", min=round(seconds[0], 3),
+                                     max=round(seconds[-1], 3), runs=runs),
+        "run_rss_mb": round(max(peak for _, peak in timings), 1),
+        "startup_heaviest_imports": heaviest,
+    }
+
+
+def heaviest_imports(command: list[str], environment: dict[str, str],
+                     count: int = 8) -> list[dict[str, Any]]:
+    """The top-level imports that took longest (cumulative ms) in one ``-X importtime`` run."""
+    import subprocess
+
+    process = subprocess.Popen([command[0], "-X", "importtime", *command[1:]],  # noqa: S603
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=environment)
+    assert process.stdout is not None
+    process.stdout.readline()
+    process.terminate()
+    _, errors = process.communicate(timeout=30)
+    modules: list[tuple[int, str]] = []
+    for line in errors.decode(errors="replace").splitlines():
+        if not line.startswith("import time:") or "self [us]" in line:
+            continue
+        _, cumulative, name = line[len("import time:"):].split("|")
+        depth = (len(name) - len(name.lstrip()) - 1) // 2  # " " + two spaces a level
+        if depth <= 1:
+            modules.append((int(cumulative), name.strip()))
+    modules.sort(reverse=True)
+    return [{"module": name, "ms": round(micro / 1000, 1)} for micro, name in modules[:count]]

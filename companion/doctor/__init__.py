@@ -1,0 +1,110 @@
+"""`companion doctor`: check a Raspberry Pi build and say what to fix.
+
+Promises:
+- On a Raspberry Pi, every check prints one line, `OK` or `FAIL`, and each FAIL is followed by
+  the fix to apply (a command to run or a wire to check). The exit status is 0 when every check
+  passed and 1 otherwise.
+- Off a Pi it touches nothing: it says so, lists what it would check, and returns 0.
+- Every touch of the operating system goes through a `DoctorProbe` (probe.py), so tests can
+  fake a Pi. The real probe (`SystemProbe`) imports smbus2, gpiozero and pyserial only when a
+  check needs them, runs `systemctl` without a shell and with a timeout, and never raises out
+  of a check.
+- Pin claims (is the buzzer pin free?) are skipped while the companion service is running, since
+  the service itself holds the pins.
+- A check that crashes is reported as a FAIL of that check; the others still run.
+
+Layout: `CHECKS` below is the table, one named entry per check, in the order they run and are
+listed. Each entry's function takes (config, probe, context) and answers one `Check`; the
+hardware and config checks live in checks.py, the service checks in service.py, and the
+`DoctorProbe` with the real `SystemProbe` in probe.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple, TextIO
+
+from companion.config import SYSTEM_CONFIG
+from companion.doctor import checks, service
+from companion.doctor.checks import SERVICE, Check, CheckFunction, Context
+from companion.doctor.probe import DoctorProbe, SystemProbe
+from companion.doctor.service import PROPERTIES, STATE_DIR
+
+__all__ = ["CHECKS", "Check", "DoctorCheck", "DoctorProbe", "SystemProbe", "run_checks",
+           "run_doctor"]
+
+DEFAULT_CONFIG_PATH = str(SYSTEM_CONFIG)
+
+
+class DoctorCheck(NamedTuple):
+    """One row of the table: the name printed, what it checks (listed off a Pi), the function."""
+
+    name: str
+    what: str
+    run: CheckFunction
+
+
+# What the doctor checks on a Pi, in order (also what it lists off a Pi).
+CHECKS: tuple[DoctorCheck, ...] = (
+    DoctorCheck("board", "the board model (from the device tree)", checks.check_board),
+    DoctorCheck("config", "the config file parses and names no pin twice", checks.check_config),
+    DoctorCheck("boot-config",
+                "config.txt enables I2C and UART and keeps gpio-shutdown off GPIO3",
+                checks.check_boot_config),
+    DoctorCheck("i2c-bus", "the I2C device for the display exists and this user may open it",
+                checks.check_i2c_bus),
+    DoctorCheck("display", "something answers at the display's I2C address",
+                checks.check_display),
+    DoctorCheck("gpio", "a GPIO chip exists and this user may open it", checks.check_gpio),
+    DoctorCheck("pins",
+                "the buzzer, LED and button pins can be claimed (skipped while the service runs)",
+                checks.check_pins),
+    DoctorCheck("serial", "the serial device exists, is free of the login console and opens",
+                checks.check_serial),
+    DoctorCheck("service", "the companion service is active (systemctl is-active companion)",
+                service.check_service),
+    DoctorCheck("last-run",
+                "how the service's last run ended (its run record; restarts and the start "
+                "limit from systemctl show)",
+                service.check_last_run),
+)
+
+
+def run_checks(config: Mapping[str, Any], probe: DoctorProbe, *,
+               config_path: str = DEFAULT_CONFIG_PATH,
+               state_dir: str = STATE_DIR) -> Iterable[Check]:
+    """Run every check in order (on a Pi), yielding each outcome as it is known."""
+    ctx: Context = {"config_path": config_path, "state_dir": state_dir,
+                    "service_state": probe.service_state(SERVICE),
+                    "service_properties": probe.service_properties(f"{SERVICE}.service",
+                                                                   PROPERTIES)}
+    for check in CHECKS:
+        try:
+            yield check.run(config, probe, ctx)
+        except Exception as exc:  # a doctor that crashes helps nobody
+            yield Check(check.name, False,
+                        f"the check itself failed: {type(exc).__name__}: {exc}",
+                        "report this as a bug, with the output of companion doctor")
+
+
+def run_doctor(config: Mapping[str, Any], out: TextIO, *, probe: DoctorProbe | None = None,
+               config_path: str = DEFAULT_CONFIG_PATH, state_dir: str = STATE_DIR) -> int:
+    """Check the build and print the findings to `out`. 0: all good (or not a Pi), 1: a FAIL."""
+    probe = SystemProbe() if probe is None else probe
+    if not probe.is_raspberry_pi():
+        out.write("companion doctor: this is not a Raspberry Pi (no Raspberry Pi GPIO chip), so "
+                  "there is nothing to check here.\nOn a Pi it checks:\n")
+        for check in CHECKS:
+            out.write(f"  {check.name:<12} {check.what}\n")
+        out.flush()
+        return 0
+    failed = 0
+    for outcome in run_checks(config, probe, config_path=config_path, state_dir=state_dir):
+        out.write(f"{'OK' if outcome.ok else 'FAIL':<4}  {outcome.name:<12} {outcome.detail}\n")
+        if not outcome.ok:
+            failed += 1
+            out.write(f"      fix: {outcome.fix}\n")
+        out.flush()
+    out.write("All checks passed.\n" if not failed else
+              f"{failed} check{'s' if failed > 1 else ''} failed.\n")
+    return 1 if failed else 0

@@ -1,0 +1,171 @@
+"""What the doctor asks of the machine: the `DoctorProbe` seam and the real `SystemProbe`.
+
+Promises:
+- Every touch of the operating system made by a check goes through a `DoctorProbe`, so a test
+  can fake a whole Pi with one small object.
+- `SystemProbe` imports smbus2, gpiozero and pyserial only inside the method that needs them,
+  and never raises out of a method: a failure comes back as an error string (or None / False).
+- Commands (`systemctl`) run through an injectable `Runner`: an argument list, never a shell,
+  with a timeout. Tests hand in a fake runner; the default one is `run_command`.
+"""
+
+from __future__ import annotations
+
+import grp
+import os
+import subprocess
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Protocol
+
+from companion.adapters import platform
+
+__all__ = ["COMMAND_TIMEOUT_S", "DoctorProbe", "Runner", "SystemProbe", "run_command"]
+
+COMMAND_TIMEOUT_S = 10
+
+# Runs one command; answers (exit status, standard output). May raise OSError (no such
+# program) or subprocess.SubprocessError (it timed out).
+Runner = Callable[[Sequence[str]], tuple[int, str]]
+
+
+def run_command(argv: Sequence[str]) -> tuple[int, str]:
+    """The real runner: an argument list, no shell, a timeout, output captured as text."""
+    done = subprocess.run(list(argv), capture_output=True, text=True,  # noqa: S603 (no shell)
+                          timeout=COMMAND_TIMEOUT_S, check=False)
+    return done.returncode, done.stdout
+
+
+class DoctorProbe(Protocol):
+    """Everything the doctor asks of the machine."""
+
+    def is_raspberry_pi(self) -> bool:
+        """A Raspberry Pi GPIO chip is present."""
+
+    def board_model(self) -> str | None:
+        """The device tree's model string."""
+
+    def exists(self, path: str) -> bool:
+        """A file or device exists."""
+
+    def can_open(self, path: str) -> bool:
+        """This user may open the device for reading and writing."""
+
+    def glob(self, pattern: str) -> list[str]:
+        """Paths matching a glob pattern, sorted."""
+
+    def read_text(self, path: str) -> str | None:
+        """A text file's content, or None if it cannot be read."""
+
+    def user_groups(self) -> set[str]:
+        """Names of the groups this process is in."""
+
+    def i2c_answers(self, port: int, address: int) -> str | None:
+        """None if a device acknowledges `address` on bus `port`, else the error."""
+
+    def claim_pin(self, pin: int, output: bool) -> str | None:
+        """None if gpiozero can claim BCM `pin` (then releases it), else the error."""
+
+    def open_serial(self, url: str, baudrate: int) -> str | None:
+        """None if pyserial opens `url` (then closes it), else the error."""
+
+    def service_state(self, unit: str) -> str:
+        """The output of `systemctl is-active UNIT` ("active", "inactive", "failed", ...)."""
+
+    def service_properties(self, unit: str, names: Sequence[str]) -> dict[str, str] | None:
+        """`systemctl show UNIT -p NAME,...` as a dict, or None when systemctl cannot tell."""
+
+
+class SystemProbe:
+    """The real machine. Hardware libraries are imported inside the methods that need them."""
+
+    def __init__(self, run: Runner = run_command) -> None:
+        self._run = run
+
+    def is_raspberry_pi(self) -> bool:
+        return platform.is_raspberry_pi()
+
+    def board_model(self) -> str | None:
+        return platform.board_model()
+
+    def exists(self, path: str) -> bool:
+        return os.path.exists(path)
+
+    def can_open(self, path: str) -> bool:
+        return os.access(path, os.R_OK | os.W_OK)
+
+    def glob(self, pattern: str) -> list[str]:
+        anchor = Path(pattern).anchor or "."
+        return sorted(str(p) for p in Path(anchor).glob(pattern.removeprefix(anchor)))
+
+    def read_text(self, path: str) -> str | None:
+        try:
+            return Path(path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+
+    def user_groups(self) -> set[str]:
+        names = set()
+        for gid in {os.getegid(), *os.getgroups()}:
+            try:
+                names.add(grp.getgrgid(gid).gr_name)
+            except KeyError:
+                continue
+        return names
+
+    def i2c_answers(self, port: int, address: int) -> str | None:
+        try:
+            from smbus2 import SMBus  # lazy: a hardware library
+
+            with SMBus(port) as bus:
+                try:
+                    bus.read_byte(address)
+                except OSError:
+                    # Some controllers NAK reads but acknowledge their address on a write.
+                    bus.write_quick(address)
+        except Exception as exc:
+            return f"{type(exc).__name__}: {exc}"
+        return None
+
+    def claim_pin(self, pin: int, output: bool) -> str | None:
+        # lgpio creates a FIFO in its working directory, which may not be writable here.
+        os.environ.setdefault("LG_WD", os.environ.get("TMPDIR", "/tmp"))  # noqa: S108
+        try:
+            from gpiozero import (  # lazy: a hardware library
+                DigitalInputDevice,
+                DigitalOutputDevice,
+            )
+
+            with warnings.catch_warnings():  # PinFactoryFallback noise; the error says enough
+                warnings.simplefilter("ignore")
+                device = DigitalOutputDevice(pin) if output else DigitalInputDevice(pin)
+                device.close()
+        except Exception as exc:
+            return f"{type(exc).__name__}: {exc}"
+        return None
+
+    def open_serial(self, url: str, baudrate: int) -> str | None:
+        try:
+            import serial  # lazy: a hardware library
+
+            port = serial.serial_for_url(url, baudrate=baudrate, timeout=0)
+            port.close()
+        except Exception as exc:
+            return f"{type(exc).__name__}: {exc}"
+        return None
+
+    def service_state(self, unit: str) -> str:
+        try:
+            status, out = self._run(["systemctl", "is-active", unit])
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"unknown ({exc})"
+        return out.strip() or f"unknown (exit {status})"
+
+    def service_properties(self, unit: str, names: Sequence[str]) -> dict[str, str] | None:
+        try:
+            status, out = self._run(["systemctl", "show", unit, "-p", ",".join(names)])
+        except (OSError, subprocess.SubprocessError):
+            return None
+        found = dict(line.partition("=")[::2] for line in out.splitlines() if "=" in line)
+        return found if status == 0 and found else None
