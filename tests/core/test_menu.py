@@ -2,6 +2,8 @@
 options, hides solo options for a table, refuses changing a fixed option (core/app.py)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.core.app import App, AppState, JournalNew, PastGame, ResumeGame
 from companion.core.buttons import Button, Gesture
@@ -135,3 +137,25 @@ def test_a_hidden_option_starts_at_its_default(app):
     state, _ = press(app, state, BACK, BACK, BACK, BACK, UP)  # back to players: 2
     state, effects = press(app, state, NEXT, NEXT, NEXT, NEXT)
     assert effects[0].options["scenario"] == "schools"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([NEXT, BACK, UP, DOWN]), max_size=40))
+def test_property_a_game_in_play_is_replaced_only_after_the_question_was_answered_yes(
+        presses):
+    app = App(playable_games())
+    past = (PastGame(9, "planes", "2026-01-01T12:00:00+00:00"),)
+    state = AppState(session=in_play(app).session, menu=None, resumable=past)
+    agreed = False
+    for button in presses:
+        asking = state.menu is not None and state.menu.page == "replace"
+        was_in_play = app.in_play(state)
+        try:
+            state, effects = app.gesture(state, Gesture("press", button, 1.0), 1.0)
+        except RuleError:
+            continue
+        agreed = agreed or (asking and button is NEXT)
+        if state.menu is None:
+            replaced = any(isinstance(e, (JournalNew, ResumeGame)) for e in effects)
+            assert not (replaced and was_in_play and not agreed)
+            agreed = False
