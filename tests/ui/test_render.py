@@ -78,3 +78,33 @@ def test_render_screen_refuses_lines_and_big_together():
 ])
 def test_render_menu_window_keeps_the_cursor_visible(count, cursor, shown):
     assert window(count, cursor) == shown
+
+
+def test_render_selected_row_is_framed_not_filled_like_the_title():
+    image = render(Screen("Choose a game", ("Now Boarding", "Planes", "Round timer"),
+                          selected=0))
+    title_row = [image.getpixel((x, 6)) for x in range(128)]
+    selected_row = [image.getpixel((x, 20)) for x in range(128)]
+    assert sum(1 for pixel in title_row if pixel) > 100  # the title bar is a filled bar
+    assert selected_row[0] and selected_row[127]         # the frame's sides
+    assert sum(1 for pixel in selected_row if pixel) < 40  # but the row is not filled
+
+
+@pytest.mark.parametrize(("above", "below"), [(False, True), (True, False), (True, True)])
+def test_render_scroll_arrows_show_where_more_entries_lie(above, below):
+    lines = ("Overbooked score", "Flight Plan bank", "Round timer")
+    plain = render(Screen("Choose a game", lines))
+    marked = render(Screen("Choose a game", lines, more_above=above, more_below=below))
+    changed = {y for y in range(64) for x in range(120, 128)
+               if plain.getpixel((x, y)) != marked.getpixel((x, y))}
+    assert bool(changed & set(range(12, 30))) == above   # beside the first row
+    assert bool(changed & set(range(42, 56))) == below   # beside the last row
+
+
+def test_menu_games_page_marks_more_entries_below():
+    from companion.core.app import App, AppState
+    from companion.games.registry import playable_games
+    from companion.ui.views.menu import menu_screen
+
+    screen = menu_screen(App(playable_games()), AppState())
+    assert screen.more_below and not screen.more_above
