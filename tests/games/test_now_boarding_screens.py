@@ -11,6 +11,7 @@ from companion.games.now_boarding import NowBoarding
 from companion.ui.render import HEIGHT, WIDTH, render
 from companion.ui.screen import (
     Screen,
+    reads_from_a_seat,
     screen_problems,
 )
 from companion.ui.views import screen_for
@@ -21,6 +22,7 @@ NEXT, UP, DOWN = Button.NEXT, Button.UP, Button.DOWN
 
 def check_fits(screen: Screen) -> None:
     assert not screen_problems(screen), screen_problems(screen)
+    assert reads_from_a_seat(screen), screen.text_lines()
     # The complaints always show, in the status bar or (upgrades) the title.
     assert "C:" in screen.status or "C:" in screen.title, (screen.title, screen.status)
     image = render(screen)

@@ -24,6 +24,7 @@ from companion.games.now_boarding_v3.game import NowBoardingV3Game, V3State
 from companion.ui.render import HEIGHT, WIDTH, render
 from companion.ui.screen import (
     Screen,
+    reads_from_a_seat,
     screen_problems,
 )
 from companion.ui.views import screen_for
@@ -47,6 +48,7 @@ def act(state: V3State, *actions: GameAction, at: float = 0.0) -> tuple[V3State,
 
 def check_fits(screen: Screen) -> None:
     assert not screen_problems(screen), screen_problems(screen)
+    assert reads_from_a_seat(screen), screen.text_lines()
     assert render(screen).size == (WIDTH, HEIGHT)
 
 

@@ -14,7 +14,7 @@ def clock_text(seconds: int) -> str:
 
 
 SCENES: dict[str, tuple[str, ...]] = {
-    "timer-options": ("new timer", "press back", "press down", "press next"),
+    "timer-options": ("press up", "press next"),
     "timer-idle": ("new timer seconds=90",),
     "timer-running": ("new timer seconds=90", "press next", "wait 27.4"),
     "timer-paused": ("new timer seconds=90", "press next", "wait 52", "hold next"),
