@@ -333,7 +333,8 @@ class App:
         return body
 
     def menu_items(self, state: AppState) -> list[str]:
-        """The lines of the games page of the menu: back, the games, volume and mute."""
+        """The lines of the games page of the menu: back (a game in play), the games,
+        "Resume a game" (when any can be), then volume and mute."""
         items = [BACK_TO_GAME] if state.session is not None else []
         items += [game.title for game in self.games.values()]
         items += [RESUME_A_GAME] if state.resumable else []

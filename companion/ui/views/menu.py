@@ -95,6 +95,8 @@ SCENES: dict[str, tuple[str, ...]] = {
     "menu-solo": ("press down", "press down", "press down", "press next", "press down",
                   "press next", "press next", "press next", "press next"),
     "menu-replace": ("new flight-plan", "press back", "press down", "press next"),
-    "menu-resume": ("new flight-plan", "new planes", "press back", "press up", "press next"),
+    # UP wraps from "Back to game" past the Sound and Volume rows to "Resume a game".
+    "menu-resume": ("new flight-plan", "new planes", "press back", "press up", "press up",
+                    "press up", "press next"),
 }
 """The menu's own scenes (``menu``, the games page at the start, is in companion/scenes.py)."""
