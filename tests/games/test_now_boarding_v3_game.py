@@ -408,4 +408,4 @@ def test_v3_result_screen_rates_basic_and_never_rates_a_lost_game(
                     day=3, round=6, lost=lost, reason="day-3", totals=(50, 50, 50, 50))
     screen = now_boarding_v3_screen(state, 0.0)
     check_fits(screen)
-    assert (screen.lines[0], screen.lines[-1]) == (first, last)
+    assert (screen.main, screen.lines[-1]) == (first, last)  # the rating reads from a seat
