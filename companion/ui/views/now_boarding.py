@@ -290,10 +290,14 @@ def _anger(state: NowBoardingState) -> Screen:
 
 def _cubes(state: NowBoardingState) -> Screen:
     """Maintenance step 1 as the rulebook says it, before the complaints are asked."""
-    baby = ("Others by Crying Baby: 2",) if crying_baby_served(state) else ()
-    return Screen("Anger: NEXT counts", ("1 anger cube on every", "waiting passenger; 4th",
-                                         "cube files a complaint.", *baby),
-                  status=status_line(state)).with_main(0)
+    if crying_baby_served(state):
+        lines: tuple[str, ...] = ("1 anger cube on every", "waiting passenger; 4th",
+                                  "cube files a complaint.", "Others by Crying Baby: 2")
+    else:
+        lines = ("Put 1 anger cube on", "every waiting passenger.", "A 4th cube files a",
+                 "complaint.")
+    # The first words, the cube to put, are the main line; the rest of the rule under it.
+    return Screen("Anger: NEXT counts", lines, status=status_line(state)).with_main(0)
 
 
 def _upgrade_line(state: NowBoardingState, player: int, item: str) -> str:
