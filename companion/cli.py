@@ -82,7 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the serial line: a device, a pyserial URL, 'pty' (prints "
                           "serial=<path>) or 'none' (default: from the config)")
     display = run.add_argument_group("display (luma.oled's own option names)")
-    display.add_argument("--display", help="the panel driver, e.g. ssd1306, sh1106")
+    display.add_argument("--display", help="the panel driver: ssd1309 (2.42 in), sh1106 (1.3 in), "
+                         "ssd1306 (0.96 in), or another luma.oled driver")
     display.add_argument("--interface", choices=("i2c", "spi"))
     display.add_argument("--i2c-port", type=int)
     display.add_argument("--i2c-address", help="e.g. 0x3C")

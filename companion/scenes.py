@@ -18,8 +18,9 @@ from companion.runtime import Controller
 from companion.testing.simulated import simulated_controller
 from companion.ui.render import render
 from companion.ui.views import all_view_scenes
+from companion.ui.views.menu import SCENES as MENU_SCENES
 
-SCENES: dict[str, tuple[str, ...]] = {"menu": (), **all_view_scenes()}
+SCENES: dict[str, tuple[str, ...]] = {"menu": (), **MENU_SCENES, **all_view_scenes()}
 
 
 def run_scene(lines: tuple[str, ...], state_dir: Path, seed: int = 1) -> Controller:

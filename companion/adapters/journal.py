@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 from companion.adapters.disk_reserve import RESERVE_BYTES, RESERVE_NAME, Reserve
 from companion.adapters.journal_rows import JournalDamage, JournalError, check_rows
 from companion.adapters.sqlite_wal import wal_damage
-from companion.core.app import Recorded
+from companion.core.app import PastGame, Recorded
 from companion.core.game import action_from_json, action_to_json
 
 log = logging.getLogger(__name__)
@@ -225,6 +225,11 @@ class Journal:
         """Leave the game in history: no game is current until the next ``begin_game``."""
         self._transaction(("UPDATE games SET current = 0 WHERE id = ?", (game_id,)))
 
+    def make_current(self, game_id: int) -> None:
+        """Make a past game the game in play again (resumed from the menu)."""
+        self._transaction(("UPDATE games SET current = 0 WHERE current = 1", ()),
+                          ("UPDATE games SET current = 1 WHERE id = ?", (game_id,)))
+
     def checkpoint(self, game_id: int, at: float) -> None:
         """Remember that the game clock reached ``at`` (bounded-rate, see runtime/gameclock.py)."""
         self._transaction(("UPDATE games SET clock = MAX(clock, ?) WHERE id = ?", (at, game_id)))
@@ -259,6 +264,16 @@ class Journal:
                             started_wall=row[3],
                             result=None if row[4] is None else json.loads(row[4]),
                             actions=row[5], last_wall=row[6]) for row in rows]
+
+    def unfinished(self, limit: int = 5) -> list[PastGame]:
+        """Games that did not end and are not current (replaced or set aside), newest
+        first: the ones the menu offers to resume."""
+        rows = self._db.execute(
+            "SELECT g.id, g.game, COALESCE(MAX(a.wall), g.started_wall)"
+            " FROM games g LEFT JOIN actions a ON a.game_id = g.id"
+            " WHERE g.current = 0 AND g.result IS NULL"
+            " GROUP BY g.id ORDER BY g.id DESC LIMIT ?", (limit,)).fetchall()
+        return [PastGame(id=row[0], game=row[1], last_wall=row[2]) for row in rows]
 
     def last_clock(self) -> float:
         """Where the game clock resumes: the furthest the current game is known to have

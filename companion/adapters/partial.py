@@ -1,16 +1,16 @@
-"""Partial display updates for SSD1306 and SH1106 panels: send only what changed.
+"""Partial display updates for SSD1306, SSD1309 and SH1106 panels: send only what changed.
 
 luma's ``ssd1306.display`` sends the whole 1024-byte frame for every image (its
 ``diff_to_previous`` framebuffer is not used by the monochrome drivers), so a one-digit timer
 tick costs as much I2C time as a full redraw. :class:`PartialUpdates` wraps a luma
-``ssd1306`` or ``sh1106`` device and promises:
+``ssd1306``, ``ssd1309`` or ``sh1106`` device and promises:
 
 - **The panel ends up holding exactly the new frame.** The first frame (and the first after a
   failed write, or after :meth:`PartialUpdates.invalidate`) is sent whole; after that, the
   new frame is packed into the controller's page bytes (one byte = 8 vertical pixels), compared
   with what the panel holds, and only the changed bytes are sent, in address windows:
-  SSD1306 ``COLUMNADDR``/``PAGEADDR`` rectangles (horizontal addressing, which luma's init
-  selects), SH1106 page + column address runs (page addressing, the only mode it has).
+  SSD1306 / SSD1309 ``COLUMNADDR``/``PAGEADDR`` rectangles (horizontal addressing, which
+  luma's init selects), SH1106 page + column address runs (page addressing, the only mode it has).
 - **An unchanged frame sends nothing** (no command either).
 - **Windows are chosen by their cost on the wire**: changed columns closer together than a
   window's overhead are sent as one run, and runs on neighbouring pages are merged into one
@@ -47,7 +47,12 @@ CONTROL_DATA = 0x40
 SSD1306_WINDOW_OVERHEAD = (1 + 1 + 6) + (1 + 1)
 SH1106_RUN_OVERHEAD = (1 + 1 + 3) + (1 + 1)
 
-SUPPORTED = ("ssd1306", "sh1106")
+SUPPORTED = ("ssd1306", "ssd1309", "sh1106")
+# Controllers addressed by COLUMNADDR/PAGEADDR windows in horizontal addressing mode. The
+# SSD1309 has the SSD1306's command set for this (0x20 memory mode, 0x21 column and 0x22 page
+# address) and 128 columns; luma's ssd1309 is a plain subclass of its ssd1306 (same init,
+# MEMORYMODE 0x00, same display()).
+WINDOWED = ("ssd1306", "ssd1309")
 
 
 # -- packing -----------------------------------------------------------------------------------
@@ -159,8 +164,9 @@ def plan_windows(old: bytes, new: bytes, width: int, pages: int, *,
 
 
 def driver_kind(device: Any) -> str | None:
-    """``"ssd1306"`` or ``"sh1106"`` for exactly those luma drivers, else ``None``
-    (subclasses such as ssd1305/ssd1309 differ in details and keep luma's full frames)."""
+    """``"ssd1306"``, ``"ssd1309"`` or ``"sh1106"`` for exactly those luma drivers, else
+    ``None`` (other subclasses such as ssd1305 differ in details and keep luma's full
+    frames)."""
     kind = type(device).__name__
     if type(device).__module__.startswith("luma.oled") and kind in SUPPORTED:
         return kind
@@ -175,7 +181,7 @@ def with_partial_updates(device: Any) -> Any:
 
 
 class PartialUpdates:
-    """A luma ssd1306/sh1106 device that sends only the changed part of each frame."""
+    """A luma ssd1306/ssd1309/sh1106 device that sends only the changed part of each frame."""
 
     def __init__(self, device: Any, kind: str) -> None:
         if kind not in SUPPORTED:
@@ -184,7 +190,7 @@ class PartialUpdates:
         self.kind = kind
         self._width: int = device._w
         self._pages: int = device._h // 8
-        if kind == "ssd1306":
+        if kind in WINDOWED:
             self._column_offset = int(getattr(device, "_colstart", 0))
         else:
             self._column_offset = int(getattr(device, "_page_address_offset", 0x02)) & 0x0F
@@ -210,9 +216,9 @@ class PartialUpdates:
             if frame == self._shown:
                 return
             windows = plan_windows(self._shown, frame, self._width, self._pages,
-                                   overhead=(SSD1306_WINDOW_OVERHEAD if self.kind == "ssd1306"
+                                   overhead=(SSD1306_WINDOW_OVERHEAD if self.kind in WINDOWED
                                              else SH1106_RUN_OVERHEAD),
-                                   rectangles=self.kind == "ssd1306")
+                                   rectangles=self.kind in WINDOWED)
         self._shown = None  # unknown until every window is through (a write may fail)
         for window in windows:
             self._send(window, frame)
@@ -225,7 +231,7 @@ class PartialUpdates:
     def _send(self, window: Window, frame: bytes) -> None:
         width = self._width
         first, last = window.first_column, window.last_column
-        if self.kind == "ssd1306":
+        if self.kind in WINDOWED:
             offset = self._column_offset
             self.device.command(SSD1306_COLUMNADDR, first + offset, last + offset,
                                 SSD1306_PAGEADDR, window.first_page, window.last_page)
@@ -317,7 +323,7 @@ class SimulatedPanel:
         if kind not in SUPPORTED:
             raise ValueError(f"no model for {kind!r}")
         self.kind = kind
-        self.columns = 128 if kind == "ssd1306" else 132
+        self.columns = 128 if kind in WINDOWED else 132
         self.pages = pages
         self.ram = bytearray(self.columns * pages)
         self.mode = 2  # SSD1306 reset state: page addressing
@@ -378,7 +384,7 @@ class SimulatedPanel:
     def _command_byte(self, byte: int) -> None:
         pending = self._pending
         pending.append(byte)
-        arguments = (_SSD1306_ARGUMENTS if self.kind == "ssd1306" else _ARGUMENTS)
+        arguments = (_SSD1306_ARGUMENTS if self.kind in WINDOWED else _ARGUMENTS)
         if len(pending) <= arguments.get(pending[0], 0):
             return
         self._pending = []
@@ -386,12 +392,12 @@ class SimulatedPanel:
 
     def _command(self, command: list[int]) -> None:
         code = command[0]
-        if self.kind == "ssd1306" and code == SSD1306_MEMORYMODE:
+        if self.kind in WINDOWED and code == SSD1306_MEMORYMODE:
             self.mode = command[1] & 0x03
-        elif self.kind == "ssd1306" and code == SSD1306_COLUMNADDR:
+        elif self.kind in WINDOWED and code == SSD1306_COLUMNADDR:
             self.column_window = (command[1] & 0x7F, command[2] & 0x7F)
             self.column = self.column_window[0]
-        elif self.kind == "ssd1306" and code == SSD1306_PAGEADDR:
+        elif self.kind in WINDOWED and code == SSD1306_PAGEADDR:
             self.page_window = (command[1] % self.pages, command[2] % self.pages)
             self.page = self.page_window[0]
         elif 0xB0 <= code <= 0xB7:

@@ -9,6 +9,8 @@
 - :class:`ResultChanged`: the game's result became known (or was undone).
 - :class:`SoundChanged`: the volume or mute changed; the runtime applies it to the buzzer
   (before the effects' tunes sound) and remembers it in the state dir.
+- :class:`ResumeGame`: make a game from the journal's history current again (replayed from
+  its journal by the runtime, which alone can read it).
 
 Rules it enforces:
 - Illegal input never changes the game: a :class:`RuleError` from a game leaves the state
@@ -26,6 +28,12 @@ Rules it enforces:
   the game can describe its actions (:class:`~companion.core.game.Describes`).
 - BACK opens the menu over the game (the game goes on); hold BACK undoes. In the menu
   UP / DOWN move, NEXT chooses, BACK goes back a level.
+- A game is never lost by accident: choosing another game (or a past one) in the menu while
+  a game is in play asks first ("Replace the ... game?" NEXT yes, BACK no). A replaced or
+  set-aside game that did not end stays resumable from the menu ("Resume a game"), for as
+  long as the runtime lists it in :attr:`AppState.resumable`.
+- Options that UP / DOWN cannot change (a single choice) are refused with the reason, and
+  options hidden by ``shown_when`` are skipped and keep their default.
 - Warnings are heard once each: every tick reports the marks whose instants fall between
   the previous tick (or accepted action) and now.
 - Sound: the last two rows of the menu's games page are the volume (NEXT: one step louder,
@@ -82,13 +90,31 @@ class Session:
 
 
 @dataclass(frozen=True)
-class Menu:
-    """The start menu: the list of games, then the options of the chosen one."""
+class PastGame:
+    """A game in the journal that did not end and is not current: it can be resumed."""
 
-    page: Literal["games", "options"] = "games"
+    id: int
+    game: str
+    # When it was last played, as the journal's wall clock says (ISO 8601).
+    last_wall: str
+
+
+MenuPage = Literal["games", "options", "history", "replace"]
+
+
+@dataclass(frozen=True)
+class Menu:
+    """The start menu: the list of games, then the options of the chosen one.
+
+    ``history`` lists the resumable games; ``replace`` asks before a game in play is
+    replaced by ``game`` (or, with ``resume``, by that past game).
+    """
+
+    page: MenuPage = "games"
     cursor: int = 0
     game: str | None = None
     values: tuple[str, ...] = ()
+    resume: int | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +131,9 @@ class AppState:
     offer: str | None = None
     # Volume and mute, as the menu shows them (the runtime loads them from the state dir).
     sound: SoundSettings = field(default_factory=SoundSettings)
+    # Unfinished games in the journal besides the current one, newest first (the runtime
+    # keeps this list; the menu's "Resume a game" page shows it).
+    resumable: tuple[PastGame, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -143,10 +172,19 @@ class SoundChanged:
     sound: SoundSettings
 
 
+@dataclass(frozen=True)
+class ResumeGame:
+    """Replay the journal's game ``game_id`` and make it the current game."""
+
+    game_id: int
+
+
+
 Effect = (JournalNew | JournalAction | JournalUndo | Play | ResultChanged | JournalSetAside
-          | SoundChanged)
+          | SoundChanged | ResumeGame)
 
 BACK_TO_GAME = "Back to game"
+RESUME_A_GAME = "Resume a game"
 
 
 def volume_item(sound: SoundSettings) -> str:
@@ -174,7 +212,7 @@ class App:
         options = MappingProxyType(resolve_options(game.options, given))
         session = Session(name, options, seed, game.new(options, seed))
         return (AppState(session=session, menu=None, last_tick=now, next_seed=state.next_seed,
-                         sound=state.sound),
+                         sound=state.sound, resumable=state.resumable),
                 [JournalNew(name, dict(options), seed, now), Play("click")])
 
     def restore(self, name: str, options: Mapping[str, str], seed: int,
@@ -295,10 +333,31 @@ class App:
         return body
 
     def menu_items(self, state: AppState) -> list[str]:
-        """The lines of the games page of the menu: back, the games, volume and mute."""
+        """The lines of the games page of the menu: back (a game in play), the games,
+        "Resume a game" (when any can be), then volume and mute."""
         items = [BACK_TO_GAME] if state.session is not None else []
-        return (items + [game.title for game in self.games.values()]
-                + [volume_item(state.sound), mute_item(state.sound)])
+        items += [game.title for game in self.games.values()]
+        items += [RESUME_A_GAME] if state.resumable else []
+        return [*items, volume_item(state.sound), mute_item(state.sound)]
+
+    def visible_options(self, menu: Menu) -> list[int]:
+        """The indices of the options the menu shows for ``menu.game`` with its values."""
+        assert menu.game is not None
+        specs = self._game(menu.game).options
+        values = dict(zip((spec.key for spec in specs), menu.values, strict=False))
+        return [index for index, spec in enumerate(specs)
+                if spec.shown_when is None or values.get(spec.shown_when[0]) == spec.shown_when[1]]
+
+    def in_play(self, state: AppState) -> bool:
+        """Whether a game is in play that starting another would replace (one that ended
+        is not: it is kept in history with its result)."""
+        session = state.session
+        return session is not None and self._game(session.game).result(session.state) is None
+
+    def title_of(self, name: str) -> str:
+        """The menu title of game ``name`` (the name itself for a game no longer known)."""
+        game = self.games.get(name)
+        return game.title if game is not None else name
 
     def game(self, name: str) -> Game[Any]:
         return self._game(name)
@@ -354,7 +413,9 @@ class App:
 
     def _menu_json(self, menu: Menu) -> dict[str, Any]:
         body: dict[str, Any] = {"page": menu.page, "cursor": menu.cursor}
-        if menu.game is not None:
+        if menu.resume is not None:
+            body["resume"] = menu.resume
+        if menu.game is not None and menu.page == "options":
             body["game"] = menu.game
             body["values"] = dict(zip((spec.key for spec in self._game(menu.game).options),
                                       menu.values, strict=False))
@@ -379,6 +440,10 @@ class App:
             raise RuleError("in the menu: UP / DOWN choose, NEXT selects, BACK goes back")
         if menu.page == "games":
             return self._games_page(state, menu, gesture.button, now)
+        if menu.page == "history":
+            return self._history_page(state, menu, gesture.button)
+        if menu.page == "replace":
+            return self._replace_page(state, menu, gesture.button, now)
         return self._options_page(state, menu, gesture.button, now)
 
     def _games_page(self, state: AppState, menu: Menu, button: Button,
@@ -399,12 +464,62 @@ class App:
             return self.set_sound(state, state.sound.louder())
         if chosen == mute_item(state.sound):
             return self.set_sound(state, state.sound.toggled())
+        if chosen == RESUME_A_GAME:
+            return replace(state, menu=Menu(page="history"), notice=None), []
         name = next(game.name for game in self.games.values() if game.title == chosen)
+        if self.in_play(state):
+            return replace(state, menu=Menu(page="replace", game=name), notice=None), []
+        return self._choose(state, name, now)
+
+    def _choose(self, state: AppState, name: str,
+                now: float) -> tuple[AppState, list[Effect]]:
+        """Game ``name`` was chosen (and, if one was in play, replacing it was agreed)."""
         defaults = tuple(spec.default for spec in self._game(name).options)
         if not defaults:
             return self.new_game(state, name, {}, state.next_seed, now)
         options_page = Menu(page="options", cursor=0, game=name, values=defaults)
         return replace(state, menu=options_page, notice=None), []
+
+    def _games_cursor(self, state: AppState, item: str) -> Menu:
+        """The games page with the cursor on ``item`` (the top if it is gone)."""
+        items = self.menu_items(state)
+        return Menu(cursor=items.index(item) if item in items else 0)
+
+    def _history_page(self, state: AppState, menu: Menu,
+                      button: Button) -> tuple[AppState, list[Effect]]:
+        past = state.resumable
+        if button is Button.BACK or not past:
+            return replace(state, menu=self._games_cursor(state, RESUME_A_GAME),
+                           notice=None), []
+        if button in (Button.UP, Button.DOWN):
+            step = -1 if button is Button.UP else 1
+            moved = replace(menu, cursor=(menu.cursor + step) % len(past))
+            return replace(state, menu=moved, notice=None), []
+        chosen = past[min(menu.cursor, len(past) - 1)]
+        if self.in_play(state):
+            asking = Menu(page="replace", cursor=menu.cursor, game=chosen.game,
+                          resume=chosen.id)
+            return replace(state, menu=asking, notice=None), []
+        return self._resume(state, chosen.id)
+
+    @staticmethod
+    def _resume(state: AppState, game_id: int) -> tuple[AppState, list[Effect]]:
+        resumable = tuple(past for past in state.resumable if past.id != game_id)
+        return (replace(state, menu=None, notice=None, resumable=resumable),
+                [ResumeGame(game_id), Play("click")])
+
+    def _replace_page(self, state: AppState, menu: Menu, button: Button,
+                      now: float) -> tuple[AppState, list[Effect]]:
+        assert menu.game is not None
+        if button is Button.NEXT:
+            if menu.resume is not None:
+                return self._resume(state, menu.resume)
+            return self._choose(state, menu.game, now)
+        if button is Button.BACK:
+            back = (Menu(page="history", cursor=menu.cursor) if menu.resume is not None
+                    else self._games_cursor(state, self.title_of(menu.game)))
+            return replace(state, menu=back, notice=None), []
+        raise RuleError("NEXT replaces the game in play, BACK keeps it")
 
     def _options_page(self, state: AppState, menu: Menu, button: Button,
                       now: float) -> tuple[AppState, list[Effect]]:
@@ -412,6 +527,8 @@ class App:
         specs = self._game(menu.game).options
         spec = specs[menu.cursor]
         if button in (Button.UP, Button.DOWN):
+            if not spec.changeable:
+                raise RuleError(f"{spec.label} is {spec.default} here; 'new' sets others")
             choices = spec.choices
             current = menu.values[menu.cursor]
             index = choices.index(current) if current in choices else 0
@@ -419,14 +536,17 @@ class App:
             values = list(menu.values)
             values[menu.cursor] = choices[index]
             return replace(state, menu=replace(menu, values=tuple(values)), notice=None), []
+        shown = self.visible_options(menu)
         if button is Button.BACK:
-            if menu.cursor == 0:
-                titles = self.menu_items(state)
-                game_title = self._game(menu.game).title
-                return replace(state, menu=Menu(cursor=titles.index(game_title)),
-                               notice=None), []
-            return replace(state, menu=replace(menu, cursor=menu.cursor - 1), notice=None), []
-        if menu.cursor + 1 < len(specs):
-            return replace(state, menu=replace(menu, cursor=menu.cursor + 1), notice=None), []
-        given = {spec.key: value for spec, value in zip(specs, menu.values, strict=True)}
+            before = [index for index in shown if index < menu.cursor]
+            if not before:
+                back = self._games_cursor(state, self._game(menu.game).title)
+                return replace(state, menu=back, notice=None), []
+            return replace(state, menu=replace(menu, cursor=before[-1]), notice=None), []
+        after = [index for index in shown if index > menu.cursor]
+        if after:
+            return replace(state, menu=replace(menu, cursor=after[0]), notice=None), []
+        # A hidden option starts at its default, whatever it was before it was hidden.
+        given = {spec.key: value if index in shown else spec.default
+                 for index, (spec, value) in enumerate(zip(specs, menu.values, strict=True))}
         return self.new_game(state, menu.game, given, state.next_seed, now)

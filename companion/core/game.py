@@ -131,7 +131,10 @@ class OptionSpec:
 
     ``choices`` are what UP / DOWN cycle through in the menu. ``accepts`` lets the line
     protocol take values outside the menu's choices (a number of seconds, say); ``allowed``
-    describes the accepted values in error messages.
+    describes the accepted values in error messages. ``explain`` is the one line the menu
+    shows under the option (what it does at the table). ``shown_when`` hides the option in
+    the menu unless another option has the given value (``("players", "1")`` for solo
+    options); a hidden option keeps its default.
     """
 
     key: str
@@ -140,6 +143,13 @@ class OptionSpec:
     default: str
     accepts: Callable[[str], bool] | None = None
     allowed: str = ""
+    explain: str = ""
+    shown_when: tuple[str, str] | None = None
+
+    @property
+    def changeable(self) -> bool:
+        """Whether UP / DOWN can change the option in the menu (more than one choice)."""
+        return len(self.choices) > 1
 
     def normalise(self, value: str) -> str:
         """The value as the game stores it, or :class:`OptionError` naming what is allowed."""

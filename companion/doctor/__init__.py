@@ -55,6 +55,9 @@ CHECKS: tuple[DoctorCheck, ...] = (
                 checks.check_i2c_bus),
     DoctorCheck("display", "something answers at the display's I2C address",
                 checks.check_display),
+    DoctorCheck("display-driver",
+                "display.driver is a panel the box is built for (ssd1309, sh1106, ssd1306), "
+                "128x64", checks.check_display_driver),
     DoctorCheck("gpio", "a GPIO chip exists and this user may open it", checks.check_gpio),
     DoctorCheck("pins",
                 "the buzzer, LED and button pins can be claimed (skipped while the service runs)",

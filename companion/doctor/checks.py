@@ -172,6 +172,29 @@ def check_display(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -
     return Check("display", True, f"a device answers at 0x{address:02X} on bus {port}")
 
 
+PANELS = {"ssd1309": "2.42 in SSD1309 (recommended)", "sh1106": "1.3 in SH1106",
+          "ssd1306": "0.96 in SSD1306"}
+"""The panels the box is built and tested for (hardware/README.md), by luma driver name. All
+three take partial updates (adapters/partial.py)."""
+PANEL_SIZE = (128, 64)
+
+
+def check_display_driver(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
+    """The configured driver and size are a panel the screens are drawn for (config only)."""
+    driver = str(_get(config, "display.driver", "ssd1306"))
+    size = (_get(config, "display.width", 128), _get(config, "display.height", 64))
+    choose = ("set display.driver in the config to ssd1309 (2.42 in panel), sh1106 (1.3 in) or "
+              "ssd1306 (0.96 in), as hardware/README.md describes")
+    if driver not in PANELS:
+        return Check("display-driver", False, f"display.driver = {driver!r} is not a panel "
+                     "the box is built for", choose)
+    if size != PANEL_SIZE:
+        return Check("display-driver", False, f"display size {size[0]}x{size[1]}: the screens "
+                     "are drawn for 128x64", "set display.width = 128 and display.height = 64")
+    return Check("display-driver", True, f"{driver}: the {PANELS[driver]} panel, 128x64, "
+                 "partial updates")
+
+
 def check_gpio(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
     chips = probe.glob("/dev/gpiochip*")
     if not chips:

@@ -44,9 +44,11 @@ OPTIONS = (
     OptionSpec("seconds", "Seconds",
                ("30", "45", "60", "90", "120", "180", "300", "600"), "60",
                accepts=int_between(MIN_SECONDS, MAX_SECONDS),
-               allowed=f"{MIN_SECONDS}..{MAX_SECONDS}"),
+               allowed=f"{MIN_SECONDS}..{MAX_SECONDS}",
+               explain="Length of each round's countdown"),
     OptionSpec("warnings", "Warn at", ("10,5,3,2,1",), "10,5,3,2,1",
-               accepts=_warning_list, allowed="a comma-separated list of seconds, e.g. 10,5,3"),
+               accepts=_warning_list, allowed="a comma-separated list of seconds, e.g. 10,5,3",
+               explain="Beeps at these seconds left"),
 )
 
 

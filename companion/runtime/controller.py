@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from companion.adapters.journal import Journal
+from companion.adapters.journal import DAMAGE_ERRORS, Journal
 from companion.core.app import (
     App,
     AppState,
@@ -40,6 +40,7 @@ from companion.core.app import (
     JournalUndo,
     Recorded,
     ResultChanged,
+    ResumeGame,
     SoundChanged,
 )
 from companion.core.buttons import (
@@ -115,6 +116,7 @@ class Controller:
         sound = settings.load() if settings is not None else SoundSettings()
         self.state = replace(self.state, sound=sound)
         self.tunes.apply(sound, self.now())
+        self._list_resumable()
 
     @property
     def journal(self) -> Journal:
@@ -425,9 +427,50 @@ class Controller:
                     self.tunes.apply(sound, now)
                     if self.settings is not None:
                         self.settings.save(sound)
+                case ResumeGame(game_id):
+                    self._resume(game_id, now)
+        if any(isinstance(effect, (JournalNew, JournalSetAside, ResumeGame))
+               for effect in effects):
+            self._list_resumable()
         self._show_journal_news()
         if not sound_first:
             self._start_tunes(effects, now)
+
+    def _resume(self, game_id: int, now: float) -> None:
+        """Replay past game ``game_id`` from the journal and make it current (the menu's
+        "Resume a game"). A countdown that was running when it was replaced comes back
+        paused, as after a power cut."""
+        try:
+            stored = self.journal.game(game_id)
+            # Instants mean something only within a game: never go on from before the
+            # resumed game's own clock (its countdown would gain time).
+            if stored.clock > now:
+                self.game_clock = GameClock(self.clock, stored.clock)
+                now = self.now()
+            state = self.app.restore(stored.game, stored.options, stored.seed, stored.history,
+                                     now)
+        except Exception as error:  # anything a replay raises: that game is damaged
+            # Only that game is refused; the game in play and the journal stay as they are.
+            log.error("could not resume game %s (%s)", game_id, error)
+            self.state = replace(self.state, notice=f"Cannot resume that game: {error}")
+            return
+        self.writer.resume(game_id)
+        self.writer.write(now, "make_current")
+        self.state = replace(state, next_seed=self.state.next_seed,
+                             resumable=self.state.resumable)
+        if self._countdown_running():
+            self.state, effects = self.app.act(self.state, Restore(), now)
+            self._perform(effects, now)
+
+    def _list_resumable(self) -> None:
+        """Refresh the menu's list of resumable games from the journal."""
+        try:
+            past = tuple(game for game in self.journal.unfinished()
+                         if game.id != self.game_id)
+        except (*DAMAGE_ERRORS, OSError) as error:
+            log.warning("cannot list past games: %s", error)
+            return
+        self.state = replace(self.state, resumable=past)
 
     def _start_tunes(self, effects: list[Any], now: float) -> None:
         for effect in effects:

@@ -62,13 +62,18 @@ def render(screen: Screen, width: int = WIDTH, height: int = HEIGHT) -> Image.Im
         draw.rectangle((mark_left - 2, 1, width - 2, TITLE_HEIGHT - 2), fill=OFF)
         draw.text((mark_left, 0), screen.mark, font=font("6x12"), fill=ON)
     if screen.big is not None:
-        _draw_big(draw, screen, width)
+        rows = _draw_big(draw, screen, width)
     else:
-        _draw_lines(draw, screen, width)
+        rows = _draw_lines(draw, screen, width)
     if screen.status:
         draw.text((0, STATUS_TOP), fit(screen.status, STATUS_WIDTH), font=font("5x8"), fill=ON)
     if screen.alert:
         top = height - 9 * len(screen.alert) - 1
+        # A body row the box would cut through goes entirely: no stray half-glyphs (or the
+        # top of a selection frame) are left above the box.
+        cut = [row_top for row_top, row_bottom in rows if row_top < top <= row_bottom]
+        if cut:
+            draw.rectangle((0, min(cut), width - 1, top - 1), fill=OFF)
         draw.rectangle((0, top, width - 1, height - 1), fill=ON)
         for index, line in enumerate(screen.alert):
             draw.text((1, top + 1 + 9 * index), fit(line, SMALL_LINE_WIDTH), font=font("5x8"),
@@ -76,28 +81,56 @@ def render(screen: Screen, width: int = WIDTH, height: int = HEIGHT) -> Image.Im
     return image
 
 
-def _draw_big(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> None:
+Rows = list[tuple[int, int]]
+"""The pixel rows (top, bottom) that each drawn body row covers."""
+
+
+def _draw_big(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> Rows:
     text = fit(screen.big or "", BIG_WIDTH)
     big = font("16x32")
     left = max(0, (width - 16 * len(text)) // 2)
     draw.text((left, TITLE_HEIGHT + 1), text, font=big, fill=ON)
+    rows = [(TITLE_HEIGHT + 1, TITLE_HEIGHT + 32)]
     if screen.caption:
         caption = fit(screen.caption, SMALL_LINE_WIDTH)
         draw.text(((width - 5 * len(caption)) // 2, TITLE_HEIGHT + 34), caption,
                   font=font("5x8"), fill=ON)
+        rows.append((TITLE_HEIGHT + 34, TITLE_HEIGHT + 41))
+    return rows
 
 
-def _draw_lines(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> None:
-    small = len(screen.lines) > 3
+def _draw_lines(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> Rows:
+    small = screen.small_lines
     # Five small lines fit only without a status bar: they then reach the bottom edge.
     line_font, pitch, chars = ((font("5x8"), 8 if len(screen.lines) == 5 else 9,
                                 SMALL_LINE_WIDTH) if small
                                else (font("6x12"), 14, LINE_WIDTH))
     top = TITLE_HEIGHT + 2
-    for index, line in enumerate(screen.lines):
-        y = top + index * pitch
+    spans: Rows = []
+    if screen.main:
+        draw.text((1, top - 1), fit(screen.main, LINE_WIDTH), font=font("6x12"), fill=ON)
+        spans.append((top - 1, top + 10))
+        top += 13
+    rows = [top + index * pitch for index in range(len(screen.lines))]
+    glyph = 8 if small else 12
+    spans += [(y - 1, y + glyph) for y in rows]
+    for index, (y, line) in enumerate(zip(rows, screen.lines, strict=True)):
         selected = index == screen.selected
         if selected:
-            # One pixel above the glyphs to the last glyph row (8 rows small, 12 large).
-            draw.rectangle((0, y - 1, width - 1, y + (7 if small else 11)), fill=ON)
-        draw.text((1, y), fit(line, chars), font=line_font, fill=OFF if selected else ON)
+            # A frame, not a filled bar: the title bar is the filled one. From one pixel
+            # above the glyphs to one below their last row (8 rows small, 12 large); the
+            # framed text moves one pixel right to clear the frame.
+            draw.rectangle((0, y - 1, width - 1, y + (8 if small else 12)), outline=ON)
+        draw.text((2 if selected else 1, y), fit(line, chars), font=line_font, fill=ON)
+    if screen.more_above and rows:
+        _arrow(draw, width - 4, rows[0] + 1, down=False)
+    if screen.more_below and rows:
+        _arrow(draw, width - 4, rows[-1] + glyph - 4, down=True)
+    return spans
+
+
+def _arrow(draw: ImageDraw.ImageDraw, centre: int, top: int, down: bool) -> None:
+    """A 5-pixel-wide triangle: more entries lie below (``down``) or above the list."""
+    rows = range(2, -1, -1) if down else range(3)
+    for offset, half in zip(range(3), rows, strict=True):
+        draw.line((centre - half, top + offset, centre + half, top + offset), fill=ON)

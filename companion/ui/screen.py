@@ -1,19 +1,28 @@
 """The screen model: what the display shows, before it becomes pixels.
 
-A :class:`Screen` is a title bar, a body of text lines or one line of big digits with an
-optional caption, and a status bar. The ``screen`` protocol reply, the terminal preview and
-the golden PNGs all come from this one model (DESIGN.md rule 9).
+A :class:`Screen` is a title bar, an optional main line, a body of text lines or one line of
+big digits with an optional caption, and a status bar. The ``screen`` protocol reply, the
+terminal preview and the golden PNGs all come from this one model (DESIGN.md rule 9).
 
 Sizes on the 128x64 panel (Spleen bitmap fonts):
 - title: one line of at most 21 characters, inverted, on top;
+- main: what to do now, one line of at most 21 characters in the 6x12 font right under the
+  title, readable from a seat; with it the body is at most 3 lines of 25 characters in the
+  small font (4 without a status bar);
 - body: up to 3 lines of 21 characters, or 4 lines of 25 characters (smaller font), or 5
   such lines when there is no status bar;
   or ``big`` text of at most 8 characters in 16x32 digits with a ``caption`` of 25 below;
 - status: one line of at most 25 characters at the bottom;
 - mark: a few characters at the right end of the title bar for a fault that persists
   (``SAVE!``: the journal cannot write; play goes on in memory);
-- alert: a message (why an input was refused, a fault) in an inverted box of two lines of 25
-  characters over the bottom of the screen, so it is never cut to a status line's width.
+- alert: a message (why an input was refused, a fault) in an inverted box over the bottom of
+  the screen, in lines of 25 characters: two for most messages, as many as the message needs
+  up to five (the title stays above), so a long refusal is shown whole rather than cut. A body
+  row the box would cut through is not drawn.
+- selected: that body line is framed (a box outline: the title bar is filled, so the two
+  never look alike);
+- more_above / more_below: small arrows at the right edge say that a list scrolls (the last
+  character of a framed list line leaves them room, see :func:`screen_problems`).
 Longer text is cut at the edge; views keep to these widths.
 """
 
@@ -28,6 +37,7 @@ SMALL_LINE_WIDTH = 25
 STATUS_WIDTH = 25
 BIG_WIDTH = 8
 MAX_LINES = 5
+MAX_LINES_UNDER_MAIN = 4
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,9 @@ class Screen:
     selected: int | None = None
     alert: tuple[str, ...] = ()
     mark: str = ""
+    main: str = ""
+    more_above: bool = False
+    more_below: bool = False
 
     def __post_init__(self) -> None:
         if len(self.lines) > MAX_LINES:
@@ -50,12 +63,41 @@ class Screen:
             raise ValueError("a screen shows either big text or lines, not both")
         if len(self.lines) == MAX_LINES and self.status:
             raise ValueError("five lines leave no room for a status bar")
+        if self.main and self.big is not None:
+            raise ValueError("a screen shows either big text or a main line, not both")
+        room = MAX_LINES_UNDER_MAIN - (1 if self.status else 0)
+        if self.main and len(self.lines) > room:
+            raise ValueError(f"under a main line {room} lines fit, got {len(self.lines)}")
+
+    def with_main(self, index: int) -> Screen:
+        """This screen with body line ``index`` moved up to be its main line (a view names
+        the line that says what to do now)."""
+        lines = list(self.lines)
+        main = lines.pop(index)
+        selected = self.selected
+        if selected is not None and selected > index % len(self.lines):
+            selected -= 1
+        return replace(self, main=main, lines=tuple(lines), selected=selected)
+
+    def with_status_as_main(self) -> Screen:
+        """This screen with its status bar moved up to be its main line ("NEXT: Purchase"
+        is what to do now when the body lists what to do before it). A status too long for
+        the large font stays; the first body line that fits becomes the main line instead."""
+        if len(self.status) <= LINE_WIDTH:
+            return replace(self, main=self.status, status="")
+        fitting = [index for index, line in enumerate(self.lines) if len(line) <= LINE_WIDTH]
+        return self.with_main(fitting[0]) if fitting else self
+
+    @property
+    def small_lines(self) -> bool:
+        """Whether the body lines are drawn in the small font (5x8) rather than 6x12."""
+        return bool(self.main) or len(self.lines) > 3
 
     def text_lines(self) -> list[str]:
         """The text on the display, top to bottom (the ``screen`` protocol reply)."""
         body = [self.big, self.caption] if self.big is not None else list(self.lines)
         title = f"{self.title} [{self.mark}]" if self.mark else self.title
-        return [line for line in (title, *body, self.status, *self.alert) if line]
+        return [line for line in (title, self.main, *body, self.status, *self.alert) if line]
 
     def marked_lines(self) -> list[str]:
         """:meth:`text_lines` with the selected line marked ``> `` and the other lines of the
@@ -68,7 +110,7 @@ class Screen:
         return replace(self, lines=lines, selected=None).text_lines()
 
 
-ALERT_LINES = 2
+ALERT_LINES = 5
 
 
 def screen_problems(screen: Screen) -> list[str]:
@@ -76,8 +118,12 @@ def screen_problems(screen: Screen) -> list[str]:
     it with '~'): what the views must keep to. Empty when the screen fits."""
     problems: list[str] = []
     title_room = TITLE_WIDTH - (len(screen.mark) + 1 if screen.mark else 0)
-    width = LINE_WIDTH if len(screen.lines) <= 3 else SMALL_LINE_WIDTH
+    width = SMALL_LINE_WIDTH if screen.small_lines else LINE_WIDTH
+    # A list with scroll arrows keeps its lines one character short of the arrows.
+    if screen.more_above or screen.more_below:
+        width -= 1
     checks = [("title", screen.title, title_room), ("status", screen.status, STATUS_WIDTH),
+              ("main", screen.main, LINE_WIDTH),
               *(("line", line, width) for line in screen.lines),
               *(("alert", line, SMALL_LINE_WIDTH) for line in screen.alert)]
     if screen.big is not None:
@@ -89,8 +135,15 @@ def screen_problems(screen: Screen) -> list[str]:
     return problems
 
 
+def reads_from_a_seat(screen: Screen) -> bool:
+    """Whether what to do now is in a font at least 12 px tall: a main line, big digits, or
+    a body of at most three lines (drawn in 6x12) under the 6x12 title."""
+    return bool(screen.main) or screen.big is not None or not screen.small_lines
+
+
 def alert_lines(text: str) -> tuple[str, ...]:
-    """A message wrapped into the alert box: at most two lines of the small font."""
+    """A message wrapped into the alert box: as many lines of the small font as it needs, at
+    most five (cut with '~' only past 125 characters or so)."""
     wrapped = textwrap.wrap(text, SMALL_LINE_WIDTH) or [""]
     if len(wrapped) > ALERT_LINES:
         wrapped = [*wrapped[: ALERT_LINES - 1], fit(" ".join(wrapped[ALERT_LINES - 1:]),

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from luma.core.interface.serial import i2c
-from luma.oled.device import sh1106, ssd1306
+from luma.oled.device import sh1106, ssd1305, ssd1306, ssd1309
 from PIL import Image, ImageDraw
 
 from companion.adapters.oled import Display, partial_device
@@ -28,7 +28,7 @@ from companion.adapters.partial import (
 from companion.scenes import run_scene
 from companion.testing.recording import RecordingI2CBus
 
-DRIVERS = {"ssd1306": (ssd1306, 0), "sh1106": (sh1106, 2)}
+DRIVERS = {"ssd1306": (ssd1306, 0), "ssd1309": (ssd1309, 0), "sh1106": (sh1106, 2)}
 FULL_FRAME_BYTES = 1034  # SSD1306: window command + 1024 data bytes, address + control each
 
 
@@ -102,7 +102,7 @@ def test_one_digit_change_sends_only_its_window_and_matches_a_full_redraw(kind: 
     data = sum(len(payload) for _, control, payload in writes if control == 0x40)
     assert 0 < data <= 8 * 2  # one 6-pixel glyph on at most two pages
     commands = [payload for _, control, payload in writes if control == 0x00]
-    if kind == "ssd1306":
+    if kind != "sh1106":  # the SSD1309 is addressed like the SSD1306
         assert commands and all(payload[0] == 0x21 and payload[3] == 0x22 for payload in commands)
     else:
         assert commands and all(0xB0 <= payload[0] <= 0xB7 for payload in commands)
@@ -161,6 +161,9 @@ def test_partial_updates_off_keeps_luma_device_and_other_drivers_untouched() -> 
 
     other = dummy(width=128, height=64, mode="1")
     assert partial_device(other) is other
+    # A controller whose addressing is not modelled keeps luma's full frames.
+    ssd1305_panel = ssd1305(serial_interface=i2c(bus=RecordingI2CBus(), address=0x3C))
+    assert partial_device(ssd1305_panel) is ssd1305_panel
 
 
 def test_display_wrapper_blank_and_show_work_on_the_partial_device() -> None:

@@ -274,3 +274,19 @@ def test_doctor_reports_a_config_nested_too_deep_instead_of_crashing():
     status, text = _run(probe)
     assert status == 1
     assert "FAIL  config" in text and "nested deeper than 32" in text
+
+
+@pytest.mark.parametrize(("driver", "size", "ok", "said"), [
+    ("ssd1309", (128, 64), True, "2.42 in SSD1309 (recommended)"),
+    ("sh1106", (128, 64), True, "1.3 in SH1106"),
+    ("ssd1306", (128, 64), True, "0.96 in SSD1306"),
+    ("ssd1390", (128, 64), False, "'ssd1390' is not a panel"),
+    ("ssd1309", (128, 32), False, "128x32"),
+])
+def test_doctor_checks_the_display_driver_is_a_recommended_panel(driver, size, ok, said):
+    config = _defaults()
+    config["display"].update(driver=driver, width=size[0], height=size[1])
+    status, text = _run(FakePi(service="active"), config)
+    line = next(line for line in text.splitlines() if "display-driver" in line)
+    assert line.startswith("OK " if ok else "FAIL") and said in line
+    assert status == (0 if ok else 1)

@@ -80,3 +80,9 @@ def test_bom_lists_every_part_of_the_pinmap():
     assert rows and {"item", "qty", "part", "example", "notes"} <= set(rows[0])
     listed = {part for row in rows for part in row["pinmap_part"].split(";") if part}
     assert set(_load(PINMAP)["parts"]) <= listed
+
+
+def test_the_panel_sizes_picture_is_up_to_date():
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "panel_sizes.py"), "--check"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr

@@ -116,5 +116,6 @@ def test_overbooked_simulate_entry_scores_like_companion_score(case: str,
     assert state["result"]["players"][0]["breakdown"]  # a real result, not an empty one
     breakdown_screen = json.loads(replies[-3].removeprefix("ok "))["lines"]
     ranking_screen = json.loads(replies[-1].removeprefix("ok "))["lines"]
-    assert breakdown_screen[0].startswith("P1 ") and "pts" in ranking_screen[1]
+    # Result pages: the page keys in the title, the headline as the main line.
+    assert breakdown_screen[1].startswith("P1 ") and "pts" in ranking_screen[2]
     assert companion_score(entry, tmp_path) == state["result"]

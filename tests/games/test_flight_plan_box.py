@@ -21,6 +21,7 @@ from companion.scenes import run_scene
 from companion.ui.render import HEIGHT, WIDTH, render
 from companion.ui.screen import (
     Screen,
+    reads_from_a_seat,
     screen_problems,
 )
 from companion.ui.views import screen_for
@@ -37,6 +38,7 @@ DEALT_2 = {"P1": [3, 52, 9], "P2": [81, 1, 8]}
 
 def check_fits(screen: Screen) -> None:
     assert not screen_problems(screen), screen_problems(screen)
+    assert reads_from_a_seat(screen), screen.text_lines()
     assert render(screen).size == (WIDTH, HEIGHT)
 
 
@@ -165,13 +167,13 @@ def test_new_game_deals_three_routes_each_and_the_rulebook_cash() -> None:
     two = Box(players="2")
     assert two["dealt"] == DEALT_2
     assert two["cash"] == {"P1": 1000, "P2": 1000}
-    assert two.lines()[1] == "Cash: $1000M each"
+    assert two.lines()[1] == "Give $1000M each"
 
 
 def test_setup_pages_show_each_players_routes_then_the_first_move() -> None:
     box = Box(players="3")
     box.press(NEXT)
-    assert box.lines()[:4] == ["Setup 2/4 P1 routes", "52 Fuego-Jorvasa",
+    assert box.lines()[:5] == ["Setup 2/4 P1 routes", "Give P1 these 3", "52 Fuego-Jorvasa",
                                "3 Cedar Falls-Alderport", "8 Jorvasa-Kalunde"]
     box.press(UP)
     assert box.json()["step"] == "deal"
@@ -309,8 +311,8 @@ def test_revenue_is_itemised_at_the_start_of_each_later_turn() -> None:
     assert box["round"] == 2 and box["player"] == "P1" and box["step"] == "revenue"
     assert box["revenue"] == {"routes": 20, "cargo": 0, "hub_fees": {}, "total": 20,
                               "reactivated": []}
-    assert box.lines()[:5] == ["P1 revenue rnd 2", "Routes $20M cargo $0M", "Hub use fees $0M",
-                               "Nothing deactivated", "Total +$20M"]
+    assert box.lines()[:5] == ["P1 revenue rnd 2", "Bank pays +$20M", "Routes $20M cargo $0M",
+                               "Hub use fees $0M", "Nothing deactivated"]
     box.idle()
     box.idle()
     assert box["player"] == "P3" and box["revenue"]["cargo"] == 20

@@ -11,6 +11,7 @@ from companion.games.now_boarding import NowBoarding
 from companion.ui.render import HEIGHT, WIDTH, render
 from companion.ui.screen import (
     Screen,
+    reads_from_a_seat,
     screen_problems,
 )
 from companion.ui.views import screen_for
@@ -21,6 +22,7 @@ NEXT, UP, DOWN = Button.NEXT, Button.UP, Button.DOWN
 
 def check_fits(screen: Screen) -> None:
     assert not screen_problems(screen), screen_problems(screen)
+    assert reads_from_a_seat(screen), screen.text_lines()
     # The complaints always show, in the status bar or (upgrades) the title.
     assert "C:" in screen.status or "C:" in screen.title, (screen.title, screen.status)
     image = render(screen)
@@ -146,7 +148,8 @@ def test_now_boarding_screens_of_a_long_exit_and_a_win() -> None:
     for _ in range(42):
         shown.gesture(UP)
     shown.gesture(UP)  # refused: at most 42 passengers
-    assert shown.look().lines[1] == "+21 complaints = 21/3"
+    screen = shown.look()  # the count being set is the main line, its effect under it
+    assert (screen.main, screen.lines[0]) == ("Undelivered: 42", "+21 complaints = 21/3")
     for _ in range(42):
         shown.gesture(DOWN)
     shown.gesture(NEXT)

@@ -24,6 +24,7 @@ from companion.games.now_boarding_v3.game import NowBoardingV3Game, V3State
 from companion.ui.render import HEIGHT, WIDTH, render
 from companion.ui.screen import (
     Screen,
+    reads_from_a_seat,
     screen_problems,
 )
 from companion.ui.views import screen_for
@@ -47,6 +48,7 @@ def act(state: V3State, *actions: GameAction, at: float = 0.0) -> tuple[V3State,
 
 def check_fits(screen: Screen) -> None:
     assert not screen_problems(screen), screen_problems(screen)
+    assert reads_from_a_seat(screen), screen.text_lines()
     assert render(screen).size == (WIDTH, HEIGHT)
 
 
@@ -406,4 +408,4 @@ def test_v3_result_screen_rates_basic_and_never_rates_a_lost_game(
                     day=3, round=6, lost=lost, reason="day-3", totals=(50, 50, 50, 50))
     screen = now_boarding_v3_screen(state, 0.0)
     check_fits(screen)
-    assert (screen.lines[0], screen.lines[-1]) == (first, last)
+    assert (screen.main, screen.lines[-1]) == (first, last)  # the rating reads from a seat

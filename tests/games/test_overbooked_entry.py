@@ -27,6 +27,7 @@ from companion.ui.screen import (
     SMALL_LINE_WIDTH,
     Screen,
     choice_line,
+    reads_from_a_seat,
     screen_problems,
 )
 from companion.ui.views import screen_for
@@ -278,6 +279,7 @@ def test_overbooked_entry_undo_takes_back_the_finished_plane() -> None:
 
 def within_limits(screen: Screen) -> None:
     assert not screen_problems(screen), screen_problems(screen)
+    assert reads_from_a_seat(screen), screen.text_lines()
     assert render(screen).size == (128, 64)
 
 
@@ -340,4 +342,5 @@ def test_overbooked_entry_plane_shows_every_seat_and_the_cursor() -> None:
     wide = plane_lines(start().sheet.seats, 11)
     assert wide[1] == " .[.]. | . . . . | . . ." and max(map(len, wide)) <= SMALL_LINE_WIDTH
     screen = overbooked_screen(state, 0.0)
-    assert screen.title == "P1 seat 3/40 Empty" and screen.lines == lines
+    assert screen.title == "P1 seat 3/40 Empty" and screen.lines == lines[:3]
+    assert screen.main == "UP/DN who  NEXT seat"  # the seat screen shows its keys

@@ -23,6 +23,7 @@ from companion.games.planes.game import PlanesGame, PlanesState
 from companion.ui.render import HEIGHT, WIDTH, render
 from companion.ui.screen import (
     Screen,
+    reads_from_a_seat,
     screen_problems,
 )
 from companion.ui.views import screen_for
@@ -58,6 +59,7 @@ def board(state: PlanesState, colour: int, cubes: int = 1) -> tuple[PlanesState,
 
 def check_fits(screen: Screen) -> None:
     assert not screen_problems(screen), screen_problems(screen)
+    assert reads_from_a_seat(screen), screen.text_lines()
     assert render(screen).size == (WIDTH, HEIGHT)
 
 

@@ -6,7 +6,7 @@ import pytest
 from PIL import Image
 
 from companion.scenes import SCENES, render_scene, run_scene
-from companion.ui.screen import screen_problems
+from companion.ui.screen import reads_from_a_seat, screen_problems
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -29,3 +29,11 @@ def test_golden_screen(scene, request):
     expected = Image.open(golden).convert("1")
     assert image.size == expected.size == (128, 64)
     assert image.tobytes() == expected.tobytes(), f"{scene} differs from {golden}"
+
+
+@pytest.mark.parametrize("scene", list(SCENES))
+def test_every_scene_says_what_to_do_in_a_font_read_from_a_seat(scene, tmp_path):
+    controller = run_scene(SCENES[scene], tmp_path)
+    screen = controller.screen()
+    controller.journal.close()
+    assert reads_from_a_seat(screen), f"{scene}: only small lines: {screen.text_lines()}"

@@ -29,11 +29,15 @@ def options_for(has_owner_guide: bool) -> tuple[OptionSpec, ...]:
     """The options the menu offers; ``guide=owner`` only when the box has the owner's guide."""
     guides = ("owner", "example") if has_owner_guide else ("example",)
     return (
-        OptionSpec("players", "Players", ("2", "3", "4", "5", "6"), "3"),
-        OptionSpec("start", "Start routes", ("draw", "quick"), "draw"),
-        OptionSpec("guide", "Route guide", guides, guides[0]),
+        OptionSpec("players", "Players", ("2", "3", "4", "5", "6"), "3",
+                   explain="Players at the table"),
+        OptionSpec("start", "Start routes", ("draw", "quick"), "draw",
+                   explain="Draw: the box deals starting routes"),
+        OptionSpec("guide", "Route guide", guides, guides[0],
+                   explain="Which route guide the bank uses"),
         OptionSpec("seed", "Seed", ("auto",), "auto", accepts=_is_seed,
-                   allowed="auto|<whole number>"),
+                   allowed="auto|<whole number>",
+                   explain="Random draws; a fixed seed only by 'new'"),
     )
 
 

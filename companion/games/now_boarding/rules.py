@@ -32,15 +32,21 @@ def _is_seed(value: str) -> bool:
 
 
 OPTIONS = (
-    OptionSpec("players", "Players", ("2", "3", "4", "5"), "3"),
-    OptionSpec("vip", "VIP cards", ("off", "on"), "off"),
+    OptionSpec("players", "Players", ("2", "3", "4", "5"), "3",
+               explain="Players at the table: sets the timer and the decks"),
+    OptionSpec("vip", "VIP cards", ("off", "on"), "off",
+               explain="Play with the VIP passenger cards"),
     OptionSpec("timer", "Timer", data.TIMER_PRESETS, "official",
                accepts=int_between(data.MIN_TIMER_SECONDS, data.MAX_TIMER_SECONDS),
-               allowed="official|relaxed|doubled|off|5..600"),
-    OptionSpec("strict", "Strict timer", ("off", "on"), "off"),
-    OptionSpec("weather", "Weather", ("cards", "digital"), "cards"),
+               allowed="official|relaxed|doubled|off|5..600",
+               explain="Flight time: the rulebook's, longer, or none"),
+    OptionSpec("strict", "Strict timer", ("off", "on"), "off",
+               explain="On: a flight cannot be paused"),
+    OptionSpec("weather", "Weather", ("cards", "digital"), "cards",
+               explain="Digital: the box draws the weather, not the cards"),
     OptionSpec("seed", "Seed", ("auto",), "auto", accepts=_is_seed,
-               allowed="auto|<whole number>"),
+               allowed="auto|<whole number>",
+               explain="Random draws; a fixed seed only by 'new'"),
 )
 
 SETUP_BEFORE_FREE = ("board", "cards", "planes")

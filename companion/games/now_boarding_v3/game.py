@@ -92,11 +92,14 @@ def _timer_value(value: str) -> bool:
 
 OPTIONS: Final = (
     OptionSpec("players", "Players",
-               tuple(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)), "4"),
-    OptionSpec("variant", "Variant", VARIANTS, DEFAULT_VARIANT),
+               tuple(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)), "4",
+               explain="Players at the table"),
+    OptionSpec("variant", "Variant", VARIANTS, DEFAULT_VARIANT,
+               explain="Basic or advanced rules"),
     OptionSpec("timer", "Departure", ("auto", "off", "30", "45", "60", "90", "120"), "auto",
                accepts=_timer_value,
-               allowed=f"auto|off|{MIN_TIMER_SECONDS}..{MAX_TIMER_SECONDS}"),
+               allowed=f"auto|off|{MIN_TIMER_SECONDS}..{MAX_TIMER_SECONDS}",
+               explain="Departure seconds; auto: the variant's own"),
 )
 
 ROUND_STEPS: Final = tuple(step.key for step in STEPS)  # departure, arrival, purchase

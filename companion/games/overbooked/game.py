@@ -107,16 +107,23 @@ def _event_list(value: str) -> bool:
 
 
 OPTIONS = (
-    OptionSpec("players", "Players", ("1", "2", "3", "4"), "2"),
-    OptionSpec("variant", "Variant", ("base", "advanced"), "base"),
-    OptionSpec("board", "Board", (AUTO_BOARD, *BOARD_PRESETS), AUTO_BOARD),
+    OptionSpec("players", "Players", ("1", "2", "3", "4"), "2",
+               explain="Players at the table; 1 is the solo game"),
+    OptionSpec("variant", "Variant", ("base", "advanced"), "base",
+               explain="Advanced adds the advanced scoring"),
+    OptionSpec("board", "Board", (AUTO_BOARD, *BOARD_PRESETS), AUTO_BOARD,
+               explain="Board side; auto: by the player count"),
     OptionSpec("events", "Events", (NO_EVENTS, CHOOSE_EVENTS), NO_EVENTS,
                accepts=_event_list,
-               allowed="none|choose|a comma list of event ids, e.g. full-flight,meteor-shower"),
+               allowed="none|choose|a comma list of event ids, e.g. full-flight,meteor-shower",
+               explain="Event cards: none, or choose them next"),
     OptionSpec("scenario", "Solo", tuple(SCENARIO_ALIASES), "schools",
                accepts=lambda value: value in SOLO_SCENARIOS,
-               allowed="|".join((*SCENARIO_ALIASES, *SOLO_SCENARIOS))),
-    OptionSpec("difficulty", "Solo level", tuple(STARTING_VOUCHERS), "easy"),
+               allowed="|".join((*SCENARIO_ALIASES, *SOLO_SCENARIOS)),
+               explain="The solo scenario to play", shown_when=("players", "1")),
+    OptionSpec("difficulty", "Solo level", tuple(STARTING_VOUCHERS), "easy",
+               explain="Solo: fewer starting vouchers is harder",
+               shown_when=("players", "1")),
 )
 
 

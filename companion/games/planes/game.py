@@ -82,12 +82,15 @@ DEFAULT_GREY_PLANES: Final = 2
 
 OPTIONS: Final = (
     OptionSpec("players", "Players", tuple(str(n) for n in range(MIN_PLAYERS,
-                                                                 MAX_PLAYERS + 1)), "2"),
+                                                                 MAX_PLAYERS + 1)), "2",
+               explain="Players at the table"),
     OptionSpec("short", "Ends at track",
                tuple(str(n) for n in range(1, TRACK_END + 1)), str(TRACK_END),
-               allowed=f"1..{TRACK_END}"),
+               allowed=f"1..{TRACK_END}",
+               explain="A shorter game ends earlier on the track"),
     OptionSpec("grey", "Grey planes", ("1", "2", "3", "4"), str(DEFAULT_GREY_PLANES),
-               accepts=int_between(0, 4), allowed="0..4"),
+               accepts=int_between(0, 4), allowed="0..4",
+               explain="Grey planes on the board"),
 )
 
 PLAY_STEPS: Final = ("board", "trigger", "last-round")

@@ -26,7 +26,6 @@ from companion.games.flight_plan.score import check_win
 from companion.games.flight_plan.state import MENU, FlightPlanState, money
 from companion.ui.screen import (
     LINE_WIDTH,
-    MAX_LINES,
     SMALL_LINE_WIDTH,
     STATUS_WIDTH,
     TITLE_WIDTH,
@@ -128,6 +127,14 @@ def _body(lines: list[str], most: int = READABLE_LINES) -> tuple[str, ...]:
     return tuple(fit(line, width) for line in kept)
 
 
+def _led(title: str, lines: list[str], status: str, selected: int | None = None) -> Screen:
+    """A screen whose first line is its main line (the large font, what this screen is
+    about); up to three more lines go below it in the small font."""
+    rest = tuple(fit(line, SMALL_LINE_WIDTH) for line in lines[1:4])
+    return Screen(fit(title, TITLE_WIDTH), rest, main=fit(lines[0], LINE_WIDTH),
+                  status=_status(status), selected=selected)
+
+
 def _status(text: str) -> str:
     return fit(text, STATUS_WIDTH)
 
@@ -160,23 +167,22 @@ def _deal(state: FlightPlanState) -> Screen:
     if state.page == 0:
         how = "Quick Play set" if state.start == "quick" else "2d10 draw"
         cash = state.bank.accounts[0].cash
-        return Screen(f"{title} Bank", _body([
-            f"Cash: {money(cash)} each",
+        return _led(f"{title} Bank", [
+            f"Give {money(cash)} each",
             f"Routes: {how}",
             "3 route cards each",
             f"P1 first, then P2..P{players}",
-        ]), status="NEXT next page")
+        ], "NEXT next page")
     seat = state.page - 1
     name = state.names[seat]
-    lines: list[str] = []
+    lines: list[str] = [f"Give {name} these 3"]
     for number in state.dealt[seat]:
         route = state.guide.route(number)
         lines.append(f"{number} not in guide" if route is None
                      else f"{number} {_route_line(route)}")
-    lines.append("First move: buy 1 to 3")
     last = state.page == pages - 1
-    return Screen(f"{title} {name} routes", _body(lines),
-                  status="NEXT first move" if last else "NEXT next page")
+    return _led(f"{title} {name} routes", lines,
+                "First move: buy 1 to 3" if last else "NEXT next page")
 
 
 def _revenue(state: FlightPlanState) -> Screen:
@@ -192,13 +198,13 @@ def _revenue(state: FlightPlanState) -> Screen:
     else:
         assets = "Nothing deactivated"
     lines = [
+        f"Bank pays +{money(income.total)}",
         f"Routes {money(income.routes)} cargo {money(income.cargo)}",
         f"Hub use fees {money(fees)}",
         assets,
-        f"Total +{money(income.total)}",
     ]
-    return Screen(fit(f"{state.player} revenue rnd {state.round}", TITLE_WIDTH),
-                  _body(lines), status=_status(f"NEXT on  cash {money(account.cash)}"))
+    return _led(f"{state.player} revenue rnd {state.round}", lines,
+                f"NEXT on  cash {money(account.cash)}")
 
 
 def _menu(state: FlightPlanState) -> Screen:
@@ -239,7 +245,7 @@ def _route(state: FlightPlanState) -> Screen:
         owner or f"{price}, earns {revenue}",
         f"Cash {money(_cash(state))}",
     ]
-    return Screen(f"Buy route {index + 1}/{count}", _body(lines), status=BACK_HINT)
+    return _led(f"Buy route {index + 1}/{count}", lines, BACK_HINT)
 
 
 def _fleet(state: FlightPlanState) -> Screen:
@@ -258,7 +264,7 @@ def _fleet(state: FlightPlanState) -> Screen:
         "yours" if owned else ("price ?" if price is None else f"Price {money(price)}"),
         f"Cash {money(_cash(state))}",
     ]
-    return Screen(f"Buy fleet {index + 1}/{count}", _body(lines), status=BACK_HINT)
+    return _led(f"Buy fleet {index + 1}/{count}", lines, BACK_HINT)
 
 
 def _hub(state: FlightPlanState) -> Screen:
@@ -272,7 +278,7 @@ def _hub(state: FlightPlanState) -> Screen:
         or f"Price {money(state.guide.bank.hub_price)}",
         f"Cash {money(_cash(state))}",
     ]
-    return Screen(f"Buy hub {index + 1}/{count}", _body(lines), status=BACK_HINT)
+    return _led(f"Buy hub {index + 1}/{count}", lines, BACK_HINT)
 
 
 def _deactivate(state: FlightPlanState) -> Screen:
@@ -286,7 +292,7 @@ def _deactivate(state: FlightPlanState) -> Screen:
         "bought this turn" if bought else _countdown(holding),
         f"Cash {money(account.cash)}",
     ]
-    return Screen(f"Deactivate {index + 1}/{count}", _body(lines), status=BACK_HINT)
+    return _led(f"Deactivate {index + 1}/{count}", lines, BACK_HINT)
 
 
 AMOUNT_TITLES = {
@@ -333,17 +339,20 @@ def _debt(state: FlightPlanState) -> Screen:
     index, _count = _picked(state)
     account = state.bank.account(debt.payer)
     shown = window(len(choices), index, READABLE_LINES - 1)
-    lines = [f"Cash {money(cash)}: deactivate"]
+    lines = ["Deactivate to pay:"]
     for i in shown:
         holding = account.holding(choices[i])
         refund = deactivation_value(holding.price) if holding is not None else 0
         lines.append(f"{choices[i].label} +{money(refund)}")
-    return Screen(title, _body(lines), selected=1 + index - shown.start,
-                  status="NEXT deactivate")
+    return _led(title, lines, f"NEXT ok  cash {money(cash)}",
+                selected=index - shown.start)
+
+
+WIN_LINES = 4
 
 
 def win_lines(state: FlightPlanState, name: str) -> tuple[str, ...]:
-    """Five lines: the three conditions, what each still misses, what blocks them."""
+    """Four lines: the three conditions, what each still misses, what blocks them."""
     account = state.bank.account(name)
     if account.bankrupt:
         return ("Bankrupt: out of the game",)
@@ -358,9 +367,10 @@ def win_lines(state: FlightPlanState, name: str) -> tuple[str, ...]:
         "short-haul": _NEEDS.sub("", raw.missing.get("short-haul", "short haul: MET")),
     }
     off = [h.asset.label for h in account.holdings if h.turns_left is not None]
-    budget = {"six-regions": 2, "three-hubs": 1, "short-haul": 2}
+    # Four small lines under the main line: a blocked asset takes one from the regions.
+    budget = {"six-regions": 2, "three-hubs": 1, "short-haul": 1}
     if off:
-        budget["short-haul"] = 1
+        budget["six-regions"] = 1
     lines: list[str] = []
     for key, text in texts.items():
         wrapped = textwrap.wrap(text, SMALL_LINE_WIDTH) or [""]
@@ -370,14 +380,15 @@ def win_lines(state: FlightPlanState, name: str) -> tuple[str, ...]:
         lines.extend(wrapped)
     if off:
         lines.append(fit("Blocked: " + ", ".join(off) + " off", SMALL_LINE_WIDTH))
-    return _body(lines, MAX_LINES)
+    return tuple(fit(line, SMALL_LINE_WIDTH) for line in lines[:WIN_LINES])
 
 
 def _win(state: FlightPlanState) -> Screen:
     name = state.names[state.page]
-    # Five lines and no status bar: UP / DOWN turn the players' pages, NEXT goes back.
+    # The keys as the main line, four small lines and no status bar: UP / DOWN turn the
+    # players' pages, NEXT goes back.
     return Screen(f"Win check {name} {state.page + 1}/{len(state.names)}",
-                  win_lines(state, name))
+                  win_lines(state, name), main="UP/DN player  NEXT ok")
 
 
 CONDITION_TEXT = {"six-regions": "6 regions", "three-hubs": "3 hubs",

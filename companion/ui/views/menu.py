@@ -1,12 +1,20 @@
-"""The start menu: the list of games, then one page of options per game.
+"""The start menu: the list of games, one page per option, past games, and the question
+asked before a game in play is replaced.
 
-Three lines show at a time, scrolled so the cursor is always visible and inverted.
+Promises:
+- Lists show three lines at a time, scrolled so the cursor is always visible and framed;
+  arrows at the right edge say that more entries lie above or below.
+- An option page shows one option in the large font (its value in ``< >`` only when UP /
+  DOWN can change it), what the option does in one line, and which option of how many.
+- Replacing a game in play is asked in the large font: "Replace the ... game?".
 """
 
 from __future__ import annotations
 
-from companion.core.app import App, AppState
-from companion.ui.screen import Screen, choice_line
+import textwrap
+
+from companion.core.app import App, AppState, Menu, PastGame
+from companion.ui.screen import LINE_WIDTH, SMALL_LINE_WIDTH, Screen, choice_line, fit
 
 VISIBLE = 3
 
@@ -17,18 +25,78 @@ def window(count: int, cursor: int, visible: int = VISIBLE) -> range:
     return range(first, min(count, first + visible))
 
 
+def scrolled(items: list[str], cursor: int, title: str, status: str,
+             visible: int = VISIBLE) -> Screen:
+    """A list screen: the window around ``cursor``, framed, with scroll arrows."""
+    shown = window(len(items), cursor, visible)
+    more_above, more_below = shown.start > 0, shown.stop < len(items)
+    room = LINE_WIDTH - (1 if more_above or more_below else 0)
+    return Screen(title, tuple(fit(items[i], room) for i in shown),
+                  selected=cursor - shown.start, status=status,
+                  more_above=more_above, more_below=more_below)
+
+
 def menu_screen(app: App, state: AppState) -> Screen:
     menu = state.menu
     assert menu is not None
+    if menu.page == "history":
+        return _history(app, state.resumable, menu)
+    if menu.page == "replace":
+        return _replace(app, state, menu)
     if menu.page == "games" or menu.game is None:
-        items = app.menu_items(state)
-        shown = window(len(items), menu.cursor)
-        return Screen("Choose a game", tuple(items[i] for i in shown),
-                      selected=menu.cursor - shown.start, status="UP/DOWN move  NEXT go")
+        return scrolled(app.menu_items(state), menu.cursor, "Choose a game",
+                        "UP/DOWN move  NEXT go")
+    return _option(app, menu)
+
+
+def _option(app: App, menu: Menu) -> Screen:
+    assert menu.game is not None
     game = app.game(menu.game)
-    specs = game.options
-    shown = window(len(specs), menu.cursor)
-    lines = tuple(choice_line(specs[i].label, menu.values[i]) for i in shown)
-    last = menu.cursor == len(specs) - 1
-    status = "UP/DN change NEXT start" if last else "UP/DN change  NEXT ok"
-    return Screen(game.title, lines, selected=menu.cursor - shown.start, status=status)
+    spec = game.options[menu.cursor]
+    shown = app.visible_options(menu)
+    position = shown.index(menu.cursor) if menu.cursor in shown else 0
+    value = menu.values[menu.cursor]
+    if spec.changeable:
+        main = choice_line(spec.label, value)
+    else:
+        room = LINE_WIDTH - len(value) - 1
+        main = f"{fit(spec.label, room).ljust(room)} {value}"
+    explain = textwrap.wrap(spec.explain, SMALL_LINE_WIDTH)[:2] or [""]
+    lines = (*explain, f"option {position + 1} of {len(shown)}")
+    last = position == len(shown) - 1
+    go = "NEXT start" if last else "NEXT ok"
+    status = f"UP/DN change  {go}" if spec.changeable else f"fixed here  {go}"
+    return Screen(fit(game.title, LINE_WIDTH), lines, main=main, status=status)
+
+
+def _history(app: App, past: tuple[PastGame, ...], menu: Menu) -> Screen:
+    if not past:
+        return Screen("Resume a game", ("No unfinished", "games to resume."),
+                      status="BACK menu")
+    cursor = min(menu.cursor, len(past) - 1)
+    # A row: the game and the time it was last played; the date goes in the status.
+    items = [f"{fit(app.title_of(game.game), 14).ljust(14)} {game.last_wall[11:16]}"
+             for game in past]
+    return scrolled(items, cursor, "Resume a game",
+                    f"{past[cursor].last_wall[:10]}  NEXT resume")
+
+
+def _replace(app: App, state: AppState, menu: Menu) -> Screen:
+    in_play = state.session.game if state.session is not None else menu.game or ""
+    question = textwrap.wrap(f"Replace the {app.title_of(in_play)} game?", LINE_WIDTH)[:2]
+    return Screen("Game in play", (*question, "NEXT yes, BACK no"),
+                  status="it stays in Resume a game")
+
+
+SCENES: dict[str, tuple[str, ...]] = {
+    "menu-scrolled": ("press down", "press down", "press down", "press down"),
+    "menu-option": ("press next", "press next", "press next", "press next"),
+    "menu-option-fixed": ("press next", *("press next",) * 5),
+    "menu-solo": ("press down", "press down", "press down", "press next", "press down",
+                  "press next", "press next", "press next", "press next"),
+    "menu-replace": ("new flight-plan", "press back", "press down", "press next"),
+    # UP wraps from "Back to game" past the Sound and Volume rows to "Resume a game".
+    "menu-resume": ("new flight-plan", "new planes", "press back", "press up", "press up",
+                    "press up", "press next"),
+}
+"""The menu's own scenes (``menu``, the games page at the start, is in companion/scenes.py)."""

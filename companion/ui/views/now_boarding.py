@@ -8,8 +8,10 @@ title or caption says what the buttons do. Each step the rulebook names is said 
 the anger cubes before the complaints are asked, "flip every face-down passenger card"
 before each flight, the Preflight chart's flip before round 1, and "Serve a VIP?" before the
 VIP card is named.
-Every text keeps to the Screen limits (tests check each screen of whole games), and a body
-has at most 4 lines: on the panel a 5th small line touches the status bar.
+Every screen says what to do now in the 12-pixel font (a body of three large lines, big
+digits, or a main line over small ones), and every text keeps to the Screen limits (tests
+check each screen of whole games); a body has at most 4 lines: on the panel a 5th small line
+touches the status bar.
 """
 
 from __future__ import annotations
@@ -134,7 +136,7 @@ def _setup(state: NowBoardingState) -> Screen:
             "Chart: Preflight side up",
             f"use its {players}P column",
             "Tiles+temp tokens by it",
-        ), status=status)
+        ), status=status).with_main(0)
     if page == "cards":
         removed = data.REMOVED_AIRPORTS[players]
         kept = data.passenger_cards(players)
@@ -166,7 +168,7 @@ def _setup(state: NowBoardingState) -> Screen:
         last = f"{back} card{'s' if back > 1 else ''} back in box" if back else "face-down"
         lines = (*(f"{STAGE_TITLES[stage]:<10} {count:>2} cards"
                    for stage, count in zip(STAGES, chart.in_pile, strict=True)), last)
-        return Screen(f"{number} Deal", lines, status=status)
+        return Screen(f"{number} Deal", lines, status=status).with_main(0)
     if page == "weather":
         per_stage = PREFLIGHT[players].weather[0]
         tokens = per_stage // 2
@@ -181,7 +183,7 @@ def _setup(state: NowBoardingState) -> Screen:
     cards = state.vip_dealt[STAGES.index(stage)]
     shown = cards if cards else ("(none)",)
     return Screen(f"{number} VIP {SHORT_STAGE[stage]}",
-                  (f"{STAGE_TITLES[stage]} VIP deck:", *shown), status=status)
+                  (f"{STAGE_TITLES[stage]} VIP deck:", *shown), status=status).with_main(0)
 
 
 # -- maintenance and first-round steps ----------------------------------------------------------
@@ -196,19 +198,20 @@ def _passengers(state: NowBoardingState) -> Screen:
     if unserved:  # named before they become complaints (their own NEXT)
         names = textwrap.wrap(", ".join(state.vip_decks[state.stage_index]), SMALL_LINE_WIDTH)
         total = state.complaints + unserved
+        # The main line is the count the table adds; the names may take two small lines.
         return Screen(f"{stage} deck empty", (
-            f"Unserved VIP{'s' if unserved > 1 else ''} complain:",
+            f"+{unserved} = {total}/{COMPLAINT_LIMIT} complaints",
+            f"Unserved VIP{'s' if unserved > 1 else ''}, NEXT adds:",
             *names[:2],
-            *((f"NEXT: +{unserved} = {total}/{COMPLAINT_LIMIT} complaints",) if len(names) > 1
-              else (f"+{unserved} complaints: {total}/{COMPLAINT_LIMIT}", "NEXT: add them")),
-        ), status=status_line(state))
+        ), status=status_line(state)).with_main(0)
     if state.stage_index + 1 < len(STAGES):
         following = STAGE_TITLES[STAGES[state.stage_index + 1]]
         lines: tuple[str, ...] = (f"{following} stage begins:", "remove every storm and",
                                   "tailwind token.", "NEXT: new weather")
     else:
         lines = ("No new passengers,", "no weather change.", "Next round is FINAL!")
-    return Screen(f"{stage} deck empty", lines, status=status_line(state))
+    screen = Screen(f"{stage} deck empty", lines, status=status_line(state))
+    return screen.with_main(-1) if len(lines) > 3 else screen
 
 
 def _weather(state: NowBoardingState) -> Screen:
@@ -231,22 +234,23 @@ def _vip(state: NowBoardingState) -> Screen:
         ), status=status_line(state))
     card = vip_offer(state) or ""
     effect = data.VIP_BY_NAME[card].effect if card in data.VIP_BY_NAME else ""
+    # The main line starts the step's sentence; the small line under it ends it.
     return Screen(f"VIP: {card}", (
-        effect,
         "Put it by the last",
         "passenger card drawn.",
+        effect,
         "NEXT ok",
-    ), status=status_line(state))
+    ), status=status_line(state)).with_main(0)
 
 
 def _ready(state: NowBoardingState) -> Screen:
     flip_cards = ("Flip every face-down", "passenger card.")
-    if state.round == 1:
+    if state.round == 1:  # the every-round flip is the main line; the chart's flip under it
         return Screen("NEXT: start round 1", (
+            *flip_cards,
             "Preflight chart: flip to",
             "its Upgrades side.",
-            *flip_cards,
-        ), status=status_line(state))
+        ), status=status_line(state)).with_main(0)
     title = (f"NEXT: FINAL round {state.round}" if state.final_round
              else f"NEXT: start round {state.round}")
     return Screen(title, (*flip_cards, _to_win_line(state)), status=status_line(state))
@@ -292,7 +296,8 @@ def _cubes(state: NowBoardingState) -> Screen:
     else:
         lines = ("Put 1 anger cube on", "every waiting passenger.", "A 4th cube files a",
                  "complaint.")
-    return Screen("Anger: NEXT counts", lines, status=status_line(state))
+    # The first words, the cube to put, are the main line; the rest of the rule under it.
+    return Screen("Anger: NEXT counts", lines, status=status_line(state)).with_main(0)
 
 
 def _upgrade_line(state: NowBoardingState, player: int, item: str) -> str:
@@ -340,7 +345,7 @@ def _exit(state: NowBoardingState) -> Screen:
         f"+{added} complaints = {total}/{COMPLAINT_LIMIT}",
         _to_win_line(state),
         last,
-    ), status=status_line(state))
+    ), status=status_line(state)).with_main(0)
 
 
 def _over(state: NowBoardingState) -> Screen:

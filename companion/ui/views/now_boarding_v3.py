@@ -5,8 +5,9 @@ Departure that draws says how many, to put back and redraw a passenger drawn at 
 destination, and offers the "too few tiles" ending as a choice (DOWN); a running Departure
 timer shows in big M:SS digits. The result rates the basic game (never "table wins!") and
 gives a lost game no rating. The status bar shows the Lost pile (with its
-limit in the advanced variant) wherever it matters. Every text keeps to the Screen limits
-(tests check each screen of whole games).
+limit in the advanced variant) wherever it matters. What to do now is in the 12-pixel font
+(a main line, usually the NEXT step, over small lines; or big digits). Every text keeps to
+the Screen limits (tests check each screen of whole games).
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def _setup(state: V3State) -> Screen:
         "A+B tiles face down in",
         "the supply; 1 Jet at the",
         "Hub gate, 1 Commuter.",
-    ), status=f"{timer_text}  NEXT: day 1")
+    ), status=f"{timer_text}  NEXT: day 1").with_status_as_main()
 
 
 #: Said at every Departure that draws (the prototype: a passenger drawn for the airport of
@@ -90,9 +91,8 @@ def _short(state: V3State) -> Screen:
     return Screen("Too few tiles?", (
         f"Fewer than {draw(state)} tiles for",
         "everyone's draw: the game",
-        "ends and is scored.",
-        "NEXT end + score  UP back",
-    ), status=_lost(state))
+        "is scored.  UP: back",
+    ), main="NEXT: end and score", status=_lost(state))
 
 
 def _departure(state: V3State, now: float) -> Screen:
@@ -101,21 +101,21 @@ def _departure(state: V3State, now: float) -> Screen:
     count = draw(state)
     airports = v3.airports_per_player(state.day)
     title = f"{_where(state)} Departure"
-    drawing = f"Draw {count} ({airports} per player)."
+    drawing = f"Draw {count}: {airports} per player"  # the main line: 21 characters at most
     countdown = state.countdown
     if countdown is None:
         if redeye(state):
-            lines: tuple[str, ...] = ("REDEYE: no passengers", "Load, depart planes",
-                                      "Last round of the day")
-        else:
-            lines = (drawing, *REDRAW, SHORT_CHOICE)
-        return Screen(title, lines, status=f"NEXT: Arrival  {_lost(state)}")
+            return Screen(title, ("REDEYE: no passengers", "Load, depart planes",
+                                  "Last round of the day"),
+                          status=f"NEXT: Arrival  {_lost(state)}")
+        return Screen(title, (*REDRAW, SHORT_CHOICE), main=drawing,
+                      status=f"NEXT: Arrival  {_lost(state)}")
     if countdown.state is TimerState.IDLE:  # the draw, before the timer runs
         start = f"NEXT: start {clock_text(int(countdown.duration))}"
         if redeye(state):
             return Screen(title, ("REDEYE: no passengers", "Load, depart planes", start),
                           status=f"Redeye  {_lost(state)}")
-        return Screen(title, (drawing, *REDRAW, start), status=SHORT_CHOICE)
+        return Screen(title, (*REDRAW, start), main=drawing, status=SHORT_CHOICE)
     captions = {
         TimerState.IDLE: "",
         TimerState.RUNNING: "NEXT end  hold NEXT pause",
@@ -134,7 +134,7 @@ def _arrival(state: V3State) -> Screen:
         "De-board gates, commuters",
         "Score or age passengers",
         f"Lost {_pile(state)}  UP+1 DN-1",
-    ), status="NEXT: " + ("day's end" if redeye(state) else "Purchase"))
+    ), status="NEXT: " + ("day's end" if redeye(state) else "Purchase")).with_status_as_main()
 
 
 def _pile(state: V3State) -> str:
@@ -150,7 +150,15 @@ def _purchase(state: V3State) -> Screen:
         f"${prices['commuter']} Commuter ${prices['gate']} Gate",
         f"${prices['upgrade-jet']} Upgrade Jet ${prices['new-jet']} New Jet",
         f"${prices['city-to-hub']} City into a Hub",
-    ), status=f"NEXT: round {state.round + 1}  {_lost(state)}")
+    ), main=_next_round(state))
+
+
+def _next_round(state: V3State) -> str:
+    """``NEXT: round 3  Lost 2``, or ``NEXT: R3  Lost 2/8`` where the long form would not fit
+    the main line (the four price lines leave no room for a status bar under it)."""
+    following = state.round + 1
+    text = f"NEXT: round {following}  {_lost(state)}"
+    return text if len(text) <= LINE_WIDTH else f"NEXT: R{following}  {_lost(state)}"
 
 
 def _day_end(state: V3State) -> Screen:
@@ -162,14 +170,15 @@ def _day_end(state: V3State) -> Screen:
                 "after the Redeye: to the",
                 "Lost pile.",
                 f"Lost {_pile(state)}  UP+1 DN-1",
-            ), status="NEXT: final Purchase")
+            ), status="NEXT: final Purchase").with_status_as_main()
         case "final-purchase":
             return Screen(f"Day {day} final Purchase", (
                 "Buy until nothing more is",
                 "affordable. Vouchers can",
                 "still save passengers.",
                 f"Lost {_pile(state)}  UP+1 DN-1",
-            ), status="NEXT: " + ("score piles" if day < v3.DAYS else "game over"))
+            ), status="NEXT: " + ("score piles" if day < v3.DAYS else "game over")
+            ).with_status_as_main()
         case "shuffle-score-piles":
             return Screen(f"Day {day} ends", (
                 "Shuffle every score",
@@ -184,14 +193,14 @@ def _day_end(state: V3State) -> Screen:
                 "and its passenger tiles",
                 "to the supply; mix well.",
                 f"Then draw {airports} each ({airports * state.players}).",
-            ), status=f"NEXT: day {day + 1} begins")
+            ), status=f"NEXT: day {day + 1} begins").with_status_as_main()
     supply = state.reason == "supply"
     return Screen("Game over", (
         "Too few tiles to draw:" if supply else "Day 3 is over.",
         "Each player totals their",
         "score pile: face up and",
         "face down tiles alike.",
-    ), status="NEXT: enter the scores")
+    ), status="NEXT: enter scores").with_status_as_main()
 
 
 def _entry(state: V3State) -> Screen:
@@ -212,7 +221,7 @@ def _result(state: V3State, result: dict[str, Any]) -> Screen:
     else:  # the basic game is rated, never won or lost
         first, last = f"Rating: {result['rating']}", f"Lost pile: {result['lost']}"
     return Screen(f"Final score {result['score']}", (first, *rows, last),
-                  status="BACK menu  hold BACK undo")
+                  status="BACK menu  hold BACK undo").with_main(0)
 
 
 def _lose(state: V3State) -> Screen:
@@ -222,7 +231,7 @@ def _lose(state: V3State) -> Screen:
         f"than 2 x {state.players} = {limit}.",
         "Too many passengers",
         "stormed off. Try again!",
-    ), status="BACK menu  hold BACK undo")
+    ), status="BACK menu  hold BACK undo").with_main(0)
 
 
 def now_boarding_v3_screen(state: V3State, now: float) -> Screen:

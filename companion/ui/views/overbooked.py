@@ -23,7 +23,7 @@ from companion.games.overbooked.game import (
     seat_position,
 )
 from companion.games.overbooked.seatmap import COLOUR_NAMES, EMPTY, SeatMap
-from companion.ui.screen import LINE_WIDTH, MAX_LINES, SMALL_LINE_WIDTH, Screen, fit
+from companion.ui.screen import LINE_WIDTH, SMALL_LINE_WIDTH, TITLE_WIDTH, Screen, fit
 from companion.ui.views.menu import window
 
 _TWO = "new overbooked players=2"
@@ -134,6 +134,10 @@ def plane_lines(seats: SeatMap, cursor: int | None) -> tuple[str, ...]:
     return tuple(lines)
 
 
+SEAT_KEYS = "UP/DN who  NEXT seat"
+SEAT_ROWS = 3
+
+
 def _seats(state: OverbookedEntryState) -> Screen:
     seats = state.sheet.seats
     row, column = seat_position(seats, state.cursor)
@@ -141,8 +145,12 @@ def _seats(state: OverbookedEntryState) -> Screen:
     who = "Empty" if occupant is None else OCCUPANT_WORDS[occupant.value]
     title = f"{player_name(state.player)} seat {state.cursor + 1}/{seats.seat_count} {who}"
     lines = plane_lines(seats, state.cursor)
-    shown = window(len(lines), row, MAX_LINES)
-    return Screen(title, tuple(lines[i] for i in shown))
+    # The keys in the large font, three rows of the plane (scrolled to the cursor's row;
+    # the rows fill the width, so no scroll arrows: the title counts the seats), and how
+    # to finish early.
+    shown = window(len(lines), row, SEAT_ROWS)
+    return Screen(title, tuple(lines[i] for i in shown), main=SEAT_KEYS,
+                  status="hold NEXT: plane is done")
 
 
 def _count(state: OverbookedEntryState) -> Screen:
@@ -184,6 +192,7 @@ def _result(state: OverbookedEntryState) -> Screen:
     result = result_of(state)
     assert result is not None
     page = state.pages[state.page]
+    # Result pages: the page and its keys in the title, the headline in the large font.
     status = f"Page {state.page + 1}/{len(state.pages)} NEXT/DN> UP<"
     totals = {player["name"]: player["total"] for player in result["players"]}
     places = _places(result["ranking"])
@@ -193,27 +202,28 @@ def _result(state: OverbookedEntryState) -> Screen:
         lines = tuple(f"{ordinal(places[name])} {name}  {totals[name]:>3} pts"
                       for names in result["ranking"] for name in names)
         winners = " ".join(result["winners"])
-        title = f"{winners} wins!" if len(result["winners"]) == 1 else f"Tie: {winners}"
-        return Screen(title, lines, status=status)
+        headline = f"{winners} wins!" if len(result["winners"]) == 1 else f"Tie: {winners}"
+        return Screen(fit(status, TITLE_WIDTH), lines, main=fit(headline, LINE_WIDTH))
     name = player_name(page.player)
     part = f" {page.part}/{page.parts}" if page.parts > 1 else ""
-    title = f"{name} {totals[name]} pts {ordinal(places[name])}{part}"
-    width = LINE_WIDTH if len(page.entries) <= 3 else SMALL_LINE_WIDTH
+    headline = f"{name} {totals[name]} pts {ordinal(places[name])}{part}"
+    width = SMALL_LINE_WIDTH
     lines = tuple(f"{fit(_label(key), width - 5):<{width - 5}}{points:>+5}"
                   for key, points in page.entries)
-    return Screen(title, lines or ("Nothing scored",), status=status)
+    return Screen(fit(status, TITLE_WIDTH), lines or ("Nothing scored",),
+                  main=fit(headline, LINE_WIDTH))
 
 
 def _solo(result: dict[str, object], totals: dict[str, int], status: str) -> Screen:
     solo = result["solo"]
     assert isinstance(solo, dict)
     verdict = "WON" if solo["won"] else "LOST"
-    title = f"{SCENARIO_TITLES.get(solo['scenario'], 'Solo')} {verdict}"
+    headline = f"{SCENARIO_TITLES.get(solo['scenario'], 'Solo')} {verdict}"
     lines = [f"P1 {totals['P1']} pts  {solo['difficulty']}"]
     for key, held in solo["conditions"].items():
         lines.append(fit(f"{'ok' if held else '--'} {CONDITION_LABELS.get(key, key)}",
                          SMALL_LINE_WIDTH))
-    return Screen(title, tuple(lines[:5]), status=status)
+    return Screen(fit(status, TITLE_WIDTH), tuple(lines[:4]), main=fit(headline, LINE_WIDTH))
 
 
 def _label(key: str) -> str:

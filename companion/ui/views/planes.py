@@ -75,11 +75,13 @@ def _plane_line(state: PlanesState, index: int) -> str:
     return f"{colour_name(index):<6} {bar} {cubes}/{size} {owner}".rstrip()
 
 
-def _board(state: PlanesState, title: str, status: str) -> Screen:
-    """Four of the five planes at a time, scrolled so the cursor's colour always shows."""
+def _board(state: PlanesState, title: str, main: str) -> Screen:
+    """What to do in the large font, then four of the five planes at a time, scrolled so the
+    cursor's colour always shows."""
     shown = window(len(BOARD_COLOURS), state.cursor, BOARD_LINES)
     lines = tuple(_plane_line(state, index) for index in shown)
-    return Screen(title, lines, selected=state.cursor - shown.start, status=status)
+    return Screen(title, lines, selected=state.cursor - shown.start, main=main,
+                  more_above=shown.start > 0, more_below=shown.stop < len(BOARD_COLOURS))
 
 
 def _why(state: PlanesState) -> str:
@@ -95,10 +97,9 @@ def _trigger(state: PlanesState) -> Screen:
     still = "Then: " + ", ".join(after) if after else "That ends the round."
     return Screen("END OF GAME TRIGGERED", (
         _why(state),
-        "Whose turn was it?",
         f"  < {player_name(state.seat)} (P{state.seat + 1}) >",
         still,
-    ), status="UP/DN player  NEXT ok")
+    ), main="Whose turn was it?", status="UP/DN player  NEXT ok")
 
 
 def _last_round(state: PlanesState) -> Screen:
@@ -106,7 +107,7 @@ def _last_round(state: PlanesState) -> Screen:
     title = f"Finish round: {left} turn" + ("s" if left != 1 else "")
     if left == 0:
         title = "Round done: game over"
-    return _board(state, title, "hold NEXT: enter scores")
+    return _board(state, title, "hold NEXT: scores")
 
 
 def _goals(state: PlanesState, seat: int) -> Screen:
@@ -117,7 +118,7 @@ def _goals(state: PlanesState, seat: int) -> Screen:
         listed = "~" + listed.split("+", 1)[1].lstrip("~")
     draft = f"{state.draft} VP" if state.draft else "-"
     return Screen(f"{player_name(seat)}: goal cards", (
-        f"{count} card{'s' if count != 1 else ''} = {sum(cards)} VP",
+        f"{count} {_cards(count)} = {sum(cards)} VP",
         f"VP: {listed}",
         f"Card {count + 1}: {draft}",
     ), status="NEXT add  hold NEXT done")
@@ -130,6 +131,33 @@ def _boarded(state: PlanesState, seat: int) -> Screen:
                   status="UP/DN set  NEXT confirm")
 
 
+def _cards(count: int) -> str:
+    return "card" if count == 1 else "cards"
+
+
+TIE_BREAKS = (("boarded", "boarded cubes"), ("goal_cards", "goal cards"))
+TIE_WORDS = {"boarded cubes": "cubes", "goal cards": "cards"}
+"""The short words for the main line ("Yellow wins on cards" fits the large font)."""
+"""The rulebook's tie-breaks in order (see games/planes/score.py): what the result names."""
+
+
+def tie_break(result: dict[str, Any]) -> str | None:
+    """Why the winner won a tie on points ("boarded cubes", "goal cards"), or None when no
+    one else had as many points (or the tie stands)."""
+    winners = result["winners"]
+    players = {player["name"]: player for player in result["players"]}
+    if len(winners) != 1:
+        return None
+    winner = players[winners[0]]
+    level = [player for name, player in players.items()
+             if name != winner["name"] and player["total"] == winner["total"]]
+    for key, words in TIE_BREAKS:
+        if any(player[key] < winner[key] for player in level):
+            return words
+        level = [player for player in level if player[key] == winner[key]]
+    return None
+
+
 def _result(state: PlanesState, result: dict[str, Any]) -> Screen:
     pages = state.players + 1
     status = f"NEXT/UP/DN page {state.page + 1}/{pages}"
@@ -140,20 +168,27 @@ def _result(state: PlanesState, result: dict[str, Any]) -> Screen:
                 total = next(p["total"] for p in result["players"] if p["name"] == name)
                 lines.append(f"{place}. {name:<7} {total:>3} VP")
         winners = result["winners"]
-        title = (f"Planes: {winners[0]} wins" if len(winners) == 1
-                 else f"Planes: {len(winners)}-way tie")
-        return Screen(title, tuple(lines), status=status)
+        why = tie_break(result)
+        # The winner in the large font; level on points, also what broke the tie.
+        if len(winners) > 1:
+            main = f"{len(winners)}-way tie"
+        elif why is not None:
+            main = f"{winners[0]} wins on {TIE_WORDS[why]}"
+        else:
+            main = f"{winners[0]} wins"
+        # Four players fill the body: the page keys then live in the title alone.
+        return Screen(f"Planes: end, page 1/{pages}", tuple(lines), main=main,
+                      status=status if len(lines) <= 3 else "")
     player = result["players"][state.page - 1]
     place = next(number for number, names in enumerate(result["ranking"], start=1)
                  if player["name"] in names)
     breakdown = player["breakdown"]
-    return Screen(f"{player['name']}: {player['total']} VP, #{place}", (
-        f"Goals: {player['goal_cards']} cards, {breakdown['goals']} VP",
+    cards = player["goal_cards"]
+    return Screen(f"{player['name']}: place {place} of {len(result['ranking'])}", (
+        f"Goals: {cards} {_cards(cards)}, {breakdown['goals']} VP",
         f"Cubes: {player['boarded']} x {planes.VP_PER_BOARDED_CUBE} = "
         f"{breakdown['boarded-cubes']} VP",
-        f"Total: {player['total']} VP",
-        f"Place {place} of {len(result['ranking'])}",
-    ), status=status)
+    ), main=f"{player['name']}: {player['total']} VP", status=status)
 
 
 def planes_screen(state: PlanesState, now: float) -> Screen:
@@ -161,7 +196,7 @@ def planes_screen(state: PlanesState, now: float) -> Screen:
     seat = current_player(state)
     match state.step:
         case "board":
-            return _board(state, _track_title(state), "NEXT colour UP +1 DN -1")
+            return _board(state, _track_title(state), "UP+1 DN-1 NEXT colour")
         case "trigger":
             return _trigger(state)
         case "last-round":

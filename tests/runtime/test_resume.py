@@ -1,0 +1,58 @@
+"""A replaced game is resumed from the menu: replayed from the journal, current again,
+its running countdown paused (runtime/controller.py, adapters/journal.py)."""
+
+from companion.testing.simulated import simulated_controller
+
+
+def send(controller, *lines):
+    for line in lines:
+        reply = controller.command_line(line)
+        assert reply is not None and reply.startswith("ok"), (line, reply)
+
+
+def test_a_replaced_game_is_resumed_from_the_menu_exactly_as_it_was(tmp_path):
+    controller = simulated_controller(tmp_path)
+    send(controller, "new timer seconds=60", "press next", "wait 20")
+    first = controller.game_id
+    send(controller, "new planes players=2")
+    assert [past.id for past in controller.state.resumable] == [first]
+    # UP wraps past the Sound and Volume rows at the end of the menu to "Resume a game".
+    send(controller, "press back", *("press up",) * 3, "press next")
+    assert controller.screen().title == "Resume a game"
+    send(controller, "press next", "press next")  # the timer; yes, replace the planes game
+    assert controller.game_id == first
+    assert controller.journal.current().id == first
+    body = controller.app.to_json(controller.state, controller.now())
+    assert body["game"] == "timer"
+    assert body["timer"] == {"state": "paused", "remaining": 40.0, "duration": 60.0}
+    # The planes game, replaced in turn, is now the one offered.
+    assert [past.game for past in controller.state.resumable] == ["planes"]
+    controller.journal.close()
+
+
+def test_a_resumed_game_is_the_one_a_restart_comes_back_to(tmp_path):
+    controller = simulated_controller(tmp_path)
+    send(controller, "new timer seconds=60", "new planes players=2", "press back",
+         *("press up",) * 3, "press next", "press next", "press next")
+    controller.journal.close()
+    restarted = simulated_controller(tmp_path)
+    assert restarted.app.to_json(restarted.state, restarted.now())["game"] == "timer"
+    restarted.journal.close()
+
+
+def test_a_past_game_that_does_not_replay_is_refused_and_the_game_in_play_stays(tmp_path):
+    controller = simulated_controller(tmp_path)
+    send(controller, "new timer seconds=60", "press next")
+    broken = controller.game_id
+    send(controller, "new planes players=2")
+    in_play = controller.game_id
+    with controller.journal._db:  # a row no version of the box writes
+        controller.journal._db.execute(
+            "INSERT INTO actions (game_id, action, at, wall) VALUES (?, ?, 1.0, '')",
+            (broken, '{"kind": "press", "button": "sideways"}'))
+    send(controller, "press back", *("press up",) * 3, "press next", "press next",
+         "press next")
+    assert controller.game_id == in_play and controller.journal.current().id == in_play
+    assert controller.app.to_json(controller.state, controller.now())["game"] == "planes"
+    assert controller.state.notice.startswith("Cannot resume that game")
+    controller.journal.close()
