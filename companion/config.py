@@ -67,7 +67,8 @@ def merge(config: Config, overrides: Mapping[str, Any], source: str) -> Config:
     merged = copy.deepcopy(config)
     for section, values in overrides.items():
         if section not in merged:
-            raise ConfigError(f"{source}: unknown section [{section}]; sections: "
+            shown = section if section.isprintable() else repr(section)
+            raise ConfigError(f"{source}: unknown section [{shown}]; sections: "
                               f"{', '.join(merged)}")
         if not isinstance(values, Mapping):
             raise ConfigError(f"{source}: {section} must be a [{section}] table")
@@ -79,6 +80,8 @@ def merge(config: Config, overrides: Mapping[str, Any], source: str) -> Config:
 def checked(section: str, key: str, value: Any, current: Mapping[str, Any], source: str) -> Any:
     """``value`` if it suits ``section.key``, else :class:`ConfigError`."""
     name = f"{section}.{key}"
+    if not name.isprintable():  # a key with a newline or a control character: one line still
+        name = repr(name)
     if key not in current:
         raise ConfigError(f"{source}: unknown key {name}; [{section}] takes: "
                           f"{', '.join(current)}")

@@ -68,3 +68,17 @@ def test_config_refuses_a_file_that_is_not_utf8(tmp_path):
     path.write_bytes(b"# caf\xe9\n")
     with pytest.raises(ConfigError, match="not UTF-8"):
         load(path)
+
+
+@pytest.mark.parametrize("text", [
+    '["a\\nb"]\nx = 1\n',             # a section name with a newline in it
+    '[buttons]\n"x\\ny" = 1\n',        # a key with a newline in it
+    '[buttons]\n"\\u0007" = 1\n',      # a control character
+])
+def test_config_refusal_of_an_odd_name_stays_on_one_line(tmp_path, text):
+    """Found by the config fuzz: a name with a newline made a two-line refusal."""
+    path = tmp_path / "companion.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as refusal:
+        load(path)
+    assert "\n" not in str(refusal.value) and str(path) in str(refusal.value)
