@@ -64,10 +64,7 @@ from companion.core.game import (
     resolve_options,
 )
 from companion.core.timer import Countdown, TimerState
-from companion.core.tunes import VOLUME_STEPS, SoundSettings
-
-# Marks at or below this many seconds left get the more urgent beep.
-FINAL_WARNING_SECONDS = 3
+from companion.core.tunes import VOLUME_STEPS, SoundSettings, warning_tune
 
 
 @dataclass(frozen=True)
@@ -288,8 +285,7 @@ class App:
         effects: list[Effect] = []
         if countdown is not None:
             for mark in countdown.warnings_between(state.last_tick, now):
-                effects.append(Play("warning-final" if mark <= FINAL_WARNING_SECONDS
-                                    else "warning"))
+                effects.append(Play(warning_tune(mark)))
             if countdown.is_due(now):
                 assert countdown.deadline is not None
                 state, expired = self.act(state, Expire(), countdown.deadline)

@@ -20,10 +20,17 @@ Tune = tuple[Note, ...]
 TUNES: dict[str, Tune] = {
     # A flight (a round's countdown) starts: a rising "take-off".
     "flight-start": ((1047.0, 0.1), (1568.0, 0.2)),
-    # A short high beep at a seconds-left mark.
+    # A short high beep at a seconds-left mark the table chose (the timer's own marks).
     "warning": ((1760.0, 0.08),),
-    # The last three marks are more urgent: a higher, slightly longer beep.
+    # The last three seconds of such marks are more urgent: a higher, slightly longer beep.
     "warning-final": ((2349.0, 0.12),),
+    # The standard marks each have their own, so the table hears how much time is left:
+    # 10 s and 5 s are calm (one and two beeps), 3, 2 and 1 s count down by pitch and beeps.
+    "warning-10": ((1568.0, 0.1),),
+    "warning-5": ((1760.0, 0.08), (None, 0.06), (1760.0, 0.08)),
+    "warning-3": ((2093.0, 0.07), (None, 0.05), (2093.0, 0.07), (None, 0.05), (2093.0, 0.07)),
+    "warning-2": ((2349.0, 0.1), (None, 0.06), (2349.0, 0.1)),
+    "warning-1": ((2794.0, 0.2),),
     # Time is up: one long tone.
     "alarm": ((1760.0, 1.2),),
     # A flight or timer ended early by the players.
@@ -47,8 +54,13 @@ TUNES: dict[str, Tune] = {
 
 EVENT_TUNES: dict[str, str] = {
     "flight start": "flight-start",
-    "warning": "warning",
-    "final warning": "warning-final",
+    "warning at 10 s": "warning-10",
+    "warning at 5 s": "warning-5",
+    "warning at 3 s": "warning-3",
+    "warning at 2 s": "warning-2",
+    "warning at 1 s": "warning-1",
+    "warning at another mark": "warning",
+    "final warning at another mark": "warning-final",
     "alarm": "alarm",
     "complaint filed": "complaint",
     "one more loses": "danger",
@@ -58,6 +70,18 @@ EVENT_TUNES: dict[str, str] = {
     "lose": "lose",
 }
 """The events a table must hear, each with the tune it gets (issue 14)."""
+
+FINAL_WARNING_SECONDS = 3
+"""Marks at or below this many seconds left get the more urgent beep."""
+
+
+def warning_tune(mark: float) -> str:
+    """The tune for the seconds-left ``mark``: its own for the standard marks (10, 5, 3, 2,
+    1 s), else the plain or the urgent beep."""
+    own = f"warning-{int(mark)}"
+    if mark == int(mark) and own in TUNES:
+        return own
+    return "warning-final" if mark <= FINAL_WARNING_SECONDS else "warning"
 
 VOLUME_STEPS = 5
 DEFAULT_VOLUME = 3

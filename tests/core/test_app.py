@@ -63,9 +63,10 @@ def test_app_tick_sounds_warnings_and_expires_on_the_deadline(app):
     state, _ = app.new_game(AppState(), "timer", {"seconds": "12"}, 1, 0.0)
     state, _ = press(app, state, Button.NEXT, 0.0)
     state, effects = app.tick(state, 7.0)
-    assert effects == [Play("warning")] * 2  # the 10 s mark at 2.0 and the 5 s mark at 7.0
+    # The 10 s mark at 2.0 and the 5 s mark at 7.0, each with its own tune.
+    assert effects == [Play("warning-10"), Play("warning-5")]
     state, effects = app.tick(state, 11.999)
-    assert effects == [Play("warning-final")] * 3
+    assert effects == [Play("warning-3"), Play("warning-2"), Play("warning-1")]
     state, effects = app.tick(state, 12.0)
     assert effects == [JournalAction(Expire(), 12.0), Play("alarm")]
     assert app.to_json(state, 12.0)["timer"]["state"] == "expired"

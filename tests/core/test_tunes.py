@@ -15,6 +15,7 @@ from companion.core.tunes import (
     VOLUME_DUTY,
     SoundSettings,
     tune_length,
+    warning_tune,
 )
 from companion.games.now_boarding import NowBoarding
 from companion.games.now_boarding_v3 import NowBoardingV3Game
@@ -126,7 +127,7 @@ def test_tunes_a_whole_now_boarding_game_sounds_each_event_at_its_step() -> None
             heard.append(("win", *tunes))
         else:
             # Warnings come while flying; everything else is a click or silent.
-            assert set(tunes) <= {"click", "warning", "warning-final"}
+            assert set(tunes) <= {"click", *(f"warning-{mark}" for mark in (10, 5, 3, 2, 1))}
     for event, tune in heard:
         assert EVENT_TUNES[event] == tune, event
     events = [event for event, _ in heard]
@@ -144,8 +145,7 @@ def test_tunes_warnings_sound_while_a_flight_runs() -> None:
     heard: list[str] = []
     while table.json()["step"] == "flight":
         heard += table.tick(0.5)
-    assert "warning" in heard or "warning-final" in heard
-    assert heard[-1] == "alarm"
+    assert heard == ["warning-10", "warning-5", "warning-3", "warning-2", "warning-1", "alarm"]
 
 
 def test_tunes_the_third_complaint_loses() -> None:
@@ -179,3 +179,11 @@ def test_tunes_now_boarding_v3_a_new_day_is_a_stage_change() -> None:
         if table.json()["day"] != day:
             heard += tunes
     assert heard == ["stage-change", "stage-change"]
+
+
+@pytest.mark.parametrize(("mark", "tune"), [
+    (10, "warning-10"), (5, "warning-5"), (3, "warning-3"), (2, "warning-2"), (1, "warning-1"),
+    (30, "warning"), (7, "warning"), (2.5, "warning-final"), (0.5, "warning-final"),
+])
+def test_tunes_each_standard_warning_mark_has_its_own_tune(mark: float, tune: str) -> None:
+    assert warning_tune(mark) == tune

@@ -454,8 +454,7 @@ def test_now_boarding_flight_warnings_and_alarm() -> None:
     heard: list[str] = []
     for _ in range(16):
         heard += tunes(table.tick(1.0))
-    assert heard == ["warning", "warning", "warning-final", "warning-final",
-                     "warning-final", "alarm"]
+    assert heard == ["warning-10", "warning-5", "warning-3", "warning-2", "warning-1", "alarm"]
     assert table.step == "anger"
 
 
