@@ -31,6 +31,9 @@ Rules it enforces:
 - Sound: the last two rows of the menu's games page are the volume (NEXT: one step louder,
   wrapping to the quietest) and mute (NEXT toggles). The UP+DOWN chord toggles mute at
   once, on any screen, and never reaches a game.
+- Table page: while the web server is on (``App.table_page`` set), the menu's games page has a
+  "Table page" row (before the sound rows); NEXT on it shows the address and its QR code, and
+  any button there goes back to the games page.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from companion.core.game import (
     describe_action,
     resolve_options,
 )
+from companion.core.table_page import TablePage
 from companion.core.timer import Countdown, TimerState
 from companion.core.tunes import VOLUME_STEPS, SoundSettings
 
@@ -85,7 +89,7 @@ class Session:
 class Menu:
     """The start menu: the list of games, then the options of the chosen one."""
 
-    page: Literal["games", "options"] = "games"
+    page: Literal["games", "options", "table-page"] = "games"
     cursor: int = 0
     game: str | None = None
     values: tuple[str, ...] = ()
@@ -147,6 +151,7 @@ Effect = (JournalNew | JournalAction | JournalUndo | Play | ResultChanged | Jour
           | SoundChanged)
 
 BACK_TO_GAME = "Back to game"
+TABLE_PAGE_ITEM = "Table page"
 
 
 def volume_item(sound: SoundSettings) -> str:
@@ -162,8 +167,10 @@ def mute_item(sound: SoundSettings) -> str:
 class App:
     """The pure state machine of the whole box; see the module docstring."""
 
-    def __init__(self, games: Iterable[Game[Any]]) -> None:
+    def __init__(self, games: Iterable[Game[Any]], table_page: TablePage | None = None) -> None:
         self.games: Mapping[str, Game[Any]] = MappingProxyType({g.name: g for g in games})
+        # Set by the runtime once the web server has bound its address (None: web off).
+        self.table_page = table_page
 
     # -- starting and restoring --------------------------------------------------------------
 
@@ -297,7 +304,8 @@ class App:
     def menu_items(self, state: AppState) -> list[str]:
         """The lines of the games page of the menu: back, the games, volume and mute."""
         items = [BACK_TO_GAME] if state.session is not None else []
-        return (items + [game.title for game in self.games.values()]
+        web = [TABLE_PAGE_ITEM] if self.table_page is not None else []
+        return (items + [game.title for game in self.games.values()] + web
                 + [volume_item(state.sound), mute_item(state.sound)])
 
     def game(self, name: str) -> Game[Any]:
@@ -377,6 +385,8 @@ class App:
             if gesture.button is Button.BACK and state.session is not None:
                 return replace(state, menu=None, notice=None), []
             raise RuleError("in the menu: UP / DOWN choose, NEXT selects, BACK goes back")
+        if menu.page == "table-page":  # any button: back to the row it was opened from
+            return replace(state, menu=replace(menu, page="games"), notice=None), []
         if menu.page == "games":
             return self._games_page(state, menu, gesture.button, now)
         return self._options_page(state, menu, gesture.button, now)
@@ -399,6 +409,8 @@ class App:
             return self.set_sound(state, state.sound.louder())
         if chosen == mute_item(state.sound):
             return self.set_sound(state, state.sound.toggled())
+        if chosen == TABLE_PAGE_ITEM:
+            return replace(state, menu=replace(menu, page="table-page"), notice=None), []
         name = next(game.name for game in self.games.values() if game.title == chosen)
         defaults = tuple(spec.default for spec in self._game(name).options)
         if not defaults:

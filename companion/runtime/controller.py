@@ -51,6 +51,7 @@ from companion.core.buttons import (
     GestureTiming,
 )
 from companion.core.game import Play, Restore, RuleError
+from companion.core.table_page import TablePage
 from companion.core.timer import TimerState
 from companion.core.tunes import SoundSettings
 from companion.games.scoring import ScoreInputError
@@ -285,6 +286,12 @@ class Controller:
         if self.led is not None and lit != self._led_lit:
             self._led_lit = lit
             self.led.set(lit)
+
+    def set_table_page(self, page: TablePage | None) -> None:
+        """Offer the table page's address in the menu (None: take it away); from the loop's
+        thread, or before the loop starts, like every other input."""
+        self.app.table_page = page
+        self.refresh()
 
     def shutdown(self) -> None:
         """Save and blank: the journal is already up to date; checkpoint the clock."""

@@ -14,6 +14,9 @@ Sizes on the 128x64 panel (Spleen bitmap fonts):
   (``SAVE!``: the journal cannot write; play goes on in memory);
 - alert: a message (why an input was refused, a fault) in an inverted box of two lines of 25
   characters over the bottom of the screen, so it is never cut to a status line's width.
+- matrix: a QR code (at most 29 modules a side) drawn at 2 px a module, dark on a lit 64 x 64
+  square on the left; the title (10 characters) and up to 5 lines of 12 small characters
+  then share the right half, and there is no status bar.
 Longer text is cut at the edge; views keep to these widths.
 """
 
@@ -28,11 +31,14 @@ SMALL_LINE_WIDTH = 25
 STATUS_WIDTH = 25
 BIG_WIDTH = 8
 MAX_LINES = 5
+MATRIX_TITLE_WIDTH = 10
+MATRIX_LINE_WIDTH = 12
 
 
 @dataclass(frozen=True)
 class Screen:
-    """One frame's content. ``selected`` inverts that body line (menus)."""
+    """One frame's content. ``selected`` inverts that body line (menus); ``matrix`` is a QR
+    code's modules (True: dark), see the module docstring."""
 
     title: str
     lines: tuple[str, ...] = ()
@@ -42,6 +48,7 @@ class Screen:
     selected: int | None = None
     alert: tuple[str, ...] = ()
     mark: str = ""
+    matrix: tuple[tuple[bool, ...], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.lines) > MAX_LINES:
@@ -50,6 +57,8 @@ class Screen:
             raise ValueError("a screen shows either big text or lines, not both")
         if len(self.lines) == MAX_LINES and self.status:
             raise ValueError("five lines leave no room for a status bar")
+        if self.matrix and (self.big is not None or self.status):
+            raise ValueError("a screen with a matrix has lines beside it, no big text or status")
 
     def text_lines(self) -> list[str]:
         """The text on the display, top to bottom (the ``screen`` protocol reply)."""
@@ -77,6 +86,8 @@ def screen_problems(screen: Screen) -> list[str]:
     problems: list[str] = []
     title_room = TITLE_WIDTH - (len(screen.mark) + 1 if screen.mark else 0)
     width = LINE_WIDTH if len(screen.lines) <= 3 else SMALL_LINE_WIDTH
+    if screen.matrix:
+        title_room, width = MATRIX_TITLE_WIDTH, MATRIX_LINE_WIDTH
     checks = [("title", screen.title, title_room), ("status", screen.status, STATUS_WIDTH),
               *(("line", line, width) for line in screen.lines),
               *(("alert", line, SMALL_LINE_WIDTH) for line in screen.alert)]
