@@ -129,3 +129,17 @@ def build_controller(config: Config, hardware: Hardware, *, clock: Clock, state_
         # The terminal simulator shows each tune by name (and rings the bell for the alarm).
         controller.tunes.listeners.append(preview.tune)
     return controller
+
+
+def build_web(config: Config, controller: Controller, *, host: str, port: int,
+              state_dir: Path) -> Any:
+    """The table page's server bound to ``host:port`` (OSError if it cannot be), wired to
+    the controller's tunes; its channel joins the loop's channels."""
+    from companion.web.server import WebService, WebSettings
+
+    web_config = config["web"]
+    settings = WebSettings(host=host, port=port, pair_loopback=web_config["pair_loopback"],
+                           public_mirror=web_config["public_mirror"])
+    service = WebService(settings, state_dir=state_dir, clock=controller.clock.monotonic)
+    controller.tunes.listeners.append(service.channel.tune)
+    return service
