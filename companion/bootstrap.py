@@ -9,6 +9,7 @@ chosen backend.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -142,4 +143,12 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
                            public_mirror=web_config["public_mirror"])
     service = WebService(settings, state_dir=state_dir, clock=controller.clock.monotonic)
     controller.tunes.listeners.append(service.channel.tune)
+    from companion.adapters.qr import table_page
+
+    # The menu's "Table page" shows the address and its QR code (port 0: the one bound).
+    bound_port = service.server.server_address[1]
+    try:
+        controller.set_table_page(table_page(host, bound_port))
+    except ValueError as error:  # a host name too long for a panel-sized code
+        logging.getLogger(__name__).warning("no table page in the menu: %s", error)
     return service
