@@ -142,4 +142,6 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
                            public_mirror=web_config["public_mirror"])
     service = WebService(settings, state_dir=state_dir, clock=controller.clock.monotonic)
     controller.tunes.listeners.append(service.channel.tune)
+    controller.app.phones = True  # the menu offers "Forget phones"
+    controller.forget_phones_listeners.append(service.forget)
     return service
