@@ -85,7 +85,7 @@ class WebBox:
         return self.controller.last_screen.text_lines()
 
 
-def start_web_box(state_dir, **settings):
+def start_web_box(state_dir, host="127.0.0.1", **settings):
     config = config_module.defaults()
     config["web"].update(settings)
     clock = FakeClock()
@@ -98,7 +98,7 @@ def start_web_box(state_dir, **settings):
     hardware = build_hardware(config, "fake", on_edge=on_edge)
     controller = build_controller(config, hardware, clock=clock, state_dir=state_dir,
                                   rng=random.Random(1))
-    service = build_web(config, controller, host="127.0.0.1", port=0, state_dir=state_dir)
+    service = build_web(config, controller, host=host, port=0, state_dir=state_dir)
     loop = EventLoop(controller, out=io.StringIO(), channels=[service.channel])
     holder["loop"] = loop
     box = WebBox(controller, loop, service, clock, hardware, config)
@@ -119,7 +119,7 @@ def web_box(tmp_path):
 
 @pytest.fixture
 def make_web_box(tmp_path):
-    """Start a box with given [web] settings (pair_loopback, public_mirror)."""
+    """Start a box with given [web] settings (pair_loopback, public_mirror) and ``host``."""
     boxes = []
 
     def make(**settings):
