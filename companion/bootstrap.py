@@ -143,6 +143,8 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
                            public_mirror=web_config["public_mirror"])
     service = WebService(settings, state_dir=state_dir, clock=controller.clock.monotonic)
     controller.tunes.listeners.append(service.channel.tune)
+    controller.app.phones = True  # the menu offers "Forget phones"
+    controller.forget_phones_listeners.append(service.forget)
     from companion.adapters.qr import table_page
 
     # The menu's "Table page" shows the address and its QR code (port 0: the one bound).
