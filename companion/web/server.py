@@ -405,9 +405,15 @@ class Handler(BaseHTTPRequestHandler):
     # -- POST --------------------------------------------------------------------------------
 
     def post(self, path: str) -> None:
-        self.check_origin()
-        if path not in OPEN_POSTS:
-            self.require_trust()
+        try:
+            self.check_origin()
+            if path not in OPEN_POSTS:
+                self.require_trust()
+        except HttpError as refused:
+            # The body stays unread, so the connection must close: kept alive, its bytes
+            # would be read as the start of the browser's next request on it.
+            refused.close = True
+            raise
         data = self.body()
         if path == "/api/line":
             self.line(data)
