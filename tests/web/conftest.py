@@ -180,3 +180,150 @@ def open_stream():
     yield open_one
     for stream in streams:
         stream.close()
+
+
+# -- the browser tests (tests/web/test_page_browser.py) ------------------------------------------
+#
+# A real `companion run --backend fake --web HOST:0` process (the port the kernel picks is read
+# back from its `web=` line) with a state dir of its own, and the distribution's Chromium driven
+# by Playwright. Playwright's own browser download cannot work here: it must drive
+# /usr/bin/chromium, which tools/test installs. Without it these tests fail; never skip them.
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 412, "height": 915}
+
+
+@dataclass
+class RunningBox:
+    """A `companion run --web` process: its URL (as printed), port, state dir and output."""
+
+    process: object
+    url: str
+    state_dir: object
+
+    @property
+    def port(self):
+        from urllib.parse import urlsplit
+
+        return urlsplit(self.url).port
+
+    def request(self, method, path, body=None, headers=None, host="127.0.0.1"):
+        connection = http.client.HTTPConnection(host, self.port, timeout=10)
+        try:
+            connection.request(method, path, body=body, headers=headers or {})
+            response = connection.getresponse()
+            return Answer(response.status, {k.lower(): v for k, v in response.getheaders()},
+                          response.read())
+        finally:
+            connection.close()
+
+    def line(self, text):
+        """A protocol line from this (loopback, trusted) test: the reply line."""
+        answer = self.request("POST", "/api/line", text.encode())
+        assert answer.status == 200, answer.body
+        return answer.json["reply"]
+
+    def state(self):
+        return json.loads(self.line("state").removeprefix("ok "))
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.communicate(timeout=30)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.communicate()
+
+
+def run_box(state_dir, listen="127.0.0.1:0", config=None):
+    """Start `companion run --backend fake --web LISTEN` and wait for its `ready`."""
+    import subprocess
+    import sys
+
+    arguments = [sys.executable, "-m", "companion", "run", "--backend", "fake", "--serial",
+                 "none", "--state-dir", str(state_dir), "--web", listen]
+    if config is not None:
+        config_file = state_dir / "companion.toml"
+        config_file.write_text(config, encoding="utf-8")
+        arguments += ["--config", str(config_file)]
+    process = subprocess.Popen(arguments, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    first = process.stdout.readline().strip()
+    if not first.startswith("web="):
+        process.kill()
+        _, errors = process.communicate()
+        raise AssertionError(f"companion run printed {first!r}: {errors}")
+    ready = process.stdout.readline().strip()
+    assert ready == "ready", ready
+    return RunningBox(process, first.removeprefix("web="), state_dir)
+
+
+@pytest.fixture
+def start_box(tmp_path):
+    """``start_box(listen=..., config=...)``: `companion run --web` processes, each with a
+    state dir of its own, stopped after the test."""
+    boxes = []
+
+    def start(listen="127.0.0.1:0", config=None):
+        state_dir = tmp_path / f"box-{len(boxes)}"
+        state_dir.mkdir()
+        boxes.append(run_box(state_dir, listen, config))
+        return boxes[-1]
+
+    yield start
+    for box in boxes:
+        box.stop()
+
+
+@pytest.fixture
+def running_box(start_box):
+    """A box started with `companion run --web 127.0.0.1:0`."""
+    return start_box()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium from the distribution (one for the whole session: it starts once)."""
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: the table page's browser tests need Debian's "
+                    "chromium (tools/test installs it as root: apt-get install chromium)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                              headless=True)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def open_page(browser):
+    """``open_page(url)``: a phone-sized page of its own (fresh cookies), closed after."""
+    contexts = []
+
+    def open_one(url, viewport=PHONE):
+        context = browser.new_context(viewport=viewport, device_scale_factor=1)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(url)
+        return page
+
+    yield open_one
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(running_box, open_page):
+    """The table page of ``running_box``, live (its event stream connected)."""
+    from playwright.sync_api import expect
+
+    opened = open_page(running_box.url)
+    expect(opened.locator("#link-status")).to_have_text("Live")
+    return opened
