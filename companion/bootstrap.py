@@ -135,6 +135,7 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
               state_dir: Path) -> Any:
     """The table page's server bound to ``host:port`` (OSError if it cannot be), wired to
     the controller's tunes; its channel joins the loop's channels."""
+    from companion.web import history_api
     from companion.web.server import WebService, WebSettings
 
     web_config = config["web"]
@@ -142,4 +143,7 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
                            public_mirror=web_config["public_mirror"])
     service = WebService(settings, state_dir=state_dir, clock=controller.clock.monotonic)
     controller.tunes.listeners.append(service.channel.tune)
+    # Past games for the page's history tab, read from the journal's file in the server's
+    # own thread (see companion/web/history_api.py).
+    service.context.routes.append(history_api.route(state_dir, controller.app))
     return service

@@ -85,6 +85,11 @@ function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+/** Replace a node's children, skipping the null/false of optional parts. */
+function fill(node, ...children) {
+  node.replaceChildren(...children.filter((child) => child !== null && child !== undefined && child !== false));
+}
+
 const page = {
   state: null,
   screen: null,
@@ -515,7 +520,7 @@ function buildV3(form, prefill) {
     buildV3(form, { variant: $("#v3-variant").value, lost: numberOf("score-lost"),
       players: Array.from({ length: count }, (_, i) => kept[i] ?? { name: `P${i + 1}`, total: 0 }) });
   };
-  form.replaceChildren(
+  fill(form,
     select("Variant", "v3-variant", [["basic", "basic"], ["advanced", "advanced"]],
       prefill?.variant ?? "basic"),
     playerCount(form, "v3-players", players.length, 3, 6, rebuild),
@@ -546,7 +551,7 @@ function buildPlanes(form, prefill) {
       players: Array.from({ length: count }, (_, i) => kept[i] ?? { name: `P${i + 1}`, goals: [], boarded: 0 }),
     });
   };
-  form.replaceChildren(
+  fill(form,
     playerCount(form, "planes-players", players.length, 2, 4, () => rebuild()),
     ...players.map((player, index) => el("fieldset", { class: "player" },
       el("legend", {}, `Player ${index + 1}`),
@@ -627,10 +632,10 @@ function buildOverbooked(form, prefill) {
       "aria-selected": String(index === overbooked.active), "aria-controls": `ob-player-${index}`,
       onclick: () => { overbooked.active = index; selectPlayerTab(); },
     }, player.name || `Player ${index + 1}`)));
-  form.replaceChildren(
+  fill(form,
     el("div", { class: "row" },
       select("Variant", "ob-variant", [["base", "base"], ["advanced", "advanced"]], variant, rebuild),
-      select("Board side", "ob-board", [["auto", "auto (4-player side for 4)"],
+      select("Board side", "ob-board", [["auto", "auto"],
         ["1-3-player", "1-3-player side"], ["4-player", "4-player side"]], boardChoice, rebuild),
       select("Players", "ob-players", [["1", "1 (solo)"], ["2", "2"], ["3", "3"], ["4", "4"]],
         String(count), resize)),
