@@ -797,6 +797,7 @@ function renderResult(result) {
     parts.push(el("p", {}, `Solo ${result.solo.scenario} (${result.solo.difficulty}): ${result.solo.won ? "WON" : "lost"}`));
   }
   out.replaceChildren(...parts);
+  out.scrollIntoView({ block: "nearest" });
 }
 
 async function loadFromBox() {
@@ -850,7 +851,9 @@ function renderBank() {
   const parts = [el("p", {}, `Round ${state.round}, turn ${state.turn}: ${state.player ?? "—"} to play`)];
   if (state.revenue) {
     parts.push(el("p", { class: "revenue" },
-      `Revenue just paid: $${state.revenue.total}M (routes ${state.revenue.routes}, cargo ${state.revenue.cargo})`));
+      `${state.player}'s revenue this turn: $${state.revenue.total}M (routes $${state.revenue.routes}M, `
+      + `cargo $${state.revenue.cargo}M)`
+      + ((state.revenue.reactivated ?? []).length ? `; back in use: ${state.revenue.reactivated.join(", ")}` : "")));
   }
   host.replaceChildren(...parts, el("div", { class: "bank-grid" }, ...cards));
 }
@@ -888,7 +891,8 @@ function historyGame(game) {
     el("tbody", {}, ...game.table.rows.map((row) => el("tr", {}, ...row.map((cell) => el("td", {}, cell ?? "")))))));
   return el("details", { class: "history-game", "data-game-id": game.id },
     el("summary", {}, `#${game.id} ${game.title} — ${started} — ${resultText(game.result)}`),
-    chartSvg(game.chart), links, table);
+    el("figure", { class: "chart-figure" }, el("figcaption", {}, game.chart.title), chartSvg(game.chart)),
+    links, table);
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -913,16 +917,18 @@ function niceScale(values, whole) {
 /** The export's chart, drawn in the page: panels over one x axis, each with its y axis, ticks,
  * labels, reference marks and legend. */
 function chartSvg(chart) {
-  const width = 640;
-  const left = 56;
-  const right = width - 16;
-  const panelHeight = 150;
-  const head = 28;
-  const gap = 40;
+  // Drawn for a phone's width (the text stays readable when the SVG is scaled down to one);
+  // a laptop scales it up.
+  const width = 440;
+  const left = 44;
+  const right = width - 8;
+  const panelHeight = 140;
+  const head = 10;
+  const gap = 44;
   const height = head + chart.panels.length * (panelHeight + gap) + 30;
   const root = svg("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img",
     "aria-label": chart.title });
-  root.append(svg("title", {}, chart.title), svg("text", { x: 8, y: 18, class: "chart-title" }, chart.title));
+  root.append(svg("title", {}, chart.title));
   const xs = chart.panels.flatMap((p) => p.series.flatMap((s) => s.points.map(([x]) => x)))
     .concat(chart.x_ticks.map(([x]) => x));
   const xLow = xs.length ? Math.min(...xs) : 0;
@@ -930,7 +936,7 @@ function chartSvg(chart) {
   const slot = (right - left) / (xHigh - xLow + 1);
   const centre = (x) => left + (x - xLow + 0.5) * slot;
   const labels = new Map(chart.x_ticks.length ? chart.x_ticks : Array.from({ length: xHigh - xLow + 1 }, (_, i) => [xLow + i, String(xLow + i)]));
-  const widest = Math.max(...[...labels.values()].map((l) => l.length * 7), 7) + 6;
+  const widest = Math.max(...[...labels.values()].map((l) => l.length * 7), 7) + 4;
   const every = [1, 2, 5, 10, 20, 50, 100, 1000].find((n) => n * slot >= widest) ?? 1000;
   let top = head + 18;
   chart.panels.forEach((panel, index) => {
@@ -938,7 +944,7 @@ function chartSvg(chart) {
     const values = panel.series.flatMap((s) => s.points.map(([, y]) => y)).concat(panel.marks.map((m) => m.value));
     const scale = niceScale(values, panel.whole);
     const y = (v) => bottom - ((v - scale.low) / (scale.high - scale.low)) * panelHeight;
-    root.append(svg("text", { x: 8, y: top - 6, class: "axis-label" }, panel.y_label));
+    root.append(svg("text", { x: 4, y: top - 9, class: "axis-label" }, panel.y_label));
     for (let tick = scale.low; tick <= scale.high + scale.step / 1000; tick += scale.step) {
       root.append(svg("line", { x1: left, x2: right, y1: y(tick), y2: y(tick), class: "grid" }),
         svg("text", { x: left - 6, y: y(tick) + 4, class: "tick", "text-anchor": "end" }, String(Math.round(tick * 100) / 100)));
@@ -977,7 +983,7 @@ function chartSvg(chart) {
       for (const series of panel.series) {
         root.append(svg("rect", { x, y: top + 4, width: 10, height: 10, fill: series.colour }),
           svg("text", { x: x + 14, y: top + 13, class: "legend" }, series.name));
-        x += series.name.length * 7 + 30;
+        x += series.name.length * 7.5 + 30;
       }
     }
     root.append(svg("polyline", { points: `${left},${top} ${left},${bottom} ${right},${bottom}`, class: "axis" }));
