@@ -150,7 +150,7 @@ function connectEvents() {
     } catch (error) { console.error(error); }
   });
   events.addEventListener("error", () => {
-    setLinkStatus("Reconnecting…", false);
+    setLinkStatus($("#pairing").hidden ? "Reconnecting…" : "Not paired yet", false);
     // The browser retries by itself while the stream is CONNECTING; once CLOSED (the server
     // refused it, e.g. not paired yet) it gives up, so we try again, more slowly each time.
     if (events.readyState === EventSource.CLOSED) {
@@ -171,7 +171,10 @@ function applyUpdate(update) {
   if (update.screen) page.screen = update.screen;
   if (typeof update.frame === "number" && update.frame !== page.frame) {
     page.frame = update.frame;
-    $("#frame").src = `/api/frame.png?n=${update.frame}`;
+    const frame = $("#frame");
+    frame.onload = () => { frame.hidden = false; };
+    frame.onerror = () => { frame.hidden = true; };
+    frame.src = `/api/frame.png?n=${update.frame}`;
   }
   renderScreen();
   renderTimer();
@@ -254,7 +257,7 @@ function wireButtons() {
     const start = (event) => {
       if (event.button !== undefined && event.button !== 0) return;
       event.preventDefault();
-      node.setPointerCapture?.(event.pointerId);
+      try { node.setPointerCapture(event.pointerId); } catch { /* a synthetic pointer */ }
       downAt = performance.now();
       fired = false;
       node.classList.add("down");
@@ -400,8 +403,10 @@ function wirePairing() {
     } else if (body.error === "locked") {
       $("#pair-message").textContent =
         `Too many wrong codes: try again in ${body.retry_after ?? 60} s.`;
+    } else if (body.error === "bad-code") {
+      $("#pair-message").textContent = "That is not the code the box shows: try again.";
     } else {
-      $("#pair-message").textContent = body.message || "That code is not the one on the box.";
+      $("#pair-message").textContent = body.message || `The box refused (${response.status}).`;
     }
   });
 }
@@ -785,7 +790,7 @@ function renderResult(result) {
       `${result.result === "win" ? "WIN" : "LOSE"}: ${result.complaints_total} complaints in all`),
     el("ul", {}, ...Object.entries(result.breakdown ?? {}).map(([key, value]) => el("li", {}, `${key}: ${value}`))));
   }
-  if (result.winners) {
+  if (result.winners && result.game !== "now-boarding") {   // cooperative: the verdict says it
     parts.push(el("p", { id: "score-winners", class: "winners" },
       result.winners.length ? `Winners: ${result.winners.join(", ")}` : "No winner"));
   }
