@@ -143,6 +143,8 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
                            public_mirror=web_config["public_mirror"])
     service = WebService(settings, state_dir=state_dir, clock=controller.clock.monotonic)
     controller.tunes.listeners.append(service.channel.tune)
+    controller.app.phones = True  # the menu offers "Forget phones"
+    controller.forget_phones_listeners.append(service.forget)
     # Past games for the page's history tab, read from the journal's file in the server's
     # own thread (see companion/web/history_api.py).
     service.context.routes.append(history_api.route(state_dir, controller.app))

@@ -9,6 +9,8 @@
 - :class:`ResultChanged`: the game's result became known (or was undone).
 - :class:`SoundChanged`: the volume or mute changed; the runtime applies it to the buzzer
   (before the effects' tunes sound) and remembers it in the state dir.
+- :class:`ForgetPhones`: "Forget phones" was chosen; the runtime revokes every table-page
+  pairing.
 
 Rules it enforces:
 - Illegal input never changes the game: a :class:`RuleError` from a game leaves the state
@@ -31,6 +33,9 @@ Rules it enforces:
 - Sound: the last two rows of the menu's games page are the volume (NEXT: one step louder,
   wrapping to the quietest) and mute (NEXT toggles). The UP+DOWN chord toggles mute at
   once, on any screen, and never reaches a game.
+- The table page (issue #15): with it on (``App(..., phones=True)``) the menu's last row is
+  "Forget phones". A pending pairing code shows in the alert box ("Pair code 123456") until
+  its deadline, which is a wake-up like any other; it never reaches the state JSON.
 """
 
 from __future__ import annotations
@@ -105,6 +110,9 @@ class AppState:
     offer: str | None = None
     # Volume and mute, as the menu shows them (the runtime loads them from the state dir).
     sound: SoundSettings = field(default_factory=SoundSettings)
+    # A table-page pairing code on the display, and the game-clock instant it goes away.
+    pair_code: str | None = None
+    pair_until: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -143,10 +151,16 @@ class SoundChanged:
     sound: SoundSettings
 
 
+@dataclass(frozen=True)
+class ForgetPhones:
+    """Revoke every table-page pairing."""
+
+
 Effect = (JournalNew | JournalAction | JournalUndo | Play | ResultChanged | JournalSetAside
-          | SoundChanged)
+          | SoundChanged | ForgetPhones)
 
 BACK_TO_GAME = "Back to game"
+FORGET_PHONES = "Forget phones"
 
 
 def volume_item(sound: SoundSettings) -> str:
@@ -162,8 +176,9 @@ def mute_item(sound: SoundSettings) -> str:
 class App:
     """The pure state machine of the whole box; see the module docstring."""
 
-    def __init__(self, games: Iterable[Game[Any]]) -> None:
+    def __init__(self, games: Iterable[Game[Any]], *, phones: bool = False) -> None:
         self.games: Mapping[str, Game[Any]] = MappingProxyType({g.name: g for g in games})
+        self.phones = phones
 
     # -- starting and restoring --------------------------------------------------------------
 
@@ -174,7 +189,8 @@ class App:
         options = MappingProxyType(resolve_options(game.options, given))
         session = Session(name, options, seed, game.new(options, seed))
         return (AppState(session=session, menu=None, last_tick=now, next_seed=state.next_seed,
-                         sound=state.sound),
+                         sound=state.sound, pair_code=state.pair_code,
+                         pair_until=state.pair_until),
                 [JournalNew(name, dict(options), seed, now), Play("click")])
 
     def restore(self, name: str, options: Mapping[str, str], seed: int,
@@ -256,7 +272,13 @@ class App:
                 assert countdown.deadline is not None
                 state, expired = self.act(state, Expire(), countdown.deadline)
                 effects.extend(expired)
+        if state.pair_code is not None and now >= state.pair_until:
+            state = replace(state, pair_code=None)
         return replace(state, last_tick=now), effects
+
+    def show_pair_code(self, state: AppState, code: str | None, until: float) -> AppState:
+        """A table-page pairing code on the display until ``until`` (None: take it away)."""
+        return replace(state, pair_code=code, pair_until=until if code is not None else 0.0)
 
     def set_sound(self, state: AppState,
                   sound: SoundSettings) -> tuple[AppState, list[Effect]]:
@@ -281,7 +303,10 @@ class App:
     def next_wake(self, state: AppState, now: float) -> float | None:
         """When the box must look again: a warning, the expiry or a change of the display."""
         countdown = self.countdown(state)
-        return countdown.next_wake(now) if countdown is not None else None
+        wake = countdown.next_wake(now) if countdown is not None else None
+        if state.pair_code is not None and (wake is None or state.pair_until < wake):
+            return state.pair_until
+        return wake
 
     def to_json(self, state: AppState, now: float) -> dict[str, Any]:
         """The ``state`` reply: the game's object, plus ``menu`` (null unless it is open)."""
@@ -298,7 +323,8 @@ class App:
         """The lines of the games page of the menu: back, the games, volume and mute."""
         items = [BACK_TO_GAME] if state.session is not None else []
         return (items + [game.title for game in self.games.values()]
-                + [volume_item(state.sound), mute_item(state.sound)])
+                + [volume_item(state.sound), mute_item(state.sound)]
+                + ([FORGET_PHONES] if self.phones else []))
 
     def game(self, name: str) -> Game[Any]:
         return self._game(name)
@@ -399,6 +425,9 @@ class App:
             return self.set_sound(state, state.sound.louder())
         if chosen == mute_item(state.sound):
             return self.set_sound(state, state.sound.toggled())
+        if chosen == FORGET_PHONES:
+            return replace(state, notice="Phones forgotten: they must pair again"), [
+                ForgetPhones(), Play("click")]
         name = next(game.name for game in self.games.values() if game.title == chosen)
         defaults = tuple(spec.default for spec in self._game(name).options)
         if not defaults:

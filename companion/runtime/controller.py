@@ -34,6 +34,7 @@ from companion.adapters.journal import Journal
 from companion.core.app import (
     App,
     AppState,
+    ForgetPhones,
     JournalAction,
     JournalNew,
     JournalSetAside,
@@ -111,6 +112,8 @@ class Controller:
         self.tunes = TunePlayer(buzzer)
         self.display_health = PartHealth("display")
         self._led_lit: bool | None = None
+        # Called when "Forget phones" is chosen (the table page revokes its pairings).
+        self.forget_phones_listeners: list[Callable[[], None]] = []
         self._restore()
         sound = settings.load() if settings is not None else SoundSettings()
         self.state = replace(self.state, sound=sound)
@@ -252,6 +255,11 @@ class Controller:
             reply = proto.err(error.code, error.message)
         self.refresh()
         return reply
+
+    def show_pair_code(self, code: str | None, seconds: float) -> None:
+        """The table page's pairing code on the display for ``seconds`` (None: remove it)."""
+        self.state = self.app.show_pair_code(self.state, code, self.now() + seconds)
+        self.refresh()
 
     # -- output ------------------------------------------------------------------------------
 
@@ -425,6 +433,12 @@ class Controller:
                     self.tunes.apply(sound, now)
                     if self.settings is not None:
                         self.settings.save(sound)
+                case ForgetPhones():
+                    for listener in self.forget_phones_listeners:
+                        try:
+                            listener()
+                        except Exception:  # the revocation logs its own faults; play goes on
+                            log.exception("forgetting the phones failed")
         self._show_journal_news()
         if not sound_first:
             self._start_tunes(effects, now)

@@ -60,7 +60,15 @@ class StopEvent:
     reason: str
 
 
-Event = EdgeEvent | GestureEvent | LineEvent | StopEvent
+@dataclass(frozen=True)
+class PairCodeEvent:
+    """The table page's pairing code to show for ``seconds`` (None: take it away)."""
+
+    code: str | None
+    seconds: float = 0.0
+
+
+Event = EdgeEvent | GestureEvent | LineEvent | StopEvent | PairCodeEvent
 
 
 class Notifier(Protocol):
@@ -197,6 +205,8 @@ class EventLoop:
                 controller.edge(button, pressed, at)
             case GestureEvent(kind, button):
                 controller.gesture(kind, button)
+            case PairCodeEvent(code, seconds):
+                controller.show_pair_code(code, seconds)
             case LineEvent(item, channel):
                 if channel is not None:
                     channel.taken()

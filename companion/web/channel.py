@@ -15,6 +15,8 @@ channel, which is a :class:`~companion.runtime.channels.Channel` like the serial
   drop the oldest. A slow phone loses old news, never the box's time.
 - **The picture** is rendered from the latest screen model on a server thread when a client
   asks for it, once per frame, and cached.
+- **The pairing code stays on the box.** The mirror (lines, picture, events) never shows the
+  "Pair code" alert: whoever can read the mirror must not be able to pair with it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.protocol.lines import Line
@@ -38,6 +40,9 @@ MAX_PENDING_LINES = 64
 
 MAX_QUEUED_EVENTS = 64
 """Tune and pairing events waiting for one slow event-stream client, at most."""
+
+PAIR_ALERT = "Pair code "
+"""How the box's alert box shows a pairing code (core/app.py); never mirrored."""
 
 REPLY_TIMEOUT_SECONDS = 10.0
 """How long a request waits for the loop's reply to its line."""
@@ -140,6 +145,7 @@ class WebChannel:
         self._png: tuple[int, bytes] | None = None
         self._subscribers: set[Subscriber] = set()
         self._pair_pending = False
+        self.pair_pending: Callable[[], bool] = lambda: False
         self.on_start: list[Callable[[], None]] = []
         self.on_close: list[Callable[[], None]] = []
 
@@ -168,6 +174,10 @@ class WebChannel:
 
     def observe(self, snapshot: Snapshot) -> None:
         """The loop's news (loop thread): keep it, and tell the event-stream clients."""
+        snapshot = without_pair_code(snapshot)
+        pending = self.pair_pending()
+        if pending != self._pair_pending:
+            self.pairing_changed(pending)  # the code timed out
         with self._lock:
             previous = self._snapshot
             if previous is None or snapshot.screen != previous.screen:
@@ -190,9 +200,14 @@ class WebChannel:
         self.broadcast(sse("tune", {"name": name, "notes": notes, "muted": muted}))
 
     def pairing_changed(self, pending: bool) -> None:
+        """Tell the event streams a pairing began or ended (once per change)."""
         with self._lock:
+            if pending == self._pair_pending:
+                return
             self._pair_pending = pending
-        self.broadcast(sse("pair", {"pending": pending}))
+            subscribers = list(self._subscribers)
+        for subscriber in subscribers:
+            subscriber.put(sse("pair", {"pending": pending}))
 
     def post(self, event: Any) -> bool:
         """Hand any loop event to the loop (the server's pairing display); False before
@@ -252,6 +267,14 @@ class WebChannel:
             self._subscribers.discard(subscriber)
         subscriber.close()
 
+    def drop_streams(self) -> None:
+        """End every event stream (after "Forget phones": each must be let in again)."""
+        with self._lock:
+            subscribers = list(self._subscribers)
+            self._subscribers.clear()
+        for subscriber in subscribers:
+            subscriber.close()
+
     @property
     def subscribers(self) -> int:
         with self._lock:
@@ -273,6 +296,15 @@ class WebChannel:
 
     def _update_body(self, snapshot: Snapshot) -> dict[str, Any]:
         return {"state": snapshot.state, "screen": screen_body(snapshot), "frame": self.frame}
+
+
+def without_pair_code(snapshot: Snapshot) -> Snapshot:
+    """``snapshot`` with the pairing code's alert taken out of its screen."""
+    screen = snapshot.screen
+    if screen is None or not any(line.startswith(PAIR_ALERT) for line in screen.alert):
+        return snapshot
+    screen = replace(screen, alert=())
+    return Snapshot(state=snapshot.state, lines=screen.text_lines(), screen=screen)
 
 
 def screen_body(snapshot: Snapshot) -> dict[str, Any]:

@@ -44,12 +44,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from companion.web.channel import Busy, WebChannel, screen_body
-from companion.web.pairing import Pairing, PairingRefused
+from companion.web.pairing import CODE_SECONDS, Pairing, PairingRefused
 
 log = logging.getLogger(__name__)
 
 MAX_CONNECTIONS = 48
 MAX_BODY_BYTES = 64 * 1024
+DISCARD_LIMIT_BYTES = 4 * MAX_BODY_BYTES
 SOCKET_TIMEOUT_SECONDS = 20.0
 KEEPALIVE_SECONDS = 15.0
 COOKIE = "companion_token"
@@ -103,7 +104,7 @@ class Context:
     routes: list[Route] = field(default_factory=list)
     own_names: frozenset[str] = frozenset()
     on_pair_start: Callable[[str, float], None] | None = None
-    on_paired: Callable[[], None] | None = None
+    on_pair_end: Callable[[], None] | None = None
 
 
 def own_names(host: str) -> frozenset[str]:
@@ -156,6 +157,10 @@ class Handler(BaseHTTPRequestHandler):
     def send_error(self, code: int, message: str | None = None,
                    explain: str | None = None) -> None:
         """The base class's errors (bad request line, headers too long...) as JSON."""
+        if self.request_version == "HTTP/0.9":
+            # A request line that did not parse: answer with a status line and headers all
+            # the same, so the client sees a JSON error rather than bare text.
+            self.request_version = "HTTP/1.0"
         with contextlib.suppress(OSError):
             status = HTTPStatus(code)
             self.close_connection = True
@@ -293,7 +298,13 @@ class Handler(BaseHTTPRequestHandler):
         if length < 0:
             raise HttpError(400, "bad-length", "Content-Length is negative", close=True)
         if length > MAX_BODY_BYTES:
-            # Not read: the connection closes instead.
+            # Not kept, and the connection closes. A body up to a few times the limit is read
+            # and thrown away first: closing on unread bytes resets the connection, and the
+            # client might never see the 413.
+            if length <= DISCARD_LIMIT_BYTES:
+                left = length
+                while left > 0 and (chunk := self.rfile.read(min(left, 65536))):
+                    left -= len(chunk)
             raise HttpError(413, "too-large", f"bodies are at most {MAX_BODY_BYTES} bytes",
                             close=True)
         return self.rfile.read(length)
@@ -403,7 +414,7 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/api/pair/start":
             pending = self.context.pairing.start()
             if self.context.on_pair_start is not None:
-                self.context.on_pair_start(pending.code, pending.until)
+                self.context.on_pair_start(pending.code, CODE_SECONDS)
             self.send_json(200, {"pending": True})
         elif path == "/api/pair":
             self.pair(data)
@@ -437,11 +448,13 @@ class Handler(BaseHTTPRequestHandler):
             token = self.context.pairing.pair(code.strip())
         except PairingRefused as refused:
             if refused.code == "locked":
+                if self.context.on_pair_end is not None:
+                    self.context.on_pair_end()
                 raise HttpError(429, "locked", str(refused),
                                 {"retry_after": refused.retry_after}) from None
             raise HttpError(403, "bad-code", str(refused)) from None
-        if self.context.on_paired is not None:
-            self.context.on_paired()
+        if self.context.on_pair_end is not None:
+            self.context.on_pair_end()
         cookie = (f"{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; "
                   f"Max-Age={COOKIE_MAX_AGE}")
         self.send_json(200, {"paired": True}, headers={"Set-Cookie": cookie})
@@ -523,10 +536,32 @@ class WebService:
         self.context = Context(channel=self.channel, pairing=self.pairing, settings=settings,
                                state_dir=state_dir, static=static_root(),
                                own_names=own_names(settings.host))
+        self.context.on_pair_start = self.show_code
+        self.context.on_pair_end = self.hide_code
+        self.channel.pair_pending = lambda: self.pairing.pending() is not None
         self.server = WebServer(self.context, settings.host, settings.port, max_connections)
         self._thread: threading.Thread | None = None
         self.channel.on_start.append(self.serve)
         self.channel.on_close.append(self.stop)
+
+    def show_code(self, code: str, seconds: float) -> None:
+        """A pairing began: the box shows its code (through the loop)."""
+        from companion.runtime.loop import PairCodeEvent
+
+        self.channel.pairing_changed(True)
+        self.channel.post(PairCodeEvent(code, seconds))
+
+    def hide_code(self) -> None:
+        from companion.runtime.loop import PairCodeEvent
+
+        self.channel.pairing_changed(False)
+        self.channel.post(PairCodeEvent(None))
+
+    def forget(self) -> None:
+        """"Forget phones" (loop thread): revoke every token, end every event stream."""
+        self.pairing.forget()
+        self.hide_code()
+        self.channel.drop_streams()
 
     @property
     def url(self) -> str:
@@ -535,8 +570,8 @@ class WebService:
     def serve(self) -> None:
         if self._thread is not None:
             return
-        self._thread = threading.Thread(target=self.server.serve_forever, name="web-server",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self.server.serve_forever, args=(0.2,),
+                                        name="web-server", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:

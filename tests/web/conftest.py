@@ -1,21 +1,25 @@
-"""An in-process table-page server over a simulated controller and the real event loop.
+"""An in-process table-page server over the fake backend and the real event loop.
 
-The loop runs on a thread of its own (signals belong to the main thread, so the test drives
-``_loop`` as the watchdog tests do); the server listens on 127.0.0.1, port 0; requests are real
-HTTP over loopback (http.client)."""
+The box is built as ``companion run --backend fake --web`` builds it (gpiozero mock pins,
+luma's dummy display, bootstrap.build_web), but on the fake clock. The loop runs on a thread
+of its own (signals belong to the main thread, so the test drives ``_loop`` as the watchdog
+tests do); the server listens on 127.0.0.1, port 0; requests are real HTTP over loopback
+(http.client)."""
 
 import http.client
 import io
 import json
+import random
 import threading
 from dataclasses import dataclass, field
 
 import pytest
 
+from companion import config as config_module
+from companion.bootstrap import build_controller, build_hardware, build_web
 from companion.runtime import EventLoop
 from companion.testing.clock import FakeClock
-from companion.testing.simulated import simulated_controller
-from companion.web.server import WebService, WebSettings
+from companion.web.server import WebService
 
 
 @dataclass
@@ -35,6 +39,8 @@ class WebBox:
     loop: EventLoop
     service: WebService
     clock: FakeClock
+    hardware: object
+    config: dict
     thread: threading.Thread = field(default=None)
 
     @property
@@ -61,8 +67,9 @@ class WebBox:
         return self.post("/api/line", text.encode(), **kwargs)
 
     def state(self):
-        """The state as the loop holds it, read on the loop's own thread."""
-        return json.loads(self.line("state").json["reply"][3:])
+        """The state as the loop holds it, read on the loop's own thread (through the
+        channel, past the HTTP rules)."""
+        return json.loads(self.service.channel.line("state")[3:])
 
     def close(self):
         self.loop.stop("test over")
@@ -70,16 +77,31 @@ class WebBox:
         assert not self.thread.is_alive()
         self.service.channel.close()
         self.controller.journal.close()
+        self.hardware.close()
+
+    def display_text(self):
+        """The text the box's own display shows now, as the loop last drew it."""
+        self.state()  # a round trip through the loop: everything before it is drawn
+        return self.controller.last_screen.text_lines()
 
 
-def start_web_box(state_dir, **settings):
+def start_web_box(state_dir, host="127.0.0.1", **settings):
+    config = config_module.defaults()
+    config["web"].update(settings)
     clock = FakeClock()
-    controller = simulated_controller(state_dir, clock=clock)
-    service = WebService(WebSettings(host="127.0.0.1", port=0, **settings),
-                         state_dir=state_dir, clock=clock.monotonic)
-    controller.tunes.listeners.append(service.channel.tune)
+    holder = {}
+
+    def on_edge(button, pressed):
+        # The loop is built after the hardware; the mock pins call back on the test's thread.
+        holder["loop"].post_edge(button, pressed)
+
+    hardware = build_hardware(config, "fake", on_edge=on_edge)
+    controller = build_controller(config, hardware, clock=clock, state_dir=state_dir,
+                                  rng=random.Random(1))
+    service = build_web(config, controller, host=host, port=0, state_dir=state_dir)
     loop = EventLoop(controller, out=io.StringIO(), channels=[service.channel])
-    box = WebBox(controller, loop, service, clock)
+    holder["loop"] = loop
+    box = WebBox(controller, loop, service, clock, hardware, config)
     service.channel.start(loop.post)
     controller.refresh()
     loop._publish()
@@ -97,7 +119,7 @@ def web_box(tmp_path):
 
 @pytest.fixture
 def make_web_box(tmp_path):
-    """Start a box with given [web] settings (pair_loopback, public_mirror)."""
+    """Start a box with given [web] settings (pair_loopback, public_mirror) and ``host``."""
     boxes = []
 
     def make(**settings):
