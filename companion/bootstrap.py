@@ -136,6 +136,7 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
               state_dir: Path) -> Any:
     """The table page's server bound to ``host:port`` (OSError if it cannot be), wired to
     the controller's tunes; its channel joins the loop's channels."""
+    from companion.web import history_api
     from companion.web.server import WebService, WebSettings
 
     web_config = config["web"]
@@ -145,6 +146,9 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
     controller.tunes.listeners.append(service.channel.tune)
     controller.app.phones = True  # the menu offers "Forget phones"
     controller.forget_phones_listeners.append(service.forget)
+    # Past games for the page's history tab, read from the journal's file in the server's
+    # own thread (see companion/web/history_api.py).
+    service.context.routes.append(history_api.route(state_dir, controller.app))
     from companion.adapters.qr import table_page
 
     # The menu's "Table page" shows the address and its QR code (port 0: the one bound).

@@ -25,8 +25,10 @@ createPlay.html?data=`` and the play as URL-encoded JSON with ``sourceName``, ``
 is given (the issue states it); the others are left out rather than guessed, which the
 format allows: BG Stats then matches by name.
 
-Threading: the functions read the journal they are given and replay games with ``app``;
-SQLite connections belong to one thread, so the server passes a journal its own thread may use.
+Threading: the functions read the journal they are given and replay games with ``app`` (pure).
+:func:`route`, the server's route, opens a read-only view of the journal per request
+(``Journal.reader``) in the server's thread, so it never shares the box's connection nor
+waits on the loop; a box whose journal is in memory (no state folder) lists no games.
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ import io
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from pathlib import Path
 from typing import Any, Final
 from urllib.parse import quote
 
@@ -86,6 +89,49 @@ class Answer:
     content_type: str
     body: bytes
     filename: str | None = None
+
+
+def route(state_dir: Path | None, app: App) -> Callable[[Any, str], bool]:
+    """The server's route for ``/api/history...`` (companion/web/server.py's ``Route``): it
+    answers through the handler's ``send_bytes`` and returns True, or returns False for a
+    path that is not a history route."""
+
+    def answer(handler: Any, path: str) -> bool:
+        if not path.startswith("/api/history"):
+            return False
+        try:
+            if state_dir is None:
+                raise JournalError("the box keeps no journal on disk")
+            journal = Journal.reader(state_dir)
+        except JournalError:
+            found = history_route(path, _NO_GAMES, app)
+        else:
+            try:
+                found = history_route(path, journal, app)
+            finally:
+                journal.close()
+        if found is None:
+            return False
+        headers = None
+        if found.filename is not None:
+            headers = {"Content-Disposition": f'attachment; filename="{found.filename}"'}
+        handler.send_bytes(found.status, found.content_type, found.body, headers=headers)
+        return True
+
+    return answer
+
+
+class _NoGames:
+    """The journal of a box that keeps none on disk: no games."""
+
+    def games(self) -> list[Any]:
+        return []
+
+    def game(self, game_id: int) -> Any:
+        raise JournalError(f"no game {game_id}: the box keeps no journal on disk")
+
+
+_NO_GAMES: Any = _NoGames()
 
 
 def history_route(path: str, journal: Journal, app: App, *,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sqlite3
 import sys
 from collections.abc import Iterator
 from datetime import UTC, timedelta, timezone
@@ -21,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
-from companion.adapters.journal import Journal
+from companion.adapters.journal import Journal, JournalError
 from companion.core.app import App
 from companion.games.registry import playable_games
 from companion.history import export
@@ -31,6 +32,7 @@ from companion.web.history_api import (
     bgstats_play,
     bgstats_url,
     history_route,
+    route,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
@@ -210,3 +212,55 @@ def journal_rounds(journal: Journal, app: App) -> list[Any]:
     _, listing = answer_json(journal, app, "/api/history")
     rounds: list[Any] = listing["games"][-1]["record"]["rounds"]
     return rounds
+
+
+class RecordingHandler:
+    """Stands in for the server's request handler: keeps what was sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, str, bytes, dict[str, str] | None]] = []
+
+    def send_bytes(self, status: int, content_type: str, data: bytes, *,
+                   headers: dict[str, str] | None = None) -> None:
+        self.sent.append((status, content_type, data, headers))
+
+
+def test_route_reads_the_journal_file_while_the_box_holds_it(journal: Journal,
+                                                             app: App) -> None:
+    answer = route(journal.path.parent, app)
+    handler = RecordingHandler()
+    assert answer(handler, "/api/history/1.csv")
+    status, content_type, body, headers = handler.sent[0]
+    assert (status, content_type) == (200, "text/csv; charset=utf-8")
+    assert headers == {"Content-Disposition": 'attachment; filename="game-1-now-boarding.csv"'}
+    assert body.startswith(b"round,stage")
+    assert not answer(handler, "/api/state")   # not a history route: left to the server
+    assert len(handler.sent) == 1
+
+
+@pytest.mark.parametrize("state_dir", [None, "empty"])
+def test_route_without_a_journal_lists_no_games(tmp_path: Path, app: App,
+                                                state_dir: str | None) -> None:
+    answer = route(None if state_dir is None else tmp_path, app)
+    handler = RecordingHandler()
+    assert answer(handler, "/api/history")
+    assert json.loads(handler.sent[0][2]) == {"games": []}
+    assert answer(handler, "/api/history/1.json")
+    assert handler.sent[1][0] == 404
+
+
+def test_journal_reader_never_writes(journal: Journal) -> None:
+    reader = Journal.reader(journal.path.parent)
+    try:
+        assert [game.id for game in reader.games()] == [game.id for game in journal.games()]
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            reader._db.execute("DELETE FROM actions")
+    finally:
+        reader.close()
+    assert sum(game.actions for game in journal.games()) > 0
+
+
+def test_journal_reader_refuses_a_folder_without_a_journal(tmp_path: Path) -> None:
+    with pytest.raises(JournalError, match="no journal here"):
+        Journal.reader(tmp_path)
+    assert list(tmp_path.iterdir()) == []   # nothing created

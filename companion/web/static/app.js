@@ -85,6 +85,11 @@ function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+/** Replace a node's children, skipping the null/false of optional parts. */
+function fill(node, ...children) {
+  node.replaceChildren(...children.filter((child) => child !== null && child !== undefined && child !== false));
+}
+
 const page = {
   state: null,
   screen: null,
@@ -145,7 +150,7 @@ function connectEvents() {
     } catch (error) { console.error(error); }
   });
   events.addEventListener("error", () => {
-    setLinkStatus("Reconnecting…", false);
+    setLinkStatus($("#pairing").hidden ? "Reconnecting…" : "Not paired yet", false);
     // The browser retries by itself while the stream is CONNECTING; once CLOSED (the server
     // refused it, e.g. not paired yet) it gives up, so we try again, more slowly each time.
     if (events.readyState === EventSource.CLOSED) {
@@ -166,7 +171,10 @@ function applyUpdate(update) {
   if (update.screen) page.screen = update.screen;
   if (typeof update.frame === "number" && update.frame !== page.frame) {
     page.frame = update.frame;
-    $("#frame").src = `/api/frame.png?n=${update.frame}`;
+    const frame = $("#frame");
+    frame.onload = () => { frame.hidden = false; };
+    frame.onerror = () => { frame.hidden = true; };
+    frame.src = `/api/frame.png?n=${update.frame}`;
   }
   renderScreen();
   renderTimer();
@@ -249,7 +257,7 @@ function wireButtons() {
     const start = (event) => {
       if (event.button !== undefined && event.button !== 0) return;
       event.preventDefault();
-      node.setPointerCapture?.(event.pointerId);
+      try { node.setPointerCapture(event.pointerId); } catch { /* a synthetic pointer */ }
       downAt = performance.now();
       fired = false;
       node.classList.add("down");
@@ -395,8 +403,10 @@ function wirePairing() {
     } else if (body.error === "locked") {
       $("#pair-message").textContent =
         `Too many wrong codes: try again in ${body.retry_after ?? 60} s.`;
+    } else if (body.error === "bad-code") {
+      $("#pair-message").textContent = "That is not the code the box shows: try again.";
     } else {
-      $("#pair-message").textContent = body.message || "That code is not the one on the box.";
+      $("#pair-message").textContent = body.message || `The box refused (${response.status}).`;
     }
   });
 }
@@ -515,7 +525,7 @@ function buildV3(form, prefill) {
     buildV3(form, { variant: $("#v3-variant").value, lost: numberOf("score-lost"),
       players: Array.from({ length: count }, (_, i) => kept[i] ?? { name: `P${i + 1}`, total: 0 }) });
   };
-  form.replaceChildren(
+  fill(form,
     select("Variant", "v3-variant", [["basic", "basic"], ["advanced", "advanced"]],
       prefill?.variant ?? "basic"),
     playerCount(form, "v3-players", players.length, 3, 6, rebuild),
@@ -546,7 +556,7 @@ function buildPlanes(form, prefill) {
       players: Array.from({ length: count }, (_, i) => kept[i] ?? { name: `P${i + 1}`, goals: [], boarded: 0 }),
     });
   };
-  form.replaceChildren(
+  fill(form,
     playerCount(form, "planes-players", players.length, 2, 4, () => rebuild()),
     ...players.map((player, index) => el("fieldset", { class: "player" },
       el("legend", {}, `Player ${index + 1}`),
@@ -627,10 +637,10 @@ function buildOverbooked(form, prefill) {
       "aria-selected": String(index === overbooked.active), "aria-controls": `ob-player-${index}`,
       onclick: () => { overbooked.active = index; selectPlayerTab(); },
     }, player.name || `Player ${index + 1}`)));
-  form.replaceChildren(
+  fill(form,
     el("div", { class: "row" },
       select("Variant", "ob-variant", [["base", "base"], ["advanced", "advanced"]], variant, rebuild),
-      select("Board side", "ob-board", [["auto", "auto (4-player side for 4)"],
+      select("Board side", "ob-board", [["auto", "auto"],
         ["1-3-player", "1-3-player side"], ["4-player", "4-player side"]], boardChoice, rebuild),
       select("Players", "ob-players", [["1", "1 (solo)"], ["2", "2"], ["3", "3"], ["4", "4"]],
         String(count), resize)),
@@ -780,7 +790,7 @@ function renderResult(result) {
       `${result.result === "win" ? "WIN" : "LOSE"}: ${result.complaints_total} complaints in all`),
     el("ul", {}, ...Object.entries(result.breakdown ?? {}).map(([key, value]) => el("li", {}, `${key}: ${value}`))));
   }
-  if (result.winners) {
+  if (result.winners && result.game !== "now-boarding") {   // cooperative: the verdict says it
     parts.push(el("p", { id: "score-winners", class: "winners" },
       result.winners.length ? `Winners: ${result.winners.join(", ")}` : "No winner"));
   }
@@ -792,6 +802,7 @@ function renderResult(result) {
     parts.push(el("p", {}, `Solo ${result.solo.scenario} (${result.solo.difficulty}): ${result.solo.won ? "WON" : "lost"}`));
   }
   out.replaceChildren(...parts);
+  out.scrollIntoView({ block: "nearest" });
 }
 
 async function loadFromBox() {
@@ -845,7 +856,9 @@ function renderBank() {
   const parts = [el("p", {}, `Round ${state.round}, turn ${state.turn}: ${state.player ?? "—"} to play`)];
   if (state.revenue) {
     parts.push(el("p", { class: "revenue" },
-      `Revenue just paid: $${state.revenue.total}M (routes ${state.revenue.routes}, cargo ${state.revenue.cargo})`));
+      `${state.player}'s revenue this turn: $${state.revenue.total}M (routes $${state.revenue.routes}M, `
+      + `cargo $${state.revenue.cargo}M)`
+      + ((state.revenue.reactivated ?? []).length ? `; back in use: ${state.revenue.reactivated.join(", ")}` : "")));
   }
   host.replaceChildren(...parts, el("div", { class: "bank-grid" }, ...cards));
 }
@@ -883,7 +896,8 @@ function historyGame(game) {
     el("tbody", {}, ...game.table.rows.map((row) => el("tr", {}, ...row.map((cell) => el("td", {}, cell ?? "")))))));
   return el("details", { class: "history-game", "data-game-id": game.id },
     el("summary", {}, `#${game.id} ${game.title} — ${started} — ${resultText(game.result)}`),
-    chartSvg(game.chart), links, table);
+    el("figure", { class: "chart-figure" }, el("figcaption", {}, game.chart.title), chartSvg(game.chart)),
+    links, table);
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -908,16 +922,18 @@ function niceScale(values, whole) {
 /** The export's chart, drawn in the page: panels over one x axis, each with its y axis, ticks,
  * labels, reference marks and legend. */
 function chartSvg(chart) {
-  const width = 640;
-  const left = 56;
-  const right = width - 16;
-  const panelHeight = 150;
-  const head = 28;
-  const gap = 40;
+  // Drawn for a phone's width (the text stays readable when the SVG is scaled down to one);
+  // a laptop scales it up.
+  const width = 440;
+  const left = 44;
+  const right = width - 8;
+  const panelHeight = 140;
+  const head = 10;
+  const gap = 44;
   const height = head + chart.panels.length * (panelHeight + gap) + 30;
   const root = svg("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img",
     "aria-label": chart.title });
-  root.append(svg("title", {}, chart.title), svg("text", { x: 8, y: 18, class: "chart-title" }, chart.title));
+  root.append(svg("title", {}, chart.title));
   const xs = chart.panels.flatMap((p) => p.series.flatMap((s) => s.points.map(([x]) => x)))
     .concat(chart.x_ticks.map(([x]) => x));
   const xLow = xs.length ? Math.min(...xs) : 0;
@@ -925,7 +941,7 @@ function chartSvg(chart) {
   const slot = (right - left) / (xHigh - xLow + 1);
   const centre = (x) => left + (x - xLow + 0.5) * slot;
   const labels = new Map(chart.x_ticks.length ? chart.x_ticks : Array.from({ length: xHigh - xLow + 1 }, (_, i) => [xLow + i, String(xLow + i)]));
-  const widest = Math.max(...[...labels.values()].map((l) => l.length * 7), 7) + 6;
+  const widest = Math.max(...[...labels.values()].map((l) => l.length * 7), 7) + 4;
   const every = [1, 2, 5, 10, 20, 50, 100, 1000].find((n) => n * slot >= widest) ?? 1000;
   let top = head + 18;
   chart.panels.forEach((panel, index) => {
@@ -933,7 +949,7 @@ function chartSvg(chart) {
     const values = panel.series.flatMap((s) => s.points.map(([, y]) => y)).concat(panel.marks.map((m) => m.value));
     const scale = niceScale(values, panel.whole);
     const y = (v) => bottom - ((v - scale.low) / (scale.high - scale.low)) * panelHeight;
-    root.append(svg("text", { x: 8, y: top - 6, class: "axis-label" }, panel.y_label));
+    root.append(svg("text", { x: 4, y: top - 9, class: "axis-label" }, panel.y_label));
     for (let tick = scale.low; tick <= scale.high + scale.step / 1000; tick += scale.step) {
       root.append(svg("line", { x1: left, x2: right, y1: y(tick), y2: y(tick), class: "grid" }),
         svg("text", { x: left - 6, y: y(tick) + 4, class: "tick", "text-anchor": "end" }, String(Math.round(tick * 100) / 100)));
@@ -972,7 +988,7 @@ function chartSvg(chart) {
       for (const series of panel.series) {
         root.append(svg("rect", { x, y: top + 4, width: 10, height: 10, fill: series.colour }),
           svg("text", { x: x + 14, y: top + 13, class: "legend" }, series.name));
-        x += series.name.length * 7 + 30;
+        x += series.name.length * 7.5 + 30;
       }
     }
     root.append(svg("polyline", { points: `${left},${top} ${left},${bottom} ${right},${bottom}`, class: "axis" }));
