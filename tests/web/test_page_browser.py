@@ -15,6 +15,7 @@ when they change: a picture of a page is not a golden to compare pixel by pixel)
 """
 
 import http.server
+import io
 import json
 import subprocess
 import sys
@@ -22,6 +23,8 @@ import threading
 from pathlib import Path
 
 import pytest
+import zxingcpp
+from PIL import Image
 from playwright.sync_api import expect
 
 from companion.adapters.qr import primary_address
@@ -120,6 +123,30 @@ def test_browser_plays_a_whole_two_player_now_boarding_game_by_tapping(running_b
         replayed.journal.close()
     for key in ("phase", "result", "round", "complaints"):
         assert again[key] == state[key], key
+
+    show_view(page, "history")
+    game = page.locator("details.history-game").first
+    expect(game).to_be_visible()
+    game.locator("summary").click()
+    expect(game.locator("svg.chart").first).to_be_visible()
+    expect(game.locator("a.download[data-kind=csv]")).to_be_visible()
+    screenshot(page, "history")
+
+
+# -- the table page's own address, on the panel ------------------------------------------------
+
+def test_browser_table_page_menu_entry_shows_the_address_and_a_readable_code(running_box,
+                                                                          page):
+    for button in ["up"] * 4 + ["next"]:  # up from the first row wraps to the bottom rows
+        assert tap(page, button) == "ok"
+    port = str(running_box.port)
+    expect(page.locator("#screen-lines li").first).to_have_text("Table page")
+    expect(page.locator("#screen-lines")).to_contain_text(f":{port}")
+    frame = running_box.request("GET", "/api/frame.png")
+    image = Image.open(io.BytesIO(frame.body))
+    assert [found.text for found in zxingcpp.read_barcodes(image.convert("L"))] == [
+        running_box.url.upper()]
+    screenshot(page, "table-page")
 
 
 
@@ -224,9 +251,9 @@ def test_browser_lan_phone_must_pair_and_its_taps_change_nothing(lan_box, open_p
     expect(page.locator("#pairing")).to_be_visible()
     screenshot(page, "pairing")
 
-    # Five wrong codes (none is the code on the display: it has a digit none of them has).
+    # Five wrong codes: the code on the display plus 1 to 5.
     code = pair_code_on_display(box)
-    wrong = [str(digit) * 6 for digit in range(10) if str(digit) not in code][:5]
+    wrong = [f"{(int(code) + step) % 10**6:06d}" for step in range(1, 6)]
     statuses = []
     for guess in [*wrong, code]:  # the right code, once locked, is refused too
         page.fill("#pair-code", guess)
