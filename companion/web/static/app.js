@@ -220,8 +220,9 @@ function renderTimer() {
   }[timer.state] ?? timer.state) : "";
   const rounds = state?.flights_total ?? (state?.game === "now-boarding-v3" ? 6 : null);
   const round = state?.round ?? state?.rounds;
+  const day = typeof state?.day === "number" ? `Day ${state.day}, ` : "";
   $("#timer-round").textContent = round
-    ? (rounds ? `Round ${round} of ${rounds}` : `Round ${round}`) : "Round –";
+    ? `${day}${day ? "round" : "Round"} ${round}${rounds ? ` of ${rounds}` : ""}` : "Round –";
   const complaints = $("#timer-complaints");
   if (typeof state?.complaints === "number") {
     complaints.textContent = `Complaints ${state.complaints}/3`;
@@ -680,9 +681,10 @@ function selectPlayerTab() {
 }
 
 function seatGrid(rows, player) {
-  const grid = el("div", { class: "plane", role: "grid", "aria-label": `Player ${player + 1}'s plane` });
+  // A group of plain buttons (not an ARIA grid): each seat stays a button by its role and name.
+  const grid = el("div", { class: "plane", role: "group", "aria-label": `Player ${player + 1}'s plane` });
   rows.forEach((row, r) => {
-    const line = el("div", { class: "plane-row", role: "row" },
+    const line = el("div", { class: "plane-row" },
       el("span", { class: "row-number", "aria-hidden": "true" }, String(r + 1)));
     [...row].forEach((letter, c) => {
       if (letter === "|") {
@@ -690,7 +692,7 @@ function seatGrid(rows, player) {
         return;
       }
       const seat = el("button", {
-        type: "button", class: "seat", role: "gridcell", "data-player": player,
+        type: "button", class: "seat", "data-player": player,
         "data-row": r + 1, "data-column": c + 1, "data-seat": letter,
       });
       describeSeat(seat);
