@@ -327,7 +327,7 @@ function wireSound() {
   loadSoundSettings();
   $("#sound-volume").addEventListener("input", applyVolume);
   $("#sound-mute").addEventListener("change", applyVolume);
-  $("#sound-on").addEventListener("click", async () => {
+  $("#sound-on").addEventListener("click", () => {
     if (!sound.context) {
       // Browsers allow audio only after a gesture on this page: this tap is it. Only a page
       // whose user asked for sound ever makes one.
@@ -336,10 +336,10 @@ function wireSound() {
       sound.master.connect(sound.context.destination);
     }
     sound.on = !sound.on;
-    if (sound.on) await sound.context.resume();
     $("#sound-on").setAttribute("aria-pressed", String(sound.on));
-    $("#sound-on").textContent = sound.on ? "Sound off" : "Sound on";
     applyVolume();
+    // Not awaited: a browser may hold the promise until it counts the tap as a gesture.
+    if (sound.on) sound.context.resume().catch(() => {});
   });
 }
 
