@@ -728,7 +728,7 @@ function updateCounts(player) {
   const tally = { R: 0, W: 0, B: 0, G: 0, Y: 0, ".": 0 };
   for (const seat of $$(`#ob-player-${player} .seat`)) tally[seat.dataset.seat] += 1;
   $(`#ob-counts-${player}`).textContent =
-    `couples ${tally.R}, children ${tally.W}, blue ${tally.B}, green ${tally.G}, `
+    `red ${tally.R}, white ${tally.W}, blue ${tally.B}, green ${tally.G}, `
     + `yellow ${tally.Y}, empty ${tally["."]}`;
 }
 
