@@ -220,8 +220,9 @@ function renderTimer() {
   }[timer.state] ?? timer.state) : "";
   const rounds = state?.flights_total ?? (state?.game === "now-boarding-v3" ? 6 : null);
   const round = state?.round ?? state?.rounds;
+  const day = typeof state?.day === "number" ? `Day ${state.day}, ` : "";
   $("#timer-round").textContent = round
-    ? (rounds ? `Round ${round} of ${rounds}` : `Round ${round}`) : "Round –";
+    ? `${day}${day ? "round" : "Round"} ${round}${rounds ? ` of ${rounds}` : ""}` : "Round –";
   const complaints = $("#timer-complaints");
   if (typeof state?.complaints === "number") {
     complaints.textContent = `Complaints ${state.complaints}/3`;
@@ -326,7 +327,7 @@ function wireSound() {
   loadSoundSettings();
   $("#sound-volume").addEventListener("input", applyVolume);
   $("#sound-mute").addEventListener("change", applyVolume);
-  $("#sound-on").addEventListener("click", async () => {
+  $("#sound-on").addEventListener("click", () => {
     if (!sound.context) {
       // Browsers allow audio only after a gesture on this page: this tap is it. Only a page
       // whose user asked for sound ever makes one.
@@ -335,10 +336,10 @@ function wireSound() {
       sound.master.connect(sound.context.destination);
     }
     sound.on = !sound.on;
-    if (sound.on) await sound.context.resume();
     $("#sound-on").setAttribute("aria-pressed", String(sound.on));
-    $("#sound-on").textContent = sound.on ? "Sound off" : "Sound on";
     applyVolume();
+    // Not awaited: a browser may hold the promise until it counts the tap as a gesture.
+    if (sound.on) sound.context.resume().catch(() => {});
   });
 }
 
@@ -680,9 +681,10 @@ function selectPlayerTab() {
 }
 
 function seatGrid(rows, player) {
-  const grid = el("div", { class: "plane", role: "grid", "aria-label": `Player ${player + 1}'s plane` });
+  // A group of plain buttons (not an ARIA grid): each seat stays a button by its role and name.
+  const grid = el("div", { class: "plane", role: "group", "aria-label": `Player ${player + 1}'s plane` });
   rows.forEach((row, r) => {
-    const line = el("div", { class: "plane-row", role: "row" },
+    const line = el("div", { class: "plane-row" },
       el("span", { class: "row-number", "aria-hidden": "true" }, String(r + 1)));
     [...row].forEach((letter, c) => {
       if (letter === "|") {
@@ -690,7 +692,7 @@ function seatGrid(rows, player) {
         return;
       }
       const seat = el("button", {
-        type: "button", class: "seat", role: "gridcell", "data-player": player,
+        type: "button", class: "seat", "data-player": player,
         "data-row": r + 1, "data-column": c + 1, "data-seat": letter,
       });
       describeSeat(seat);
@@ -726,7 +728,7 @@ function updateCounts(player) {
   const tally = { R: 0, W: 0, B: 0, G: 0, Y: 0, ".": 0 };
   for (const seat of $$(`#ob-player-${player} .seat`)) tally[seat.dataset.seat] += 1;
   $(`#ob-counts-${player}`).textContent =
-    `couples ${tally.R}, children ${tally.W}, blue ${tally.B}, green ${tally.G}, `
+    `red ${tally.R}, white ${tally.W}, blue ${tally.B}, green ${tally.G}, `
     + `yellow ${tally.Y}, empty ${tally["."]}`;
 }
 
