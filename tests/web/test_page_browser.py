@@ -304,3 +304,18 @@ def test_browser_foreign_origin_is_refused(running_box, open_page, other_site):
             f"{running_box.url}api/line")
     assert answer.value.status == 403
     assert running_box.state() == before
+
+
+def test_browser_big_timer_changes_colour_in_the_last_ten_seconds(running_box, page):
+    """A 5 s flight is all last seconds; the timer view is driven from the keyboard."""
+    assert running_box.line("new now-boarding players=2 timer=5") == "ok"
+    show_view(page, "timer")
+    timer_view = page.locator("#view-timer")
+    while (state := running_box.state())["step"] != "flight":
+        expect(timer_view).not_to_have_class("last-seconds")
+        with page.expect_response(is_line) as answer:  # the keyboard's NEXT, as in the
+            page.keyboard.press("n")                    # terminal simulator
+        assert answer.value.json()["reply"] == "ok"
+    expect(timer_view).to_have_class("view view-timer last-seconds")
+    expect(page.locator("#timer-round")).to_contain_text(f"{state['round']}")
+    screenshot(page, "timer-last-seconds")
