@@ -96,6 +96,8 @@ def route(state_dir: Path | None, app: App) -> Callable[[Any, str], bool]:
     answers through the handler's ``send_bytes`` and returns True, or returns False for a
     path that is not a history route."""
 
+    cache: dict[Any, dict[str, Any]] = {}   # dict operations are atomic: threads may share it
+
     def answer(handler: Any, path: str) -> bool:
         if not path.startswith("/api/history"):
             return False
@@ -107,7 +109,7 @@ def route(state_dir: Path | None, app: App) -> Callable[[Any, str], bool]:
             found = history_route(path, _NO_GAMES, app)
         else:
             try:
-                found = history_route(path, journal, app)
+                found = history_route(path, journal, app, cache=cache)
             finally:
                 journal.close()
         if found is None:
@@ -135,7 +137,8 @@ _NO_GAMES: Any = _NoGames()
 
 
 def history_route(path: str, journal: Journal, app: App, *,
-                  local_zone: tzinfo | None = None) -> Answer | None:
+                  local_zone: tzinfo | None = None,
+                  cache: dict[Any, dict[str, Any]] | None = None) -> Answer | None:
     """Answer a GET of ``path`` (without its query) under ``/api/history``; ``None`` when the
     path is not one of the history routes."""
     match = _ROUTE.match(path)
@@ -143,7 +146,7 @@ def history_route(path: str, journal: Journal, app: App, *,
         return None
     raw_id = match.group("id")
     if raw_id is None:
-        return _json(200, history_listing(journal, app, local_zone=local_zone))
+        return _json(200, history_listing(journal, app, local_zone=local_zone, cache=cache))
     if not raw_id.isdigit():
         return _error(404, "not-found", f"no game {raw_id!r}")
     try:
@@ -162,13 +165,26 @@ def history_route(path: str, journal: Journal, app: App, *,
 
 
 def history_listing(journal: Journal, app: App, *, limit: int = LISTED,
-                    local_zone: tzinfo | None = None) -> dict[str, Any]:
-    """``{"games": [...]}``: the newest ``limit`` games, newest first (see the module)."""
+                    local_zone: tzinfo | None = None,
+                    cache: dict[Any, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """``{"games": [...]}``: the newest ``limit`` games, newest first (see the module).
+
+    ``cache`` (kept by :func:`route` between requests) holds each game's entry under what
+    would change it (its action count, last action and result), so a finished game is
+    replayed once, not on every visit to the history tab."""
     games = []
     for summary in journal.games()[:limit]:
-        document, history = _game(journal, app, summary.id)
-        entry = game_entry(document, history, local_zone=local_zone)
-        entry["actions"] = summary.actions
+        key = (summary.id, summary.actions, summary.last_wall,
+               json.dumps(summary.result, sort_keys=True))
+        entry = None if cache is None else cache.get(key)
+        if entry is None:
+            document, history = _game(journal, app, summary.id)
+            entry = game_entry(document, history, local_zone=local_zone)
+            entry["actions"] = summary.actions
+            if cache is not None:
+                if len(cache) >= 2 * LISTED:
+                    cache.clear()   # bounded; rebuilt from the journal on the next visit
+                cache[key] = entry
         games.append(entry)
     return {"games": games}
 

@@ -264,3 +264,33 @@ def test_journal_reader_refuses_a_folder_without_a_journal(tmp_path: Path) -> No
     with pytest.raises(JournalError, match="no journal here"):
         Journal.reader(tmp_path)
     assert list(tmp_path.iterdir()) == []   # nothing created
+
+
+def test_listing_replays_a_game_once_until_it_changes(tmp_path: Path, app: App,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.web import history_api
+
+    controller = simulated_controller(tmp_path)
+    played.play(controller, played.TIMER)
+    played.play(controller, ["new timer seconds=30", "press next"])
+    replays: list[int] = []
+    real = history_api._game
+
+    def counted(journal: Journal, app: App, game_id: int) -> Any:
+        replays.append(game_id)
+        return real(journal, app, game_id)
+
+    monkeypatch.setattr(history_api, "_game", counted)
+    journal = controller.journal
+    cache: dict[Any, dict[str, Any]] = {}
+    first = history_api.history_listing(journal, app, cache=cache, local_zone=UTC)
+    assert sorted(replays) == [1, 2]
+    replays.clear()
+    assert history_api.history_listing(journal, app, cache=cache, local_zone=UTC) == first
+    assert replays == []
+    # The game in play goes on: only that game is replayed again.
+    played.play(controller, ["wait 3", "press next"])
+    again = history_api.history_listing(journal, app, cache=cache, local_zone=UTC)
+    assert replays == [2]
+    assert again["games"][0]["actions"] == first["games"][0]["actions"] + 1
+    controller.journal.close()
