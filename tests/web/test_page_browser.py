@@ -10,8 +10,8 @@ What they prove, by tapping the page as a player would:
 - the security that only a browser shows: a phone on the LAN is asked to pair, its taps are
   refused and change nothing, five wrong codes lock pairing out, a foreign Origin is refused.
 
-Every view is screenshot into docs/screens/web-*.png for the README (looked at by a person
-when they change: a picture of a page is not a golden to compare pixel by pixel).
+Every view is screenshot; with ``pytest --regen-golden`` into docs/screens/web-*.png for the
+README (look at them: a picture of a page is not a golden to compare pixel by pixel).
 """
 
 import http.server
@@ -35,10 +35,25 @@ SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(autouse=True)
+def screens(request, tmp_path, monkeypatch):
+    """Where screenshots go: docs/screens on purpose (pytest --regen-golden, as for the
+    panel's goldens), else a temporary folder, so a test run leaves the checkout as it was
+    (the pictures hold times and ports that differ on every run)."""
+    folder = SCREENS if request.config.getoption("--regen-golden") else tmp_path / "screens"
+    monkeypatch.setitem(SHOTS, "folder", folder)
+
+
+SHOTS = {"folder": SCREENS}
+
+
 def screenshot(page, name):
-    SCREENS.mkdir(parents=True, exist_ok=True)
+    folder = SHOTS["folder"]
+    folder.mkdir(parents=True, exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")  # the sticky header belongs at the top
-    page.screenshot(path=str(SCREENS / f"web-{name}.png"), full_page=True)
+    path = folder / f"web-{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 0
 
 
 def is_line(response):
