@@ -9,6 +9,7 @@ chosen backend.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -129,3 +130,31 @@ def build_controller(config: Config, hardware: Hardware, *, clock: Clock, state_
         # The terminal simulator shows each tune by name (and rings the bell for the alarm).
         controller.tunes.listeners.append(preview.tune)
     return controller
+
+
+def build_web(config: Config, controller: Controller, *, host: str, port: int,
+              state_dir: Path) -> Any:
+    """The table page's server bound to ``host:port`` (OSError if it cannot be), wired to
+    the controller's tunes; its channel joins the loop's channels."""
+    from companion.web import history_api
+    from companion.web.server import WebService, WebSettings
+
+    web_config = config["web"]
+    settings = WebSettings(host=host, port=port, pair_loopback=web_config["pair_loopback"],
+                           public_mirror=web_config["public_mirror"])
+    service = WebService(settings, state_dir=state_dir, clock=controller.clock.monotonic)
+    controller.tunes.listeners.append(service.channel.tune)
+    controller.app.phones = True  # the menu offers "Forget phones"
+    controller.forget_phones_listeners.append(service.forget)
+    # Past games for the page's history tab, read from the journal's file in the server's
+    # own thread (see companion/web/history_api.py).
+    service.context.routes.append(history_api.route(state_dir, controller.app))
+    from companion.adapters.qr import table_page
+
+    # The menu's "Table page" shows the address and its QR code (port 0: the one bound).
+    bound_port = service.server.server_address[1]
+    try:
+        controller.set_table_page(table_page(host, bound_port))
+    except ValueError as error:  # a host name too long for a panel-sized code
+        logging.getLogger(__name__).warning("no table page in the menu: %s", error)
+    return service

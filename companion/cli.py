@@ -81,6 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--serial", metavar="URL|pty|none",
                      help="the serial line: a device, a pyserial URL, 'pty' (prints "
                           "serial=<path>) or 'none' (default: from the config)")
+    run.add_argument("--web", nargs="?", const="", metavar="[HOST:]PORT",
+                     help="serve the table page (docs/web.md) and print web=<url>; alone: "
+                          "127.0.0.1:8080 with the fake backend, 0.0.0.0:8080 on a Pi "
+                          "(default: [web] listen in the config, off)")
     display = run.add_argument_group("display (luma.oled's own option names)")
     display.add_argument("--display", help="the panel driver: ssd1309 (2.42 in), sh1106 (1.3 in), "
                          "ssd1306 (0.96 in), or another luma.oled driver")
@@ -221,6 +225,10 @@ def _run_box(args: argparse.Namespace, config: Config, state_dir: Path,
         # A device that is missing or vanishes is reopened with backoff; a pty cannot be.
         reopen = None if serial_url == "pty" else partial(open_device, serial_url, baudrate)
         channels.append(SerialChannel(link, reopen=reopen))
+    web = _web_service(args, config, backend, state_dir, controller)
+    if web is not None:
+        channels.append(web.channel)
+        print(f"web={web.url}", flush=True)
     loop = EventLoop(controller, out=sys.stdout, channels=channels,
                      notifier=_notifier(ready_status))
     keyboard = None
@@ -237,6 +245,35 @@ def _run_box(args: argparse.Namespace, config: Config, state_dir: Path,
         # Checkpoint and close: after a clean stop no game lives only in the -wal file.
         controller.journal.close()
         hardware.close()
+
+
+WEB_DEFAULT_PORT = 8080
+
+
+def _web_service(args: argparse.Namespace, config: Config, backend: str, state_dir: Path,
+                 controller: Any) -> Any:
+    """The table page's server, bound (not yet serving), or None when the web is off.
+    companion.web is imported only here, so a box without it starts as before."""
+    from companion.config import parse_listen
+
+    listen = args.web if getattr(args, "web", None) is not None else config["web"]["listen"]
+    if args.web is None and not listen:
+        return None
+    # On a Pi the phones at the table are on the LAN; pairing guards every other client.
+    default_host = "127.0.0.1" if backend == "fake" else "0.0.0.0"  # noqa: S104
+    source = "--web" if args.web is not None else "[web] listen"
+    try:
+        host, port = (parse_listen(listen, default_host) if listen
+                      else (default_host, WEB_DEFAULT_PORT))
+    except ValueError as error:
+        raise UsageError(f"{source} {listen!r}: {error}") from None
+    from companion.bootstrap import build_web
+
+    try:
+        return build_web(config, controller, host=host, port=port, state_dir=state_dir)
+    except OSError as error:
+        raise UsageError(f"{source}: cannot listen on {host}:{port}: "
+                         f"{error.strerror or error}") from None
 
 
 def _notifier(ready_status: str) -> Any:

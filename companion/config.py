@@ -90,6 +90,11 @@ def checked(section: str, key: str, value: Any, current: Mapping[str, Any], sour
             value, type(default)):
         raise ConfigError(f"{source}: {name} = {value!r} should be "
                           f"{_type_name(default)}, like the default {default!r}")
+    if name == "web.listen" and value:
+        try:
+            parse_listen(value, "127.0.0.1")
+        except ValueError as error:
+            raise ConfigError(f"{source}: {name} = {value!r}: {error}") from None
     allowed = CHOICES.get(name)
     if allowed is not None and value not in allowed:
         raise ConfigError(f"{source}: {name} = {value!r} is not allowed; use one of "
@@ -97,6 +102,19 @@ def checked(section: str, key: str, value: Any, current: Mapping[str, Any], sour
     if isinstance(value, int) and not isinstance(value, bool) and value < 0:
         raise ConfigError(f"{source}: {name} = {value} must not be negative")
     return value
+
+
+def parse_listen(text: str, default_host: str) -> tuple[str, int]:
+    """``[HOST:]PORT`` (IPv6 hosts in brackets) -> (host, port); ValueError says what is
+    wrong. A bare PORT binds ``default_host``."""
+    host, _, port_text = text.strip().rpartition(":")
+    host = host.strip("[]") if host else default_host
+    if not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        raise ValueError(f"the port {port_text!r} is not a number from 0 to 65535; "
+                         "write PORT or HOST:PORT, e.g. 0.0.0.0:8080")
+    if not host or any(character.isspace() or character in "/@" for character in host):
+        raise ValueError(f"the host {host!r} is not an address or a name")
+    return host, int(port_text)
 
 
 def _type_name(value: Any) -> str:

@@ -67,11 +67,10 @@ def export(journal: Journal, app: App, folder: Path, out: TextIO) -> int:
     for summary in journal.games():
         stored = journal.game(summary.id)
         document, history = game_document(stored, app, known)
-        stem = folder / f"game-{stored.id}-{stored.game}"
-        stem.with_suffix(".json").write_text(json.dumps(document, indent=2, ensure_ascii=False)
-                                             + "\n", encoding="utf-8")
+        stem = folder / export_stem(stored.id, stored.game)
+        stem.with_suffix(".json").write_text(document_json(document), encoding="utf-8")
         write_csv(history, stem.with_suffix(".csv"))
-        draw_chart(history.chart, _heading(document)).save(stem.with_suffix(".png"))
+        chart_image(document, history).save(stem.with_suffix(".png"))
         print(f"{stem}.json .csv .png", file=out)
     return 0
 
@@ -125,11 +124,31 @@ def actions_history(document: Mapping[str, Any]) -> History:
     return History(("seq", "at_s", "kind", "button"), rows, chart)
 
 
+def export_stem(game_id: int, game: str) -> str:
+    """The export's file name without its suffix: ``game-<id>-<name>``."""
+    return f"game-{game_id}-{game}"
+
+
+def document_json(document: Mapping[str, Any]) -> str:
+    """The exported ``.json`` file's text."""
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
 def write_csv(history: History, path: Path) -> None:
     with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(history.columns)
-        writer.writerows(["" if cell is None else cell for cell in row] for row in history.rows)
+        write_csv_rows(history, handle)
+
+
+def write_csv_rows(history: History, handle: TextIO) -> None:
+    """The exported ``.csv`` file's rows, written to ``handle`` (opened with newline="")."""
+    writer = csv.writer(handle)
+    writer.writerow(history.columns)
+    writer.writerows(["" if cell is None else cell for cell in row] for row in history.rows)
+
+
+def chart_image(document: Mapping[str, Any], history: History) -> Image.Image:
+    """The exported ``.png`` file's picture: the game's chart under its heading."""
+    return draw_chart(history.chart, _heading(document))
 
 
 # -- the chart -------------------------------------------------------------------------------

@@ -13,9 +13,13 @@ Promises:
 - Idempotent: a second run changes nothing. The firmware settings go into config.txt between
   two marker lines; a file is backed up (NAME.companion-YYYYmmdd-HHMMSS.bak, beside it) before
   the installer changes it, and only then.
+- With the table page on for the LAN (`[web] listen` in the config names a port on a
+  non-loopback address), an Avahi service file advertises it as _http._tcp on that port, so
+  `<hostname>.local` and network browsers find it; with it off or on loopback, no file.
 - `--uninstall` removes what the install added (the marked block, the unit, the udev rules, the
-  module list, the venv) and puts the console word back into cmdline.txt if --free-serial took it
-  out; /etc/companion and the service's state stay unless --purge.
+  module list, the Avahi service file, the venv) and puts the console word back into
+  cmdline.txt if --free-serial took it out; /etc/companion and the service's state stay
+  unless --purge.
 - `--root DIR` writes every file under DIR (DIR/etc/..., DIR/boot/firmware/config.txt, ...) and
   only prints the apt-get, pip, groupadd, udevadm and systemctl commands it would run.
 - The last lines say what changed and whether a reboot is needed (config.txt or cmdline.txt
@@ -36,6 +40,7 @@ import os
 import shutil
 import sys
 import tempfile
+import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +49,7 @@ from typing import NamedTuple, TextIO
 # Run as a script, Python puts this folder first on sys.path, and the machinery sits beside it.
 from install_files import (
     APT_PACKAGES,
+    AVAHI_SERVICE_PATH,
     COMMAND_LINK,
     CONFIG_DIR,
     CONFIG_PATH,
@@ -220,6 +226,55 @@ def install_config_file(inst: Installer, options: Options) -> None:
     inst.write(CONFIG_PATH, CONFIG_HEADER + _source_text(inst, "companion/default_config.toml"))
 
 
+AVAHI_SERVICE = """\
+<?xml version="1.0" standalone='no'?>
+<!DOCTYPE service-group SYSTEM "avahi-service.dtd">
+<!-- The table companion's table page (tools/install.py writes it while [web] listen is on the
+     LAN; --uninstall removes it). Avahi rereads this folder by itself. -->
+<service-group>
+  <name replace-wildcards="yes">Table companion on %h</name>
+  <service>
+    <type>_http._tcp</type>
+    <port>{port}</port>
+    <txt-record>path=/</txt-record>
+  </service>
+</service-group>
+"""
+LOOPBACK_HOSTS = ("localhost", "::1")
+
+
+def web_port_on_lan(config_text: str) -> int | None:
+    """The port of `[web] listen` when it serves the LAN; None when the web is off, bound to
+    loopback, or the setting is not one the companion would accept (doctor names that)."""
+    try:
+        listen = tomllib.loads(config_text).get("web", {}).get("listen", "")
+    except (tomllib.TOMLDecodeError, AttributeError):
+        return None
+    if not isinstance(listen, str) or not listen.strip():
+        return None
+    host, _, port = listen.strip().rpartition(":")
+    host = host.strip("[]")
+    if not port.isdigit() or not 0 < int(port) <= 65535:
+        return None
+    if host in LOOPBACK_HOSTS or host.startswith("127."):
+        return None
+    return int(port)  # a bare PORT binds every interface on a Pi (companion run --web)
+
+
+def avahi_service(inst: Installer, options: Options) -> None:
+    """Advertise the table page over mDNS while the config serves it on the LAN."""
+    config = inst.path(CONFIG_PATH)
+    port = web_port_on_lan(config.read_text(encoding="utf-8")) if config.exists() else None
+    if port is None:
+        if inst.remove(AVAHI_SERVICE_PATH):
+            inst.say("  (the table page is off or on loopback: not advertised)")
+        return
+    if not inst.staging and not Path("/etc/avahi").is_dir():
+        inst.warnings.append("avahi-daemon is not installed: <hostname>.local will not find "
+                             "the table page (sudo apt install avahi-daemon)")
+    inst.write(AVAHI_SERVICE_PATH, AVAHI_SERVICE.format(port=port))
+
+
 def enable_service(inst: Installer, options: Options) -> None:
     """Enable at boot; restart now unless a reboot is coming anyway."""
     if UNIT_PATH in inst.changed:
@@ -244,6 +299,10 @@ def remove_unit(inst: Installer, options: Options) -> None:
 def remove_udev_rules(inst: Installer, options: Options) -> None:
     if inst.remove(RULES_PATH):
         inst.run(["udevadm", "control", "--reload-rules"], timeout=60, check=False)
+
+
+def remove_avahi_service(inst: Installer, options: Options) -> None:
+    inst.remove(AVAHI_SERVICE_PATH)
 
 
 def remove_modules(inst: Installer, options: Options) -> None:
@@ -306,12 +365,14 @@ INSTALL_STEPS: tuple[Step, ...] = (
     Step("i2c-dev", "Devices", load_i2c_dev),
     Step("unit", "Service", install_unit),
     Step("config-file", "Service", install_config_file),
+    Step("avahi-service", "Service", avahi_service),
     Step("enable", "Service", enable_service),
 )
 
 UNINSTALL_STEPS: tuple[Step, ...] = (
     Step("disable", "Service", disable_service),
     Step("unit", "Service", remove_unit),
+    Step("avahi-service", "Service", remove_avahi_service),
     Step("udev-rules", "Devices", remove_udev_rules),
     Step("i2c-dev", "Devices", remove_modules),
     Step("config.txt", "Boot configuration", remove_config_block),

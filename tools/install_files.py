@@ -39,6 +39,7 @@ CONFIG_PATH = f"{CONFIG_DIR}/companion.toml"
 INSTALL_STATE = f"{CONFIG_DIR}/install-state.json"
 STATE_DIRS = ("/var/lib/companion", "/var/lib/private/companion")
 COMMAND_LINK = "/usr/local/bin/companion"
+AVAHI_SERVICE_PATH = "/etc/avahi/services/companion.service"
 
 BEGIN = "# >>> table companion: added by tools/install.py, removed by --uninstall >>>"
 END = "# <<< table companion <<<"

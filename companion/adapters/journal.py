@@ -146,6 +146,7 @@ class Journal:
 
     schema_version = SCHEMA_VERSION
     migrations: Mapping[int, tuple[str, ...]] = MappingProxyType({})
+    _read_only = False   # True for :meth:`reader`'s read-only view
 
     def __init__(self, path: Path, *, reserve_bytes: int = RESERVE_BYTES) -> None:
         self.path = path
@@ -168,6 +169,30 @@ class Journal:
     def in_directory(cls, state_dir: Path, *, reserve_bytes: int = RESERVE_BYTES) -> Journal:
         state_dir.mkdir(parents=True, exist_ok=True)
         return cls(state_dir / FILE_NAME, reserve_bytes=reserve_bytes)
+
+    @classmethod
+    def reader(cls, state_dir: Path) -> Journal:
+        """A read-only view of the journal in ``state_dir``, for another thread than the
+        box's (the table page's history): its own SQLite connection, opened read-only, so it
+        never writes, migrates, recovers or touches the reserve (the box's own journal does
+        those) and never sees a write half done. Only the reading methods may be used.
+        Raises JournalError when there is no journal in ``state_dir``."""
+        path = state_dir / FILE_NAME
+        if not path.is_file():
+            raise JournalError(f"{path}: no journal here")
+        journal = cls.__new__(cls)
+        journal.path = path
+        journal.recovered_from = journal.kept_aside = journal.wanted_dir = None
+        journal.durable = True
+        journal.reserve = None
+        journal._closed = False
+        journal._read_only = True
+        try:
+            journal._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                                          check_same_thread=False)
+        except sqlite3.Error as error:
+            raise JournalError(f"{path}: cannot read the journal ({error})") from error
+        return journal
 
     @classmethod
     def open_or_in_memory(cls, state_dir: Path) -> Journal:
@@ -302,6 +327,9 @@ class Journal:
         if self._closed:
             return
         self._closed = True
+        if self._read_only:   # a reader folds nothing: the box's own journal does
+            self._db.close()
+            return
         try:
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error as error:  # the log stays; SQLite replays it at the next start

@@ -11,6 +11,8 @@
   (before the effects' tunes sound) and remembers it in the state dir.
 - :class:`ResumeGame`: make a game from the journal's history current again (replayed from
   its journal by the runtime, which alone can read it).
+- :class:`ForgetPhones`: "Forget phones" was chosen; the runtime revokes every table-page
+  pairing.
 
 Rules it enforces:
 - Illegal input never changes the game: a :class:`RuleError` from a game leaves the state
@@ -36,9 +38,15 @@ Rules it enforces:
   options hidden by ``shown_when`` are skipped and keep their default.
 - Warnings are heard once each: every tick reports the marks whose instants fall between
   the previous tick (or accepted action) and now.
-- Sound: the last two rows of the menu's games page are the volume (NEXT: one step louder,
+- Sound: two rows near the end of the menu's games page are the volume (NEXT: one step louder,
   wrapping to the quietest) and mute (NEXT toggles). The UP+DOWN chord toggles mute at
   once, on any screen, and never reaches a game.
+- Table page: while the web server is on (``App.table_page`` set), the menu's games page has a
+  "Table page" row (before the sound rows); NEXT on it shows the address and its QR code, and
+  any button there goes back to the games page.
+- The table page (issue #15): with it on (``App(..., phones=True)``) the menu's last row is
+  "Forget phones". A pending pairing code shows in the alert box ("Pair code 123456") until
+  its deadline, which is a wake-up like any other; it never reaches the state JSON.
 """
 
 from __future__ import annotations
@@ -63,6 +71,7 @@ from companion.core.game import (
     describe_action,
     resolve_options,
 )
+from companion.core.table_page import TablePage
 from companion.core.timer import Countdown, TimerState
 from companion.core.tunes import VOLUME_STEPS, SoundSettings, warning_tune
 
@@ -96,7 +105,7 @@ class PastGame:
     last_wall: str
 
 
-MenuPage = Literal["games", "options", "history", "replace"]
+MenuPage = Literal["games", "options", "history", "replace", "table-page"]
 
 
 @dataclass(frozen=True)
@@ -131,6 +140,9 @@ class AppState:
     # Unfinished games in the journal besides the current one, newest first (the runtime
     # keeps this list; the menu's "Resume a game" page shows it).
     resumable: tuple[PastGame, ...] = ()
+    # A table-page pairing code on the display, and the game-clock instant it goes away.
+    pair_code: str | None = None
+    pair_until: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -176,12 +188,18 @@ class ResumeGame:
     game_id: int
 
 
+@dataclass(frozen=True)
+class ForgetPhones:
+    """Revoke every table-page pairing."""
+
 
 Effect = (JournalNew | JournalAction | JournalUndo | Play | ResultChanged | JournalSetAside
-          | SoundChanged | ResumeGame)
+          | SoundChanged | ResumeGame | ForgetPhones)
 
 BACK_TO_GAME = "Back to game"
 RESUME_A_GAME = "Resume a game"
+TABLE_PAGE_ITEM = "Table page"
+FORGET_PHONES = "Forget phones"
 
 
 def volume_item(sound: SoundSettings) -> str:
@@ -197,8 +215,12 @@ def mute_item(sound: SoundSettings) -> str:
 class App:
     """The pure state machine of the whole box; see the module docstring."""
 
-    def __init__(self, games: Iterable[Game[Any]]) -> None:
+    def __init__(self, games: Iterable[Game[Any]], table_page: TablePage | None = None, *,
+                 phones: bool = False) -> None:
         self.games: Mapping[str, Game[Any]] = MappingProxyType({g.name: g for g in games})
+        # Set by the runtime once the web server has bound its address (None: web off).
+        self.table_page = table_page
+        self.phones = phones
 
     # -- starting and restoring --------------------------------------------------------------
 
@@ -209,7 +231,8 @@ class App:
         options = MappingProxyType(resolve_options(game.options, given))
         session = Session(name, options, seed, game.new(options, seed))
         return (AppState(session=session, menu=None, last_tick=now, next_seed=state.next_seed,
-                         sound=state.sound, resumable=state.resumable),
+                         sound=state.sound, resumable=state.resumable,
+                         pair_code=state.pair_code, pair_until=state.pair_until),
                 [JournalNew(name, dict(options), seed, now), Play("click")])
 
     def restore(self, name: str, options: Mapping[str, str], seed: int,
@@ -290,7 +313,13 @@ class App:
                 assert countdown.deadline is not None
                 state, expired = self.act(state, Expire(), countdown.deadline)
                 effects.extend(expired)
+        if state.pair_code is not None and now >= state.pair_until:
+            state = replace(state, pair_code=None)
         return replace(state, last_tick=now), effects
+
+    def show_pair_code(self, state: AppState, code: str | None, until: float) -> AppState:
+        """A table-page pairing code on the display until ``until`` (None: take it away)."""
+        return replace(state, pair_code=code, pair_until=until if code is not None else 0.0)
 
     def set_sound(self, state: AppState,
                   sound: SoundSettings) -> tuple[AppState, list[Effect]]:
@@ -315,7 +344,10 @@ class App:
     def next_wake(self, state: AppState, now: float) -> float | None:
         """When the box must look again: a warning, the expiry or a change of the display."""
         countdown = self.countdown(state)
-        return countdown.next_wake(now) if countdown is not None else None
+        wake = countdown.next_wake(now) if countdown is not None else None
+        if state.pair_code is not None and (wake is None or state.pair_until < wake):
+            return state.pair_until
+        return wake
 
     def to_json(self, state: AppState, now: float) -> dict[str, Any]:
         """The ``state`` reply: the game's object, plus ``menu`` (null unless it is open)."""
@@ -330,11 +362,14 @@ class App:
 
     def menu_items(self, state: AppState) -> list[str]:
         """The lines of the games page of the menu: back (a game in play), the games,
-        "Resume a game" (when any can be), then volume and mute."""
+        "Resume a game" (when any can be), "Table page" (when the web is on), volume and mute,
+        then "Forget phones" (when any phone is paired)."""
         items = [BACK_TO_GAME] if state.session is not None else []
         items += [game.title for game in self.games.values()]
         items += [RESUME_A_GAME] if state.resumable else []
-        return [*items, volume_item(state.sound), mute_item(state.sound)]
+        items += [TABLE_PAGE_ITEM] if self.table_page is not None else []
+        items += [volume_item(state.sound), mute_item(state.sound)]
+        return items + ([FORGET_PHONES] if self.phones else [])
 
     def visible_options(self, menu: Menu) -> list[int]:
         """The indices of the options the menu shows for ``menu.game`` with its values."""
@@ -434,6 +469,8 @@ class App:
             if gesture.button is Button.BACK and state.session is not None:
                 return replace(state, menu=None, notice=None), []
             raise RuleError("in the menu: UP / DOWN choose, NEXT selects, BACK goes back")
+        if menu.page == "table-page":  # any button: back to the row it was opened from
+            return replace(state, menu=replace(menu, page="games"), notice=None), []
         if menu.page == "games":
             return self._games_page(state, menu, gesture.button, now)
         if menu.page == "history":
@@ -462,6 +499,11 @@ class App:
             return self.set_sound(state, state.sound.toggled())
         if chosen == RESUME_A_GAME:
             return replace(state, menu=Menu(page="history"), notice=None), []
+        if chosen == TABLE_PAGE_ITEM:
+            return replace(state, menu=replace(menu, page="table-page"), notice=None), []
+        if chosen == FORGET_PHONES:
+            return replace(state, notice="Phones forgotten: they must pair again"), [
+                ForgetPhones(), Play("click")]
         name = next(game.name for game in self.games.values() if game.title == chosen)
         if self.in_play(state):
             return replace(state, menu=Menu(page="replace", game=name), notice=None), []

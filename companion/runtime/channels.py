@@ -25,7 +25,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from companion.protocol.lines import Item, LineSplitter
 from companion.runtime.health import RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS
@@ -45,6 +45,26 @@ class LineEvent:
 
     item: Item
     channel: Channel | None = None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the box shows and holds after a refresh, for channels that mirror it.
+
+    ``state`` is the protocol's ``state`` reply body, ``lines`` the ``screen`` reply's lines,
+    ``screen`` the screen model the panel was drawn from (None until the first frame is drawn;
+    a mirror renders its own picture from it, off the loop's thread)."""
+
+    state: dict[str, Any]
+    lines: list[str]
+    screen: Any = None
+
+
+class Observer(Protocol):
+    """A channel that mirrors the box: the loop calls :meth:`observe` after each refresh
+    that changed the state or the screen. It must not block (the loop keeps time)."""
+
+    def observe(self, snapshot: Snapshot) -> None: ...
 
 
 class Channel(Protocol):

@@ -34,6 +34,7 @@ from companion.adapters.journal import DAMAGE_ERRORS, Journal
 from companion.core.app import (
     App,
     AppState,
+    ForgetPhones,
     JournalAction,
     JournalNew,
     JournalSetAside,
@@ -52,6 +53,7 @@ from companion.core.buttons import (
     GestureTiming,
 )
 from companion.core.game import Play, Restore, RuleError
+from companion.core.table_page import TablePage
 from companion.core.timer import TimerState
 from companion.core.tunes import SoundSettings
 from companion.games.scoring import ScoreInputError
@@ -112,6 +114,8 @@ class Controller:
         self.tunes = TunePlayer(buzzer)
         self.display_health = PartHealth("display")
         self._led_lit: bool | None = None
+        # Called when "Forget phones" is chosen (the table page revokes its pairings).
+        self.forget_phones_listeners: list[Callable[[], None]] = []
         self._restore()
         sound = settings.load() if settings is not None else SoundSettings()
         self.state = replace(self.state, sound=sound)
@@ -255,6 +259,11 @@ class Controller:
         self.refresh()
         return reply
 
+    def show_pair_code(self, code: str | None, seconds: float) -> None:
+        """The table page's pairing code on the display for ``seconds`` (None: remove it)."""
+        self.state = self.app.show_pair_code(self.state, code, self.now() + seconds)
+        self.refresh()
+
     # -- output ------------------------------------------------------------------------------
 
     def screen(self) -> Screen:
@@ -287,6 +296,12 @@ class Controller:
         if self.led is not None and lit != self._led_lit:
             self._led_lit = lit
             self.led.set(lit)
+
+    def set_table_page(self, page: TablePage | None) -> None:
+        """Offer the table page's address in the menu (None: take it away); from the loop's
+        thread, or before the loop starts, like every other input."""
+        self.app.table_page = page
+        self.refresh()
 
     def shutdown(self) -> None:
         """Save and blank: the journal is already up to date; checkpoint the clock."""
@@ -429,6 +444,12 @@ class Controller:
                         self.settings.save(sound)
                 case ResumeGame(game_id):
                     self._resume(game_id, now)
+                case ForgetPhones():
+                    for listener in self.forget_phones_listeners:
+                        try:
+                            listener()
+                        except Exception:  # the revocation logs its own faults; play goes on
+                            log.exception("forgetting the phones failed")
         if any(isinstance(effect, (JournalNew, JournalSetAside, ResumeGame))
                for effect in effects):
             self._list_resumable()

@@ -14,6 +14,9 @@ What it promises:
 - **The watchdog is pinged from the loop itself**, so a hung loop is what systemd catches.
 - **Replies go back to the channel a line came from** (:mod:`companion.runtime.channels`); the
   loop never waits for a peer.
+- **Mirrors hear what changed.** A channel with an ``observe`` method (the table page) gets a
+  :class:`~companion.runtime.channels.Snapshot` after each refresh that changed the state or
+  the screen, and before ``ready``. With no such channel nothing is built.
 """
 
 from __future__ import annotations
@@ -26,10 +29,10 @@ import select
 import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TextIO
+from typing import Any, Protocol, TextIO, cast
 
 from companion.core.buttons import Button
-from companion.runtime.channels import Channel, LineEvent
+from companion.runtime.channels import Channel, LineEvent, Observer, Snapshot
 from companion.runtime.controller import Controller
 
 log = logging.getLogger(__name__)
@@ -57,7 +60,15 @@ class StopEvent:
     reason: str
 
 
-Event = EdgeEvent | GestureEvent | LineEvent | StopEvent
+@dataclass(frozen=True)
+class PairCodeEvent:
+    """The table page's pairing code to show for ``seconds`` (None: take it away)."""
+
+    code: str | None
+    seconds: float = 0.0
+
+
+Event = EdgeEvent | GestureEvent | LineEvent | StopEvent | PairCodeEvent
 
 
 class Notifier(Protocol):
@@ -84,6 +95,10 @@ class EventLoop:
         self.out = out
         self.channels = list(channels)
         self.notifier = notifier
+        self.observers: list[Observer] = [
+            cast(Observer, channel) for channel in self.channels
+            if callable(getattr(channel, "observe", None))]
+        self._published: tuple[object, object] | None = None
         # SimpleQueue.put is reentrant, so the signal handler may post safely.
         self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self._wake_read, self._wake_write = os.pipe()
@@ -114,6 +129,7 @@ class EventLoop:
             channel.start(self.post)
         try:
             self.controller.refresh()
+            self._publish()
             if self.notifier is not None:
                 self.notifier.ready()
             self.out.write("ready\n")
@@ -139,6 +155,7 @@ class EventLoop:
         while True:
             controller.tick()
             controller.refresh()
+            self._publish()
             now = controller.now()
             wake = controller.next_wake()
             timeout = None if wake is None else max(0.0, wake - now)
@@ -161,6 +178,26 @@ class EventLoop:
                 return
             self._handle(event)
 
+    def _publish(self) -> None:
+        """Tell the mirrors, if the state or the screen changed since they last heard."""
+        if not self.observers:
+            return
+        controller = self.controller
+        # Both are immutable and replaced on every change: identity is the cheap test.
+        current = (controller.state, controller.last_screen)
+        if self._published is not None and (current[0] is self._published[0]
+                                            and current[1] is self._published[1]):
+            return
+        self._published = current
+        screen = controller.last_screen
+        snapshot = Snapshot(state=controller.app.to_json(controller.state, controller.now()),
+                            lines=[] if screen is None else screen.text_lines(), screen=screen)
+        for observer in self.observers:
+            try:
+                observer.observe(snapshot)
+            except Exception:  # a mirror's fault must not stop the box
+                log.exception("a channel failed to observe the box")
+
     def _handle(self, event: Event) -> None:
         controller = self.controller
         match event:
@@ -168,6 +205,8 @@ class EventLoop:
                 controller.edge(button, pressed, at)
             case GestureEvent(kind, button):
                 controller.gesture(kind, button)
+            case PairCodeEvent(code, seconds):
+                controller.show_pair_code(code, seconds)
             case LineEvent(item, channel):
                 if channel is not None:
                     channel.taken()

@@ -19,6 +19,8 @@ from PIL import Image, ImageDraw, ImageFont, PngImagePlugin
 from companion.ui.screen import (
     BIG_WIDTH,
     LINE_WIDTH,
+    MATRIX_LINE_WIDTH,
+    MATRIX_TITLE_WIDTH,
     SMALL_LINE_WIDTH,
     STATUS_WIDTH,
     TITLE_WIDTH,
@@ -54,6 +56,27 @@ def render(screen: Screen, width: int = WIDTH, height: int = HEIGHT) -> Image.Im
     """Draw ``screen`` as a mode "1" image (white pixels lit)."""
     image = Image.new("1", (width, height), OFF)
     draw = ImageDraw.Draw(image)
+    rows: Rows = []
+    if screen.matrix:
+        _draw_matrix(draw, screen, width, height)
+    else:
+        rows = _draw_text(draw, screen, width)
+    if screen.alert:
+        top = height - 9 * len(screen.alert) - 1
+        # A body row the box would cut through goes entirely: no stray half-glyphs (or the
+        # top of a selection frame) are left above the box.
+        cut = [row_top for row_top, row_bottom in rows if row_top < top <= row_bottom]
+        if cut:
+            draw.rectangle((0, min(cut), width - 1, top - 1), fill=OFF)
+        draw.rectangle((0, top, width - 1, height - 1), fill=ON)
+        for index, line in enumerate(screen.alert):
+            draw.text((1, top + 1 + 9 * index), fit(line, SMALL_LINE_WIDTH), font=font("5x8"),
+                      fill=OFF)
+    return image
+
+
+def _draw_text(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> Rows:
+    """The title bar, the body (lines or big text) and the status bar; the body's rows."""
     draw.rectangle((0, 0, width - 1, TITLE_HEIGHT - 1), fill=ON)
     title_width = TITLE_WIDTH - (len(screen.mark) + 1 if screen.mark else 0)
     draw.text((2, 0), fit(screen.title, title_width), font=font("6x12"), fill=OFF)
@@ -67,18 +90,7 @@ def render(screen: Screen, width: int = WIDTH, height: int = HEIGHT) -> Image.Im
         rows = _draw_lines(draw, screen, width)
     if screen.status:
         draw.text((0, STATUS_TOP), fit(screen.status, STATUS_WIDTH), font=font("5x8"), fill=ON)
-    if screen.alert:
-        top = height - 9 * len(screen.alert) - 1
-        # A body row the box would cut through goes entirely: no stray half-glyphs (or the
-        # top of a selection frame) are left above the box.
-        cut = [row_top for row_top, row_bottom in rows if row_top < top <= row_bottom]
-        if cut:
-            draw.rectangle((0, min(cut), width - 1, top - 1), fill=OFF)
-        draw.rectangle((0, top, width - 1, height - 1), fill=ON)
-        for index, line in enumerate(screen.alert):
-            draw.text((1, top + 1 + 9 * index), fit(line, SMALL_LINE_WIDTH), font=font("5x8"),
-                      fill=OFF)
-    return image
+    return rows
 
 
 Rows = list[tuple[int, int]]
@@ -134,3 +146,27 @@ def _arrow(draw: ImageDraw.ImageDraw, centre: int, top: int, down: bool) -> None
     rows = range(2, -1, -1) if down else range(3)
     for offset, half in zip(range(3), rows, strict=True):
         draw.line((centre - half, top + offset, centre + half, top + offset), fill=ON)
+
+
+MODULE = 2
+"""Pixels a side of one QR module: 29 modules (version 3) and a quiet zone fit in 64 px."""
+
+
+def _draw_matrix(draw: ImageDraw.ImageDraw, screen: Screen, width: int, height: int) -> None:
+    """The QR code dark on a lit square (the polarity every phone reads; the lit margin is
+    its quiet zone), the title and lines beside it."""
+    side = height
+    draw.rectangle((0, 0, side - 1, side - 1), fill=ON)
+    offset = (side - MODULE * len(screen.matrix)) // 2
+    for row, modules in enumerate(screen.matrix):
+        for column, dark in enumerate(modules):
+            if dark:
+                x, y = offset + MODULE * column, offset + MODULE * row
+                draw.rectangle((x, y, x + MODULE - 1, y + MODULE - 1), fill=OFF)
+    left = side + 2
+    draw.rectangle((left, 0, width - 1, TITLE_HEIGHT - 1), fill=ON)
+    draw.text((left + 1, 0), fit(screen.title, MATRIX_TITLE_WIDTH), font=font("6x12"),
+              fill=OFF)
+    for index, line in enumerate(screen.lines):
+        draw.text((left, TITLE_HEIGHT + 2 + 9 * index), fit(line, MATRIX_LINE_WIDTH),
+                  font=font("5x8"), fill=ON)

@@ -23,6 +23,9 @@ Sizes on the 128x64 panel (Spleen bitmap fonts):
   never look alike);
 - more_above / more_below: small arrows at the right edge say that a list scrolls (the last
   character of a framed list line leaves them room, see :func:`screen_problems`).
+- matrix: a QR code (at most 29 modules a side) drawn at 2 px a module, dark on a lit 64 x 64
+  square on the left; the title (10 characters) and up to 5 lines of 12 small characters
+  then share the right half, and there is no status bar.
 Longer text is cut at the edge; views keep to these widths.
 """
 
@@ -38,11 +41,14 @@ STATUS_WIDTH = 25
 BIG_WIDTH = 8
 MAX_LINES = 5
 MAX_LINES_UNDER_MAIN = 4
+MATRIX_TITLE_WIDTH = 10
+MATRIX_LINE_WIDTH = 12
 
 
 @dataclass(frozen=True)
 class Screen:
-    """One frame's content. ``selected`` inverts that body line (menus)."""
+    """One frame's content. ``selected`` inverts that body line (menus); ``matrix`` is a QR
+    code's modules (True: dark), see the module docstring."""
 
     title: str
     lines: tuple[str, ...] = ()
@@ -55,6 +61,7 @@ class Screen:
     main: str = ""
     more_above: bool = False
     more_below: bool = False
+    matrix: tuple[tuple[bool, ...], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.lines) > MAX_LINES:
@@ -68,6 +75,9 @@ class Screen:
         room = MAX_LINES_UNDER_MAIN - (1 if self.status else 0)
         if self.main and len(self.lines) > room:
             raise ValueError(f"under a main line {room} lines fit, got {len(self.lines)}")
+
+        if self.matrix and (self.big is not None or self.status):
+            raise ValueError("a screen with a matrix has lines beside it, no big text or status")
 
     def with_main(self, index: int) -> Screen:
         """This screen with body line ``index`` moved up to be its main line (a view names
@@ -122,6 +132,8 @@ def screen_problems(screen: Screen) -> list[str]:
     # A list with scroll arrows keeps its lines one character short of the arrows.
     if screen.more_above or screen.more_below:
         width -= 1
+    if screen.matrix:
+        title_room, width = MATRIX_TITLE_WIDTH, MATRIX_LINE_WIDTH
     checks = [("title", screen.title, title_room), ("status", screen.status, STATUS_WIDTH),
               ("main", screen.main, LINE_WIDTH),
               *(("line", line, width) for line in screen.lines),

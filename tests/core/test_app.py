@@ -180,3 +180,43 @@ def test_app_sound_survives_starting_a_game(app):
     state = AppState(sound=SoundSettings(2, muted=True))
     state, _ = app.new_game(state, "timer", {"seconds": "30"}, 1, 0.0)
     assert state.sound == SoundSettings(2, muted=True)
+
+
+# -- the table page's address (issue #15) -----------------------------------------------------
+
+SMALL_CODE = ((True, False), (False, True))
+
+
+def table_page_app():
+    from companion.core.table_page import TablePage
+
+    return App([RoundTimer()], table_page=TablePage("http://box.local:8080/", SMALL_CODE))
+
+
+def test_app_menu_offers_the_table_page_only_while_the_web_is_on(app):
+    assert "Table page" not in app.menu_items(AppState())
+    items = table_page_app().menu_items(AppState())
+    assert items[-3:] == ["Table page", "Volume 3/5", "Sound: on"]
+
+
+@pytest.mark.parametrize("button", list(Button))
+def test_app_table_page_opens_from_the_menu_and_any_button_goes_back(button):
+    app = table_page_app()
+    state = AppState()
+    for _ in range(3):  # up from the first row wraps: mute, volume, table page
+        state, _ = press(app, state, Button.UP, 0.0)
+    row = state.menu.cursor
+    state, effects = press(app, state, Button.NEXT, 0.0)
+    assert (state.menu.page, effects) == ("table-page", [])
+    assert app.to_json(state, 0.0)["menu"] == {"page": "table-page", "cursor": row}
+    state, effects = press(app, state, button, 0.0)
+    assert (state.menu.page, state.menu.cursor, effects) == ("games", row, [])
+
+
+def test_app_table_page_refuses_a_malformed_code():
+    from companion.core.table_page import TablePage
+
+    with pytest.raises(ValueError, match="square"):
+        TablePage("http://box.local:8080/", ((True,), (False,)))
+    with pytest.raises(ValueError, match="29"):
+        TablePage("http://box.local:8080/", ((False,) * 33,) * 33)

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL = ROOT / "tools" / "install.py"
 INSTALL_FILES = ROOT / "tools" / "install_files.py"
@@ -167,3 +169,67 @@ def test_install_step_tables_name_each_step_once():
         assert len(names) == len(set(names)), names
     # The first install step only checks: it must come before anything that changes the box.
     assert tool.INSTALL_STEPS[0].run is tool.check_unit
+
+
+# -- the table page's Avahi service file (issue #15) -------------------------------------------
+
+AVAHI = "etc/avahi/services/companion.service"
+
+
+def _configured(root: Path, web: str) -> Path:
+    config = root / "etc/companion/companion.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(web)
+    return config
+
+
+@pytest.mark.parametrize(("web", "port"), [
+    ('[web]\nlisten = "0.0.0.0:8080"\n', 8080),
+    ('[web]\nlisten = "8123"\n', 8123),
+    ('[web]\nlisten = "[::]:9000"\n', 9000),
+    ('[web]\nlisten = "192.168.1.20:80"\n', 80),
+])
+def test_install_advertises_the_table_page_when_it_serves_the_lan(tmp_path, web, port):
+    root = _fresh_pi(tmp_path)
+    _configured(root, web)
+    out = _install(root)
+    service = (root / AVAHI).read_text()
+    assert "<type>_http._tcp</type>" in service
+    assert f"<port>{port}</port>" in service
+    assert f"+ /{AVAHI}" in out
+    assert "Summary: 0 changed" in _install(root)  # idempotent
+
+
+@pytest.mark.parametrize("web", [
+    "",                                        # the packaged default: off
+    '[web]\nlisten = ""\n',
+    '[web]\nlisten = "127.0.0.1:8080"\n',      # loopback: nothing on the LAN to find
+    '[web]\nlisten = "localhost:8080"\n',
+    '[web]\nlisten = "nonsense"\n',            # not a setting the companion accepts
+    "[web\n",                                  # not TOML (doctor names it)
+])
+def test_install_does_not_advertise_a_table_page_the_lan_cannot_reach(tmp_path, web):
+    root = _fresh_pi(tmp_path)
+    if web:
+        _configured(root, web)
+    _install(root)
+    assert not (root / AVAHI).exists()
+
+
+def test_install_takes_the_service_file_away_when_the_web_is_turned_off(tmp_path):
+    root = _fresh_pi(tmp_path)
+    config = _configured(root, '[web]\nlisten = "0.0.0.0:8080"\n')
+    _install(root)
+    config.write_text('[web]\nlisten = ""\n')
+    out = _install(root)
+    assert not (root / AVAHI).exists()
+    assert f"- /{AVAHI}" in out
+
+
+def test_uninstall_removes_the_avahi_service_file(tmp_path):
+    root = _fresh_pi(tmp_path)
+    _configured(root, '[web]\nlisten = "0.0.0.0:8080"\n')
+    _install(root)
+    assert (root / AVAHI).exists()
+    _install(root, "--uninstall")
+    assert not (root / AVAHI).exists()

@@ -25,6 +25,8 @@ NOT_BEFORE_READY = (
     "companion.scenes",
     "companion.history",
     "companion.doctor",
+    "companion.web",
+    "http.server",
     "PIL.JpegImagePlugin",
     "PIL.TiffImagePlugin",
     "PIL.BmpImagePlugin",

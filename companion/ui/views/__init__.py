@@ -57,6 +57,9 @@ def screen_for(app: App, state: AppState, now: float, mark: str = "") -> Screen:
         screen = view_for(state.session.game)(state.session.state, now)
     if state.notice:
         screen = replace(screen, alert=alert_lines(state.notice))
+    if state.pair_code is not None:
+        # The table page's pairing code wins the alert box: someone is typing it in now.
+        screen = replace(screen, alert=alert_lines(f"Pair code {state.pair_code}"))
     if mark:
         screen = replace(screen, mark=mark)
     return screen

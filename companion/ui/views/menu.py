@@ -1,5 +1,5 @@
-"""The start menu: the list of games, one page per option, past games, and the question
-asked before a game in play is replaced.
+"""The start menu: the list of games, one page per option, past games, the question
+asked before a game in play is replaced, and the table page's address with its QR code.
 
 Promises:
 - Lists show three lines at a time, scrolled so the cursor is always visible and framed;
@@ -11,10 +11,19 @@ Promises:
 
 from __future__ import annotations
 
+import re
 import textwrap
 
-from companion.core.app import App, AppState, Menu, PastGame
-from companion.ui.screen import LINE_WIDTH, SMALL_LINE_WIDTH, Screen, choice_line, fit
+from companion.core.app import TABLE_PAGE_ITEM, App, AppState, Menu, PastGame
+from companion.core.table_page import TablePage
+from companion.ui.screen import (
+    LINE_WIDTH,
+    MATRIX_LINE_WIDTH,
+    SMALL_LINE_WIDTH,
+    Screen,
+    choice_line,
+    fit,
+)
 
 VISIBLE = 3
 
@@ -43,6 +52,8 @@ def menu_screen(app: App, state: AppState) -> Screen:
         return _history(app, state.resumable, menu)
     if menu.page == "replace":
         return _replace(app, state, menu)
+    if menu.page == "table-page" and app.table_page is not None:
+        return table_page_screen(app.table_page)
     if menu.page == "games" or menu.game is None:
         return scrolled(app.menu_items(state), menu.cursor, "Choose a game",
                         "UP/DOWN move  NEXT go")
@@ -86,6 +97,31 @@ def _replace(app: App, state: AppState, menu: Menu) -> Screen:
     question = textwrap.wrap(f"Replace the {app.title_of(in_play)} game?", LINE_WIDTH)[:2]
     return Screen("Game in play", (*question, "NEXT yes, BACK no"),
                   status="it stays in Resume a game")
+
+
+def table_page_screen(page: TablePage) -> Screen:
+    """The QR code of the page's address, and the addresses as text beside it (without
+    ``http://`` and the final ``/``, broken at dots and colons to the narrow column)."""
+    lines: list[str] = []
+    for url in (page.url, *page.also):
+        lines += address_lines(url)
+    lines = [*lines[:4], "BACK: menu"]
+    return Screen(TABLE_PAGE_ITEM, tuple(lines), matrix=page.qr)
+
+
+def address_lines(url: str, width: int = MATRIX_LINE_WIDTH) -> list[str]:
+    """``url`` without its scheme and final slash, in lines of at most ``width`` characters,
+    broken before a dot or colon where one falls within the line."""
+    text = re.sub(r"^[a-z]+://", "", url).rstrip("/")
+    pieces = [piece for piece in re.split(r"(?=[.:])", text) if piece]
+    lines: list[str] = []
+    for piece in pieces:
+        if lines and len(lines[-1]) + len(piece) <= width:
+            lines[-1] += piece
+            continue
+        # A name longer than the column is cut where it must be.
+        lines += [piece[start:start + width] for start in range(0, len(piece), width)]
+    return lines
 
 
 SCENES: dict[str, tuple[str, ...]] = {

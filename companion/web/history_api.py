@@ -1,0 +1,345 @@
+"""The table page's history routes: past games as JSON, their export files, BG Stats links.
+
+What it promises (issue #15; the routes are in web-api.md, the server's route table calls
+:func:`history_route`):
+
+- ``GET /api/history`` -> ``{"games": [...]}``, newest first, at most :data:`LISTED` games:
+  what ``companion history`` lists (id, game, options, started, last action, actions, result)
+  plus the game's per-round ``table`` (the export's CSV columns and rows), its ``chart`` (the
+  export's chart as data, for the page to draw as SVG), the Now Boarding ``record``, the
+  ``downloads`` and the ``bgstats`` link (``null`` for a game with nothing to log).
+- ``GET /api/history/<id>.json`` / ``.csv`` / ``.png`` -> exactly the files
+  ``companion history --export`` writes for that game (companion/history.py writes both:
+  nothing is rewritten here), as downloads named ``game-<id>-<game>.<suffix>``.
+- ``GET /api/history/<id>/bgstats`` -> ``{"url": "bgstats://..."}``, or 404 ``no-play`` for a
+  game with no result yet (nothing to log).
+- An unknown game is 404 ``{"error": "not-found", ...}``; a malformed id is 404 too (it names
+  no game). Errors are JSON, never tracebacks.
+
+The BG Stats link follows BG Stats' documented push-play format ("Push plays to BG Stats
+from other apps or websites", bgstatsapp.com/support): ``bgstats://app.bgstatsapp.com/
+createPlay.html?data=`` and the play as URL-encoded JSON with ``sourceName``, ``sourcePlayId``,
+``playDate`` ("YYYY-MM-DD HH:MM:SS", local time), ``durationMin``, ``game`` (``name``,
+``sourceGameId``, ``bggId`` where known, ``highestWins``, ``noPoints``) and ``players``
+(``name``, ``score``, ``rank``, ``winner``). Only Now Boarding's BoardGameGeek id (231567)
+is given (the issue states it); the others are left out rather than guessed, which the
+format allows: BG Stats then matches by name.
+
+Threading: the functions read the journal they are given and replay games with ``app`` (pure).
+:func:`route`, the server's route, opens a read-only view of the journal per request
+(``Journal.reader``) in the server's thread, so it never shares the box's connection nor
+waits on the loop; a box whose journal is in memory (no state folder) lists no games.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import quote
+
+from companion.adapters.journal import Journal
+from companion.adapters.journal_rows import JournalError
+from companion.core.app import App
+from companion.games.records import Chart, History
+from companion.history import (
+    chart_image,
+    document_json,
+    export_stem,
+    game_document,
+    records,
+    write_csv_rows,
+)
+
+#: The newest games the listing replays (each listed game is replayed once per request).
+LISTED: Final = 50
+BGSTATS_PREFIX: Final = "bgstats://app.bgstatsapp.com/createPlay.html?data="
+SOURCE_NAME: Final = "Airline table companion"
+#: BoardGameGeek ids the project can cite (the issue gives Now Boarding's).
+BGG_IDS: Final[Mapping[str, int]] = {"now-boarding": 231567}
+TITLES: Final[Mapping[str, str]] = {
+    "now-boarding": "Now Boarding",
+    "now-boarding-v3": "Now Boarding (2015 prototype v3)",
+    "planes": "Planes",
+    "overbooked": "Overbooked",
+    "flight-plan": "Flight Plan",
+    "timer": "Round timer",
+}
+#: Games won together or by a condition: BG Stats records them without points.
+NO_POINTS: Final = frozenset({"now-boarding", "flight-plan"})
+CONTENT_TYPES: Final[Mapping[str, str]] = {
+    "json": "application/json; charset=utf-8",
+    "csv": "text/csv; charset=utf-8",
+    "png": "image/png",
+}
+_ROUTE: Final = re.compile(r"^/api/history(?:/(?P<id>[^/.]+)(?:\.(?P<suffix>json|csv|png)"
+                           r"|/(?P<bgstats>bgstats))?)?/?$")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One HTTP answer: status, content type, body, and the download's file name (or None)."""
+
+    status: int
+    content_type: str
+    body: bytes
+    filename: str | None = None
+
+
+def route(state_dir: Path | None, app: App) -> Callable[[Any, str], bool]:
+    """The server's route for ``/api/history...`` (companion/web/server.py's ``Route``): it
+    answers through the handler's ``send_bytes`` and returns True, or returns False for a
+    path that is not a history route."""
+
+    cache: dict[Any, dict[str, Any]] = {}   # dict operations are atomic: threads may share it
+
+    def answer(handler: Any, path: str) -> bool:
+        if not path.startswith("/api/history"):
+            return False
+        try:
+            if state_dir is None:
+                raise JournalError("the box keeps no journal on disk")
+            journal = Journal.reader(state_dir)
+        except JournalError:
+            found = history_route(path, _NO_GAMES, app)
+        else:
+            try:
+                found = history_route(path, journal, app, cache=cache)
+            finally:
+                journal.close()
+        if found is None:
+            return False
+        headers = None
+        if found.filename is not None:
+            headers = {"Content-Disposition": f'attachment; filename="{found.filename}"'}
+        handler.send_bytes(found.status, found.content_type, found.body, headers=headers)
+        return True
+
+    return answer
+
+
+class _NoGames:
+    """The journal of a box that keeps none on disk: no games."""
+
+    def games(self) -> list[Any]:
+        return []
+
+    def game(self, game_id: int) -> Any:
+        raise JournalError(f"no game {game_id}: the box keeps no journal on disk")
+
+
+_NO_GAMES: Any = _NoGames()
+
+
+def history_route(path: str, journal: Journal, app: App, *,
+                  local_zone: tzinfo | None = None,
+                  cache: dict[Any, dict[str, Any]] | None = None) -> Answer | None:
+    """Answer a GET of ``path`` (without its query) under ``/api/history``; ``None`` when the
+    path is not one of the history routes."""
+    match = _ROUTE.match(path)
+    if match is None:
+        return None
+    raw_id = match.group("id")
+    if raw_id is None:
+        return _json(200, history_listing(journal, app, local_zone=local_zone, cache=cache))
+    if not raw_id.isdigit():
+        return _error(404, "not-found", f"no game {raw_id!r}")
+    try:
+        document, history = _game(journal, app, int(raw_id))
+    except JournalError:
+        return _error(404, "not-found", f"no game {raw_id} in the journal")
+    if match.group("bgstats"):
+        play = bgstats_play(document, local_zone=local_zone)
+        if play is None:
+            return _error(404, "no-play", f"game {raw_id} has no result to log yet")
+        return _json(200, {"url": bgstats_url(play)})
+    suffix = match.group("suffix")
+    if suffix is None:
+        return _json(200, game_entry(document, history, local_zone=local_zone))
+    return export_file(document, history, suffix)
+
+
+def history_listing(journal: Journal, app: App, *, limit: int = LISTED,
+                    local_zone: tzinfo | None = None,
+                    cache: dict[Any, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """``{"games": [...]}``: the newest ``limit`` games, newest first (see the module).
+
+    ``cache`` (kept by :func:`route` between requests) holds each game's entry under what
+    would change it (its action count, last action and result), so a finished game is
+    replayed once, not on every visit to the history tab."""
+    games = []
+    for summary in journal.games()[:limit]:
+        key = (summary.id, summary.actions, summary.last_wall,
+               json.dumps(summary.result, sort_keys=True))
+        entry = None if cache is None else cache.get(key)
+        if entry is None:
+            document, history = _game(journal, app, summary.id)
+            entry = game_entry(document, history, local_zone=local_zone)
+            entry["actions"] = summary.actions
+            if cache is not None:
+                if len(cache) >= 2 * LISTED:
+                    cache.clear()   # bounded; rebuilt from the journal on the next visit
+                cache[key] = entry
+        games.append(entry)
+    return {"games": games}
+
+
+def game_entry(document: Mapping[str, Any], history: History, *,
+               local_zone: tzinfo | None = None) -> dict[str, Any]:
+    """One game of the listing: the export's document without its action list, its table,
+    chart, downloads and BG Stats link."""
+    game_id = document["id"]
+    entry: dict[str, Any] = {key: value for key, value in document.items() if key != "actions"}
+    entry["title"] = TITLES.get(str(document["game"]), str(document["game"]))
+    entry["actions"] = len(document.get("actions", ()))
+    entry["table"] = {"columns": list(history.columns), "rows": [list(r) for r in history.rows]}
+    entry["chart"] = chart_data(history.chart)
+    entry["downloads"] = {suffix: f"/api/history/{game_id}.{suffix}" for suffix in CONTENT_TYPES}
+    play = bgstats_play(document, local_zone=local_zone)
+    entry["bgstats"] = None if play is None else bgstats_url(play)
+    return entry
+
+
+def chart_data(chart: Chart) -> dict[str, Any]:
+    """The chart as JSON: the same title, axes, panels, series, marks and ticks the PNG draws."""
+    return {
+        "title": chart.title, "x_label": chart.x_label,
+        "x_ticks": [[x, label] for x, label in chart.x_ticks],
+        "panels": [{
+            "y_label": panel.y_label, "whole": panel.whole,
+            "marks": [{"value": mark.value, "label": mark.label} for mark in panel.marks],
+            "series": [{"name": series.name, "kind": series.kind, "colour": series.colour,
+                        "points": [[x, y] for x, y in series.points]}
+                       for series in panel.series],
+        } for panel in chart.panels],
+    }
+
+
+def export_file(document: Mapping[str, Any], history: History, suffix: str) -> Answer:
+    """The file ``history --export`` writes for this game, with the same name and bytes."""
+    filename = f"{export_stem(int(document['id']), str(document['game']))}.{suffix}"
+    if suffix == "json":
+        body = document_json(document).encode("utf-8")
+    elif suffix == "csv":
+        text = io.StringIO(newline="")
+        write_csv_rows(history, text)
+        body = text.getvalue().encode("utf-8")
+    elif suffix == "png":
+        picture = io.BytesIO()
+        chart_image(document, history).save(picture, format="PNG")
+        body = picture.getvalue()
+    else:
+        raise ValueError(f"no export file ends in .{suffix}")
+    return Answer(200, CONTENT_TYPES[suffix], body, filename)
+
+
+# -- BG Stats ------------------------------------------------------------------------------------
+
+
+def bgstats_url(play: Mapping[str, Any]) -> str:
+    """The push-play link: the play as compact JSON, every reserved character encoded."""
+    data = json.dumps(play, separators=(",", ":"), ensure_ascii=False)
+    return BGSTATS_PREFIX + quote(data, safe="")
+
+
+def bgstats_play(document: Mapping[str, Any], *,
+                 local_zone: tzinfo | None = None) -> dict[str, Any] | None:
+    """The play BG Stats imports for an exported game document, or ``None`` for a game with
+    nothing to log (unfinished, or a plain round timer).
+
+    ``playDate`` is when the game started, in ``local_zone`` (default: this machine's zone);
+    ``durationMin`` the game-clock time from the first action to the last, in whole minutes
+    rounded up (left out for a game without actions)."""
+    game = str(document["game"])
+    result = document.get("result")
+    players = _players(game, result, document)
+    if players is None:
+        return None
+    entry: dict[str, Any] = {"name": TITLES.get(game, game), "sourceGameId": game,
+                             "highestWins": game not in NO_POINTS, "noPoints": game in NO_POINTS}
+    if game in BGG_IDS:
+        entry["bggId"] = BGG_IDS[game]
+    play: dict[str, Any] = {"sourceName": SOURCE_NAME, "sourcePlayId": str(document["id"]),
+                            "playDate": _play_date(str(document.get("started", "")), local_zone),
+                            "game": entry, "players": players}
+    duration = _duration_min(document.get("actions", ()))
+    if duration is not None:
+        play["durationMin"] = duration
+    return play
+
+
+def _players(game: str, result: Any, document: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    if result is None or game == "timer":
+        return None
+    count = _player_count(document)
+    if isinstance(result, str):      # Now Boarding: the table wins or loses together
+        return [{"name": f"Player {seat}", "winner": result == "win"}
+                for seat in range(1, count + 1)]
+    if not isinstance(result, Mapping):
+        return None
+    winners = {str(name) for name in result.get("winners", ())}
+    scored = result.get("players")
+    if isinstance(scored, list) and scored:
+        places = {str(name): place for place, names in enumerate(result.get("ranking", ()), 1)
+                  for name in names}
+        players = []
+        for row in scored:
+            name = str(row["name"])
+            player: dict[str, Any] = {"name": name, "score": row.get("total"),
+                                      "winner": name in winners}
+            if name in places:
+                player["rank"] = places[name]
+            players.append(player)
+        return players
+    # Flight Plan: won by a condition; the bank names the players P1, P2, ...
+    return [{"name": f"P{seat}", "winner": f"P{seat}" in winners}
+            for seat in range(1, count + 1)]
+
+
+def _player_count(document: Mapping[str, Any]) -> int:
+    record = document.get("record")
+    if isinstance(record, Mapping) and isinstance(record.get("players"), int):
+        return int(record["players"])
+    try:
+        return int(document.get("options", {}).get("players", 0))
+    except ValueError:
+        return 0
+
+
+def _play_date(started: str, local_zone: tzinfo | None) -> str:
+    try:
+        moment = datetime.fromisoformat(started)
+    except ValueError:
+        return started.replace("T", " ")[:19]
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(local_zone)
+    return moment.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _duration_min(actions: Any) -> int | None:
+    instants = [float(action["at"]) for action in actions]
+    if not instants:
+        return None
+    return max(1, math.ceil((max(instants) - min(instants)) / 60))
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def _game(journal: Journal, app: App, game_id: int) -> tuple[dict[str, Any], History]:
+    return game_document(journal.game(game_id), app, records())
+
+
+def _json(status: int, value: Any) -> Answer:
+    return Answer(status, CONTENT_TYPES["json"],
+                  json.dumps(value, ensure_ascii=False).encode("utf-8"))
+
+
+def _error(status: int, code: str, message: str) -> Answer:
+    return _json(status, {"error": code, "message": message})

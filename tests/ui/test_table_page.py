@@ -1,0 +1,84 @@
+"""The table page's address and QR code on the panel (issue #15): reached from the menu,
+drawn to its golden PNG, and readable by a QR decoder from the panel's own 128 x 64 pixels."""
+
+from pathlib import Path
+
+import pytest
+import zxingcpp
+from PIL import Image
+
+from companion.adapters.qr import table_page
+from companion.testing.simulated import simulated_controller
+from companion.ui.render import render
+from companion.ui.screen import Screen, screen_problems
+from companion.ui.views.menu import address_lines, table_page_screen
+
+GOLDEN = Path(__file__).parent / "golden" / "table-page.png"
+EVERY_INTERFACE = "0.0.0.0"  # noqa: S104 (an address to describe, nothing binds it here)
+HOST_PAGE = table_page(EVERY_INTERFACE, 8080, hostname="raspberrypi", address="192.168.1.20")
+
+
+def decoded(image):
+    return [found.text for found in zxingcpp.read_barcodes(image.convert("L"))]
+
+
+def test_table_page_is_a_menu_entry_of_a_box_with_the_web_on(tmp_path, request):
+    controller = simulated_controller(tmp_path)
+    controller.set_table_page(HOST_PAGE)
+    for line in ("press up", "press up", "press up", "press next"):
+        assert controller.command_line(line) == "ok"
+    screen = controller.screen()
+    assert screen.text_lines() == ["Table page", "raspberrypi", ".local:8080", "192.168.1.20",
+                                   ":8080", "BACK: menu"]
+    assert not screen_problems(screen)
+    image = render(screen)
+    if request.config.getoption("--regen-golden"):
+        image.save(GOLDEN)
+    expected = Image.open(GOLDEN).convert("1")
+    assert image.tobytes() == expected.tobytes(), f"the table page differs from {GOLDEN}"
+    assert controller.command_line("press back") == "ok"
+    assert controller.screen().title == "Choose a game"
+    controller.journal.close()
+
+
+@pytest.mark.parametrize(("host", "expected"), [
+    (EVERY_INTERFACE, "HTTP://RASPBERRYPI.LOCAL:8080/"),
+    ("127.0.0.1", "HTTP://127.0.0.1:8080/"),
+    ("192.168.1.20", "HTTP://192.168.1.20:8080/"),
+])
+def test_table_page_code_reads_back_from_the_panel_pixels(host, expected):
+    page = table_page(host, 8080, hostname="raspberrypi", address="192.168.1.20")
+    assert decoded(render(table_page_screen(page))) == [expected]
+
+
+def test_table_page_long_host_name_still_reads_at_2_px_a_module():
+    page = table_page(EVERY_INTERFACE, 65535, hostname="table-companion-kitchen",
+                      address=None)
+    assert len(page.qr) == 29
+    assert decoded(render(table_page_screen(page))) == [
+        "HTTP://TABLE-COMPANION-KITCHEN.LOCAL:65535/"]
+
+
+@pytest.mark.parametrize(("url", "lines"), [
+    ("http://raspberrypi.local:8080/", ["raspberrypi", ".local:8080"]),
+    ("http://192.168.100.200:8080/", ["192.168.100", ".200:8080"]),
+    ("http://box.local:80/", ["box.local:80"]),
+    ("http://[fe80::1]:8080/", ["[fe80::1]", ":8080"]),
+    ("http://averyveryverylongname.local:1/", ["averyveryver", "ylongname", ".local:1"]),
+])
+def test_table_page_address_breaks_at_dots_and_colons(url, lines):
+    assert address_lines(url) == lines
+    assert all(len(line) <= 12 for line in lines)
+
+
+def test_table_page_screen_keeps_the_back_hint_when_addresses_are_long():
+    page = table_page(EVERY_INTERFACE, 8080, hostname="averyveryverylongname",
+                      address="192.168.100.200")
+    screen = table_page_screen(page)
+    assert len(screen.lines) == 5
+    assert screen.lines[-1] == "BACK: menu"
+
+
+def test_table_page_matrix_screen_refuses_a_status_bar():
+    with pytest.raises(ValueError, match="matrix"):
+        Screen("Table page", ("x",), status="no room", matrix=HOST_PAGE.qr)

@@ -1,0 +1,329 @@
+"""An in-process table-page server over the fake backend and the real event loop.
+
+The box is built as ``companion run --backend fake --web`` builds it (gpiozero mock pins,
+luma's dummy display, bootstrap.build_web), but on the fake clock. The loop runs on a thread
+of its own (signals belong to the main thread, so the test drives ``_loop`` as the watchdog
+tests do); the server listens on 127.0.0.1, port 0; requests are real HTTP over loopback
+(http.client)."""
+
+import http.client
+import io
+import json
+import random
+import threading
+from dataclasses import dataclass, field
+
+import pytest
+
+from companion import config as config_module
+from companion.bootstrap import build_controller, build_hardware, build_web
+from companion.runtime import EventLoop
+from companion.testing.clock import FakeClock
+from companion.web.server import WebService
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict
+    body: bytes
+
+    @property
+    def json(self):
+        return json.loads(self.body)
+
+
+@dataclass
+class WebBox:
+    controller: object
+    loop: EventLoop
+    service: WebService
+    clock: FakeClock
+    hardware: object
+    config: dict
+    thread: threading.Thread = field(default=None)
+
+    @property
+    def port(self):
+        return self.service.server.server_address[1]
+
+    def request(self, method, path, body=None, headers=None, *, host="127.0.0.1", timeout=10):
+        connection = http.client.HTTPConnection(host, self.port, timeout=timeout)
+        try:
+            connection.request(method, path, body=body, headers=headers or {})
+            response = connection.getresponse()
+            return Answer(response.status, {k.lower(): v for k, v in response.getheaders()},
+                          response.read())
+        finally:
+            connection.close()
+
+    def get(self, path, **kwargs):
+        return self.request("GET", path, **kwargs)
+
+    def post(self, path, body=b"", **kwargs):
+        return self.request("POST", path, body=body, **kwargs)
+
+    def line(self, text, **kwargs):
+        return self.post("/api/line", text.encode(), **kwargs)
+
+    def state(self):
+        """The state as the loop holds it, read on the loop's own thread (through the
+        channel, past the HTTP rules)."""
+        return json.loads(self.service.channel.line("state")[3:])
+
+    def close(self):
+        self.loop.stop("test over")
+        self.thread.join(timeout=10)
+        assert not self.thread.is_alive()
+        self.service.channel.close()
+        self.controller.journal.close()
+        self.hardware.close()
+
+    def display_text(self):
+        """The text the box's own display shows now, as the loop last drew it."""
+        self.state()  # a round trip through the loop: everything before it is drawn
+        return self.controller.last_screen.text_lines()
+
+
+def start_web_box(state_dir, host="127.0.0.1", **settings):
+    config = config_module.defaults()
+    config["web"].update(settings)
+    clock = FakeClock()
+    holder = {}
+
+    def on_edge(button, pressed):
+        # The loop is built after the hardware; the mock pins call back on the test's thread.
+        holder["loop"].post_edge(button, pressed)
+
+    hardware = build_hardware(config, "fake", on_edge=on_edge)
+    controller = build_controller(config, hardware, clock=clock, state_dir=state_dir,
+                                  rng=random.Random(1))
+    service = build_web(config, controller, host=host, port=0, state_dir=state_dir)
+    loop = EventLoop(controller, out=io.StringIO(), channels=[service.channel])
+    holder["loop"] = loop
+    box = WebBox(controller, loop, service, clock, hardware, config)
+    service.channel.start(loop.post)
+    controller.refresh()
+    loop._publish()
+    box.thread = threading.Thread(target=loop._loop, name="test-loop", daemon=True)
+    box.thread.start()
+    return box
+
+
+@pytest.fixture
+def web_box(tmp_path):
+    box = start_web_box(tmp_path)
+    yield box
+    box.close()
+
+
+@pytest.fixture
+def make_web_box(tmp_path):
+    """Start a box with given [web] settings (pair_loopback, public_mirror) and ``host``."""
+    boxes = []
+
+    def make(**settings):
+        box = start_web_box(tmp_path, **settings)
+        boxes.append(box)
+        return box
+
+    yield make
+    for box in boxes:
+        box.close()
+
+
+class EventStream:
+    """A Server-Sent Events client over a raw socket; read events with timeouts."""
+
+    def __init__(self, port, headers=None, host="127.0.0.1"):
+        self.connection = http.client.HTTPConnection(host, port, timeout=10)
+        self.connection.request("GET", "/api/events", headers=headers or {})
+        self.response = self.connection.getresponse()
+
+    def next_event(self):
+        """(event name, data) of the next event, skipping comments and retry lines."""
+        name, data = None, None
+        while True:
+            raw = self.response.fp.readline()
+            if not raw:
+                raise EOFError("the stream ended")
+            text = raw.decode().rstrip("\n")
+            if text.startswith("event: "):
+                name = text[len("event: "):]
+            elif text.startswith("data: "):
+                data = json.loads(text[len("data: "):])
+            elif text == "" and name is not None:
+                return name, data
+
+    def until(self, predicate, limit=200):
+        """Events until one satisfies ``predicate``; that one."""
+        for _ in range(limit):
+            event = self.next_event()
+            if predicate(*event):
+                return event
+        raise AssertionError("no such event came")
+
+    def close(self):
+        self.connection.close()
+
+
+@pytest.fixture
+def open_stream():
+    """Open event streams (``open_stream(port, headers=...)``), closed after the test."""
+    streams = []
+
+    def open_one(port, **kwargs):
+        stream = EventStream(port, **kwargs)
+        streams.append(stream)
+        return stream
+
+    yield open_one
+    for stream in streams:
+        stream.close()
+
+
+# -- the browser tests (tests/web/test_page_browser.py) ------------------------------------------
+#
+# A real `companion run --backend fake --web HOST:0` process (the port the kernel picks is read
+# back from its `web=` line) with a state dir of its own, and the distribution's Chromium driven
+# by Playwright. Playwright's own browser download cannot work here: it must drive
+# /usr/bin/chromium, which tools/test installs. Without it these tests fail; never skip them.
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 412, "height": 915}
+
+
+@dataclass
+class RunningBox:
+    """A `companion run --web` process: its URL (as printed), port, state dir and output."""
+
+    process: object
+    url: str
+    state_dir: object
+
+    @property
+    def port(self):
+        from urllib.parse import urlsplit
+
+        return urlsplit(self.url).port
+
+    def request(self, method, path, body=None, headers=None, host="127.0.0.1"):
+        connection = http.client.HTTPConnection(host, self.port, timeout=10)
+        try:
+            connection.request(method, path, body=body, headers=headers or {})
+            response = connection.getresponse()
+            return Answer(response.status, {k.lower(): v for k, v in response.getheaders()},
+                          response.read())
+        finally:
+            connection.close()
+
+    def line(self, text):
+        """A protocol line from this (loopback, trusted) test: the reply line."""
+        answer = self.request("POST", "/api/line", text.encode())
+        assert answer.status == 200, answer.body
+        return answer.json["reply"]
+
+    def state(self):
+        return json.loads(self.line("state").removeprefix("ok "))
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.communicate(timeout=30)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.communicate()
+
+
+def run_box(state_dir, listen="127.0.0.1:0", config=None):
+    """Start `companion run --backend fake --web LISTEN` and wait for its `ready`."""
+    import subprocess
+    import sys
+
+    arguments = [sys.executable, "-m", "companion", "run", "--backend", "fake", "--serial",
+                 "none", "--state-dir", str(state_dir), "--web", listen]
+    if config is not None:
+        config_file = state_dir / "companion.toml"
+        config_file.write_text(config, encoding="utf-8")
+        arguments += ["--config", str(config_file)]
+    process = subprocess.Popen(arguments, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    first = process.stdout.readline().strip()
+    if not first.startswith("web="):
+        process.kill()
+        _, errors = process.communicate()
+        raise AssertionError(f"companion run printed {first!r}: {errors}")
+    ready = process.stdout.readline().strip()
+    assert ready == "ready", ready
+    return RunningBox(process, first.removeprefix("web="), state_dir)
+
+
+@pytest.fixture
+def start_box(tmp_path):
+    """``start_box(listen=..., config=...)``: `companion run --web` processes, each with a
+    state dir of its own, stopped after the test."""
+    boxes = []
+
+    def start(listen="127.0.0.1:0", config=None):
+        state_dir = tmp_path / f"box-{len(boxes)}"
+        state_dir.mkdir()
+        boxes.append(run_box(state_dir, listen, config))
+        return boxes[-1]
+
+    yield start
+    for box in boxes:
+        box.stop()
+
+
+@pytest.fixture
+def running_box(start_box):
+    """A box started with `companion run --web 127.0.0.1:0`."""
+    return start_box()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium from the distribution (one for the whole session: it starts once)."""
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: the table page's browser tests need Debian's "
+                    "chromium (tools/test installs it as root: apt-get install chromium)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                              headless=True)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def open_page(browser):
+    """``open_page(url)``: a phone-sized page of its own (fresh cookies), closed after."""
+    contexts = []
+
+    def open_one(url, viewport=PHONE):
+        context = browser.new_context(viewport=viewport, device_scale_factor=1)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(url)
+        return page
+
+    yield open_one
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(running_box, open_page):
+    """The table page of ``running_box``, live (its event stream connected)."""
+    from playwright.sync_api import expect
+
+    opened = open_page(running_box.url)
+    expect(opened.locator("#link-status")).to_have_text("Live")
+    return opened

@@ -1,0 +1,86 @@
+"""The server's bounds: connections, slow event-stream clients, and a loop that never waits."""
+
+import http.client
+import io
+import json
+
+from companion.runtime.channels import Snapshot
+from companion.web.channel import MAX_QUEUED_EVENTS, Subscriber, WebChannel, sse
+from companion.web.server import WebService, WebSettings
+
+
+def test_connections_past_the_bound_get_a_json_503(tmp_path, open_stream):
+    from companion.testing.clock import FakeClock
+
+    service = WebService(WebSettings(host="127.0.0.1", port=0), state_dir=tmp_path,
+                         clock=FakeClock().monotonic, max_connections=2)
+    service.channel.start(lambda event: None)
+    service.channel.observe(Snapshot(state={"game": None}, lines=["menu"]))
+    port = service.server.server_address[1]
+    try:
+        streams = [open_stream(port) for _ in range(2)]
+        for stream in streams:
+            assert stream.next_event()[0] == "update"
+        refused = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        refused.request("GET", "/api/whoami")
+        answer = refused.getresponse()
+        assert answer.status == 503
+        assert json.load(answer)["error"] == "busy"
+        refused.close()
+        # Slots come back when connections end: end the streams from the server's side.
+        service.channel.drop_streams()
+        for _ in range(2):
+            assert service.server.slots.acquire(timeout=10)
+        for _ in range(2):
+            service.server.slots.release()
+        again = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        again.request("GET", "/api/whoami")
+        assert again.getresponse().status == 200
+        again.close()
+    finally:
+        service.channel.close()
+
+
+def test_a_client_that_never_reads_keeps_only_the_newest_update():
+    channel = WebChannel()
+    subscriber = channel.subscribe()
+    for number in range(1000):
+        channel.observe(Snapshot(state={"n": number}, lines=[str(number)]))
+        channel.tune("click", False)
+    waiting = subscriber.take(timeout=0)
+    updates = [event for event in waiting if event.startswith(b"event: update")]
+    assert len(updates) == 1
+    assert json.loads(updates[0].split(b"data: ")[1])["state"] == {"n": 999}
+    assert len(waiting) - 1 == MAX_QUEUED_EVENTS
+
+
+def test_an_unchanged_snapshot_sends_nothing_new():
+    channel = WebChannel()
+    snapshot = Snapshot(state={"game": None}, lines=["menu"])
+    channel.observe(snapshot)
+    subscriber = channel.subscribe()
+    assert len(subscriber.take(timeout=0)) == 1  # the full update on connect
+    channel.observe(Snapshot(state={"game": None}, lines=["menu"]))
+    assert subscriber.take(timeout=0) == []
+
+
+def test_a_closed_subscriber_says_so():
+    subscriber = Subscriber()
+    subscriber.put(sse("pair", {"pending": True}))
+    subscriber.close()
+    assert subscriber.take(timeout=0) is None
+
+
+def test_the_frame_is_rendered_once_per_picture():
+    from companion.ui.screen import Screen
+
+    channel = WebChannel()
+    channel.observe(Snapshot(state={}, lines=["a"], screen=Screen("a")))
+    first = channel.frame_png()
+    assert channel.frame_png() is first
+    channel.observe(Snapshot(state={"x": 1}, lines=["a"], screen=Screen("a")))
+    assert channel.frame_png() is first  # the state changed, the picture did not
+    channel.observe(Snapshot(state={}, lines=["b"], screen=Screen("b")))
+    second = channel.frame_png()
+    assert second[0] == first[0] + 1 and second[1] != first[1]
+    assert io.BytesIO(second[1]).read(8) == b"\x89PNG\r\n\x1a\n"

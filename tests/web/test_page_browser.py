@@ -1,0 +1,336 @@
+"""The table page in a real browser (issue #15): Debian's Chromium driven by Playwright against
+a real `companion run --backend fake --web` process.
+
+What they prove, by tapping the page as a player would:
+- a whole 2-player Now Boarding game, started from the box's menu and played to its end with
+  the page's four buttons (a hold included), loses and doubles nothing: the journal holds
+  exactly the taps, and the same lines replayed on a simulated box end in the same state;
+- a 4-player Overbooked game entered by tapping seats scores exactly as `companion score`
+  does on the JSON the page sent;
+- the security that only a browser shows: a phone on the LAN is asked to pair, its taps are
+  refused and change nothing, five wrong codes lock pairing out, a foreign Origin is refused.
+
+Every view is screenshot; with ``pytest --regen-golden`` into docs/screens/web-*.png for the
+README (look at them: a picture of a page is not a golden to compare pixel by pixel).
+"""
+
+import http.server
+import io
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+import zxingcpp
+from PIL import Image
+from playwright.sync_api import expect
+
+from companion.adapters.qr import primary_address
+from companion.scenes import SCENES, run_scene
+from companion.testing.simulated import simulated_controller
+
+SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def screens(request, tmp_path, monkeypatch):
+    """Where screenshots go: docs/screens on purpose (pytest --regen-golden, as for the
+    panel's goldens), else a temporary folder, so a test run leaves the checkout as it was
+    (the pictures hold times and ports that differ on every run)."""
+    folder = SCREENS if request.config.getoption("--regen-golden") else tmp_path / "screens"
+    monkeypatch.setitem(SHOTS, "folder", folder)
+
+
+SHOTS = {"folder": SCREENS}
+
+
+def screenshot(page, name):
+    folder = SHOTS["folder"]
+    folder.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky header belongs at the top
+    path = folder / f"web-{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 0
+
+
+def is_line(response):
+    return response.url.endswith("/api/line") and response.request.method == "POST"
+
+
+def tap(page, button):
+    """Tap a box button on the page; the box's reply line to that one tap."""
+    with page.expect_response(is_line) as answer:
+        page.click(f"#button-{button}")
+    return answer.value.json()["reply"]
+
+
+def hold(page, button):
+    """Hold a box button until the page sends the long press; release; the reply."""
+    page.hover(f"#button-{button}")
+    with page.expect_response(is_line) as answer:
+        page.mouse.down()
+    page.mouse.up()
+    return answer.value.json()["reply"]
+
+
+def pair_code_on_display(box):
+    """The six digits the box shows while a pairing is pending (its alert box)."""
+    lines = json.loads(box.line("screen").removeprefix("ok "))["lines"]
+    shown = [line for line in lines if line.startswith("Pair code ")]
+    assert shown, lines
+    return shown[0].removeprefix("Pair code ")
+
+
+def show_view(page, view):
+    page.click(f"#tab-{view}")
+    expect(page.locator(f"#view-{view}")).to_be_visible()
+
+
+# -- a whole Now Boarding game by tapping --------------------------------------------------------
+
+MENU_TO_TWO_PLAYERS = ["next", "down", *["next"] * 6]  # Now Boarding, players 3 -> 2, start
+
+
+def test_browser_plays_a_whole_two_player_now_boarding_game_by_tapping(running_box, page):
+    taps = [(button, "press") for button in MENU_TO_TWO_PLAYERS]
+    for button in MENU_TO_TWO_PLAYERS:
+        assert tap(page, button) == "ok"
+    state = running_box.state()
+    assert (state["game"], state["players"], state["step"]) == ("now-boarding", 2, "setup")
+    assert tap(page, "next") == "ok"
+    assert hold(page, "back") == "ok"  # hold BACK: undo, through the same gesture path
+    taps += [("next", "press"), ("back", "hold")]
+    assert running_box.state()["setup_page"] == state["setup_page"]
+
+    complained = shot_flight = False
+    while (state := running_box.state())["phase"] != "over":
+        assert len(taps) < 600, "the game does not end"
+        if state["step"] == "flight" and not shot_flight:
+            expect(page.locator("#screen-lines")).to_contain_text("R1")
+            screenshot(page, "box")
+            show_view(page, "timer")
+            expect(page.locator("#timer-digits")).not_to_have_text("–:––")
+            screenshot(page, "timer")
+            show_view(page, "box")
+            shot_flight = True
+        if state["step"] == "anger" and state["round"] == 2 and not complained:
+            assert tap(page, "up") == "ok"  # one complaint, from a phone
+            taps.append(("up", "press"))
+            complained = True
+            continue
+        assert tap(page, "next") == "ok"
+        taps.append(("next", "press"))
+    assert shot_flight and complained
+    expect(page.locator("#screen-lines")).to_contain_text(
+        "WIN!" if state["result"] == "win" else "LOSE")
+
+    # Nothing lost, nothing doubled: the same lines on a simulated box give the same game.
+    replayed = simulated_controller(running_box.state_dir / "replay")
+    try:
+        replayed.rng.seed(0)
+        for button, kind in taps:
+            assert replayed.command_line(f"{kind} {button}") == "ok"
+        again = json.loads(replayed.command_line("state").removeprefix("ok "))
+    finally:
+        replayed.journal.close()
+    for key in ("phase", "result", "round", "complaints"):
+        assert again[key] == state[key], key
+
+    show_view(page, "history")
+    game = page.locator("details.history-game").first
+    expect(game).to_be_visible()
+    game.locator("summary").click()
+    expect(game.locator("svg.chart").first).to_be_visible()
+    expect(game.locator("a.download[data-kind=csv]")).to_be_visible()
+    screenshot(page, "history")
+
+
+# -- the table page's own address, on the panel ------------------------------------------------
+
+def test_browser_table_page_menu_entry_shows_the_address_and_a_readable_code(running_box,
+                                                                          page):
+    for button in ["up"] * 4 + ["next"]:  # up from the first row wraps to the bottom rows
+        assert tap(page, button) == "ok"
+    port = str(running_box.port)
+    expect(page.locator("#screen-lines li").first).to_have_text("Table page")
+    expect(page.locator("#screen-lines")).to_contain_text(f":{port}")
+    frame = running_box.request("GET", "/api/frame.png")
+    image = Image.open(io.BytesIO(frame.body))
+    assert [found.text for found in zxingcpp.read_barcodes(image.convert("L"))] == [
+        running_box.url.upper()]
+    screenshot(page, "table-page")
+
+
+
+# -- Overbooked by tapping seats -----------------------------------------------------------------
+
+SEAT_TAPS = {".": 0, "R": 1, "W": 2, "B": 3, "G": 4, "Y": 5}  # the page's cycle . R W B G Y
+OVERBOOKED = {
+    "Ann": ["RRBB|GGYY", "WBB.|GG..", "....|....", "....|....", "....|...."],
+    "Bo": ["BBB.|RR..", "W...|YYY.", "GG..|....", "....|....", "....|...."],
+    "Cy": ["GGGG|W...", "RR..|BB..", "....|....", "....|....", "....|...."],
+    "Di": ["YYYY|RRW.", "B...|G...", "....|....", "....|....", "....|...."],
+}
+
+
+def test_browser_overbooked_by_tapping_seats_scores_as_the_cli(running_box, page, tmp_path):
+    show_view(page, "score")
+    page.select_option("#score-game", "overbooked")
+    page.select_option("#ob-players", "4")
+    for index, (name, rows) in enumerate(OVERBOOKED.items()):
+        page.click(f"#ob-tab-{index}")
+        page.fill(f"#score-{index}-name", name)
+        for row, text in enumerate(rows, start=1):
+            for column, letter in enumerate(text, start=1):
+                seat = page.locator(f"button.seat[data-player='{index}'][data-row='{row}']"
+                                    f"[data-column='{column}']")
+                for _ in range(SEAT_TAPS.get(letter, 0)):
+                    seat.click()
+                if letter != "|":
+                    expect(seat).to_have_attribute("data-seat", letter)
+    with page.expect_response(is_line) as answer:
+        page.click("#score-send")
+    sent = answer.value.request.post_data
+    reply = answer.value.json()["reply"]
+    game, entered = sent.removeprefix("score ").split(" ", 1)
+    entered = json.loads(entered)
+    assert game == "overbooked"
+    assert {p["name"]: p["seats"] for p in entered["players"]} == OVERBOOKED
+
+    score_file = tmp_path / "overbooked.json"
+    score_file.write_text(json.dumps(entered), encoding="utf-8")
+    cli = subprocess.run([sys.executable, "-m", "companion", "score", "overbooked",
+                          str(score_file), "--json"], capture_output=True, text=True,
+                         timeout=60, check=True)
+    expected = json.loads(cli.stdout)
+    assert json.loads(reply.removeprefix("ok ")) == expected
+    table = page.locator("#score-result table")
+    expect(table).to_be_visible()
+    for player in expected["players"]:
+        row = table.locator("tbody tr", has=page.locator(f"th:text-is('{player['name']}')"))
+        expect(row.locator("td.total")).to_have_text(str(player["total"]))
+    screenshot(page, "score")
+
+
+# -- the Flight Plan bank ------------------------------------------------------------------------
+
+def test_browser_shows_the_flight_plan_bank(running_box, page, tmp_path):
+    """A scene's button presses, tapped on the page, give the scene's own screen; the bank
+    shows every player's cash as the state has it."""
+    first, *presses = SCENES["flight-plan-deactivate"]
+    assert running_box.line(first) == "ok"
+    for line in presses:
+        kind, button = line.split()
+        assert (hold(page, button) if kind == "hold" else tap(page, button)) == "ok"
+    scene = run_scene(SCENES["flight-plan-deactivate"], tmp_path)
+    expected_lines = scene.screen().text_lines()
+    scene.journal.close()
+    screen = json.loads(running_box.line("screen").removeprefix("ok "))
+    assert screen["lines"] == expected_lines
+    show_view(page, "bank")
+    players = page.locator("article.bank-player")
+    expect(players).to_have_count(3)
+    state = running_box.state()
+    for name in state["names"]:
+        card = page.locator(f"article.bank-player[data-player='{name}']")
+        expect(card.locator(".cash")).to_have_text(f"${state['cash'][name]}M")
+    screenshot(page, "bank")
+
+
+# -- security, where the browser matters ---------------------------------------------------------
+
+@pytest.fixture
+def lan_box(start_box):
+    """A box serving every interface, reached by the browser at the machine's LAN address,
+    so the server sees a client that is not loopback."""
+    address = primary_address()
+    assert address is not None, "the machine has no LAN address to test a phone with"
+    box = start_box("0.0.0.0:0")  # every interface: the phone must reach it from the LAN
+    return box, f"http://{address}:{box.port}/"
+
+
+def test_browser_lan_phone_must_pair_and_its_taps_change_nothing(lan_box, open_page):
+    box, url = lan_box
+    assert box.line("new timer seconds=60") == "ok"
+    before = box.state()
+    page = open_page(url)
+    expect(page.locator("#pairing")).to_be_visible()
+    page.click("#pair-start")
+    with page.expect_response(is_line) as answer:
+        page.click("#button-next")
+    assert answer.value.status in (401, 403)
+    assert box.state() == before
+    expect(page.locator("#pairing")).to_be_visible()
+    screenshot(page, "pairing")
+
+    # Five wrong codes: the code on the display plus 1 to 5.
+    code = pair_code_on_display(box)
+    wrong = [f"{(int(code) + step) % 10**6:06d}" for step in range(1, 6)]
+    statuses = []
+    for guess in [*wrong, code]:  # the right code, once locked, is refused too
+        page.fill("#pair-code", guess)
+        with page.expect_response(lambda r: r.url.endswith("/api/pair")) as answer:
+            page.click("#pair-send")
+        statuses.append((answer.value.status, answer.value.json()["error"]))
+    assert statuses == [(403, "bad-code")] * 4 + [(429, "locked")] * 2
+    expect(page.locator("#pair-message")).to_contain_text("Too many wrong codes")
+    expect(page.locator("#pairing")).to_be_visible()
+    assert box.state() == before
+
+
+@pytest.fixture
+def other_site():
+    """Another web site on this machine (loopback, another port: another origin that
+    Chromium lets reach the box, as a page on another LAN host would)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), OtherSite)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
+
+
+class OtherSite(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        page = b"<!doctype html><title>another site</title><p>nothing to see"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(page)))
+        self.end_headers()
+        self.wfile.write(page)
+
+    def log_message(self, format, *args):
+        pass
+
+
+def test_browser_foreign_origin_is_refused(running_box, open_page, other_site):
+    """A page from another site posting a line to the box (CSRF: a text/plain POST needs no
+    preflight) is refused by the box; nothing changes."""
+    assert running_box.line("new timer seconds=60") == "ok"
+    before = running_box.state()
+    page = open_page(other_site)
+    with page.expect_response(is_line) as answer:
+        page.evaluate("""(url) => fetch(url, {method: "POST", mode: "no-cors",
+            body: "press next", headers: {"Content-Type": "text/plain"}}).catch(() => null)""",
+            f"{running_box.url}api/line")
+    assert answer.value.status == 403
+    assert running_box.state() == before
+
+
+def test_browser_big_timer_changes_colour_in_the_last_ten_seconds(running_box, page):
+    """A 5 s flight is all last seconds; the timer view is driven from the keyboard."""
+    assert running_box.line("new now-boarding players=2 timer=5") == "ok"
+    show_view(page, "timer")
+    timer_view = page.locator("#view-timer")
+    while (state := running_box.state())["step"] != "flight":
+        expect(timer_view).not_to_have_class("last-seconds")
+        with page.expect_response(is_line) as answer:  # the keyboard's NEXT, as in the
+            page.keyboard.press("n")                    # terminal simulator
+        assert answer.value.json()["reply"] == "ok"
+    expect(timer_view).to_have_class("view view-timer last-seconds")
+    expect(page.locator("#timer-round")).to_contain_text(f"{state['round']}")
+    screenshot(page, "timer-last-seconds")

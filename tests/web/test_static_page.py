@@ -1,0 +1,56 @@
+"""The page's files: packaged, offline (nothing fetched from elsewhere), and every stable id
+that app.js documents for the browser tests present in the page."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+
+import pytest
+
+STATIC = resources.files("companion.web") / "static"
+FILES = ("index.html", "app.js", "style.css")
+# The one absolute URL the page may hold: the SVG namespace, which is a name, not a fetch.
+ALLOWED_URLS = {"http://www.w3.org/2000/svg"}
+
+
+def text(name: str) -> str:
+    return (STATIC / name).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_page_file_is_packaged_and_fetches_nothing_from_elsewhere(name: str) -> None:
+    body = text(name)
+    urls = set(re.findall(r"(?:https?:)?//[\w.-]+\.[a-z]{2,}[^\s\"'`)]*", body))
+    urls = {url for url in urls if not url.startswith("//")}  # JS comments, not URLs
+    assert urls <= ALLOWED_URLS
+    assert "@import" not in body
+
+
+def test_index_loads_only_the_packaged_script_and_style() -> None:
+    index = text("index.html")
+    assert re.findall(r'<script[^>]*src="([^"]+)"', index) == ["/static/app.js"]
+    assert re.findall(r'<link[^>]*href="([^"]+)"', index) == ["/static/style.css"]
+
+
+def test_every_documented_stable_id_exists() -> None:
+    script, index = text("app.js"), text("index.html")
+    header, code = script.split("\nconst ", 1)
+    documented = set(re.findall(r"#([a-z][a-z0-9-]*[a-z0-9])\b", header))
+    assert {"timer-digits", "score-send", "score-error", "button-next", "history"} <= documented
+    for name in documented:
+        in_page = f'id="{name}"' in index
+        # Made by the script: the id as a string (or a template's start) in the code.
+        made_by_script = re.search(rf"""["`]{re.escape(name)}["`$-]""", code)
+        assert in_page or made_by_script, f"#{name} is documented but never made"
+
+
+@pytest.mark.parametrize("control", ["button", "select", "input"])
+def test_every_control_in_the_page_has_a_name(control: str) -> None:
+    index = text("index.html")
+    for tag in re.findall(rf"<{control}\b[^>]*>", index):
+        named = "aria-label=" in tag or control == "button" or (
+            (found := re.search(r'id="([^"]+)"', tag)) and f'for="{found.group(1)}"' in index)
+        wrapped = control == "input" and re.search(
+            rf"<label[^>]*>[^<]*(?:<[^l][^>]*>[^<]*)*{re.escape(tag)}", index)
+        assert named or wrapped, tag
