@@ -1,7 +1,8 @@
 """The box as a whole: the start menu, the game in play, undo, and the journal it keeps.
 
 ``App`` is pure. It holds the registry of games and returns, for every input, the new
-:class:`AppState` and the effects for the runtime to perform, in order:
+:class:`AppState` and the effects for the runtime to perform, in order (the records
+themselves are in core/appstate.py):
 
 - :class:`JournalNew`, :class:`JournalAction`, :class:`JournalUndo`: what the journal must
   record. The runtime writes them **before** performing the other effects (DESIGN.md rule 6).
@@ -47,15 +48,39 @@ Rules it enforces:
 - The table page (issue #15): with it on (``App(..., phones=True)``) the menu's last row is
   "Forget phones". A pending pairing code shows in the alert box ("Pair code 123456") until
   its deadline, which is a wake-up like any other; it never reaches the state JSON.
+
+This module is one state machine, kept whole on purpose (issue #12 allows it where that reads
+better): every input is routed here, to the game, the menu's pages, the offer of a stale game
+or the sound, and reading the routes in one place is what shows that no input is lost or
+handled twice. Its data moved out (core/appstate.py); its pages share the routing.
 """
 
 from __future__ import annotations
 
+# The state and effect records live in core/appstate.py; they are named here too, where the
+# runtime, the views and the tests have always found them.
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 
+from companion.core.appstate import (
+    AppState,
+    Effect,
+    ForgetPhones,
+    JournalAction,
+    JournalNew,
+    JournalSetAside,
+    JournalUndo,
+    Menu,
+    MenuPage,
+    PastGame,
+    Recorded,
+    ResultChanged,
+    ResumeGame,
+    Session,
+    SoundChanged,
+)
 from companion.core.buttons import Button, Gesture
 from companion.core.game import (
     AUTOMATIC_ACTIONS,
@@ -75,126 +100,30 @@ from companion.core.table_page import TablePage
 from companion.core.timer import Countdown, TimerState
 from companion.core.tunes import VOLUME_STEPS, SoundSettings, warning_tune
 
-
-@dataclass(frozen=True)
-class Recorded:
-    """A journaled game action and the game-clock instant it happened at."""
-
-    action: GameAction
-    at: float
-
-
-@dataclass(frozen=True)
-class Session:
-    """The game in play: how it started, every action since, and the state they give."""
-
-    game: str
-    options: Mapping[str, str]
-    seed: int
-    state: Any
-    history: tuple[Recorded, ...] = ()
-
-
-@dataclass(frozen=True)
-class PastGame:
-    """A game in the journal that did not end and is not current: it can be resumed."""
-
-    id: int
-    game: str
-    # When it was last played, as the journal's wall clock says (ISO 8601).
-    last_wall: str
-
-
-MenuPage = Literal["games", "options", "history", "replace", "table-page"]
-
-
-@dataclass(frozen=True)
-class Menu:
-    """The start menu: the list of games, then the options of the chosen one.
-
-    ``history`` lists the resumable games; ``replace`` asks before a game in play is
-    replaced by ``game`` (or, with ``resume``, by that past game).
-    """
-
-    page: MenuPage = "games"
-    cursor: int = 0
-    game: str | None = None
-    values: tuple[str, ...] = ()
-    resume: int | None = None
-
-
-@dataclass(frozen=True)
-class AppState:
-    session: Session | None = None
-    menu: Menu | None = field(default_factory=Menu)
-    notice: str | None = None
-    last_tick: float = 0.0
-    # The seed a game started from the menu will use. The runtime draws it from its injected
-    # random source (DESIGN.md rule 3), so the pure menu needs no randomness of its own.
-    next_seed: int = 0
-    # A stale game found at start-up ("Resume game of <date>?"): NEXT resumes it, BACK sets
-    # it aside (it stays in history) and opens the menu.
-    offer: str | None = None
-    # Volume and mute, as the menu shows them (the runtime loads them from the state dir).
-    sound: SoundSettings = field(default_factory=SoundSettings)
-    # Unfinished games in the journal besides the current one, newest first (the runtime
-    # keeps this list; the menu's "Resume a game" page shows it).
-    resumable: tuple[PastGame, ...] = ()
-    # A table-page pairing code on the display, and the game-clock instant it goes away.
-    pair_code: str | None = None
-    pair_until: float = 0.0
-
-
-@dataclass(frozen=True)
-class JournalNew:
-    game: str
-    options: Mapping[str, str]
-    seed: int
-    at: float
-
-
-@dataclass(frozen=True)
-class JournalAction:
-    action: GameAction
-    at: float
-
-
-@dataclass(frozen=True)
-class JournalUndo:
-    dropped: int
-
-
-@dataclass(frozen=True)
-class ResultChanged:
-    result: Any
-
-
-@dataclass(frozen=True)
-class JournalSetAside:
-    """The current game is left in history; no game is current any more."""
-
-
-@dataclass(frozen=True)
-class SoundChanged:
-    """Volume or mute changed: apply it to the buzzer and remember it."""
-
-    sound: SoundSettings
-
-
-@dataclass(frozen=True)
-class ResumeGame:
-    """Replay the journal's game ``game_id`` and make it the current game."""
-
-    game_id: int
-
-
-@dataclass(frozen=True)
-class ForgetPhones:
-    """Revoke every table-page pairing."""
-
-
-Effect = (JournalNew | JournalAction | JournalUndo | Play | ResultChanged | JournalSetAside
-          | SoundChanged | ResumeGame | ForgetPhones)
+__all__ = [
+    "BACK_TO_GAME",
+    "FORGET_PHONES",
+    "RESUME_A_GAME",
+    "TABLE_PAGE_ITEM",
+    "App",
+    "AppState",
+    "Effect",
+    "ForgetPhones",
+    "JournalAction",
+    "JournalNew",
+    "JournalSetAside",
+    "JournalUndo",
+    "Menu",
+    "MenuPage",
+    "PastGame",
+    "Recorded",
+    "ResultChanged",
+    "ResumeGame",
+    "Session",
+    "SoundChanged",
+    "mute_item",
+    "volume_item",
+]
 
 BACK_TO_GAME = "Back to game"
 RESUME_A_GAME = "Resume a game"

@@ -20,6 +20,11 @@ journal) are retried with backoff (:mod:`companion.runtime.health`); play goes o
 
 The controller is single-threaded: the event loop (:mod:`companion.runtime.loop`) or
 ``simulate`` calls it, never two threads at once.
+
+It is long (about 500 lines) and kept whole on purpose: every way the state changes passes
+through its few entry points (``edge``, ``gesture``, ``handle``, ``tick``), and the order of
+journal, sound and screen in ``_perform`` is the rule it enforces. The rooms it delegates to
+are its neighbours in this package.
 """
 
 from __future__ import annotations

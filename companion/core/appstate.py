@@ -1,0 +1,142 @@
+"""The box's state and the effects the pure core asks the runtime to perform, as data.
+
+:class:`AppState` is the whole box at one instant: the game in play (a :class:`Session`,
+replayed from its :class:`Recorded` actions), the menu, the notices, the sound settings and
+what the runtime keeps the core informed of (resumable games, a pending pairing code). It is
+frozen: every step makes a new one (companion/core/app.py says how).
+
+The effects, in the order the runtime performs them (DESIGN.md rule 6: journal first):
+:class:`JournalNew`, :class:`JournalAction`, :class:`JournalUndo`, :class:`ResultChanged`,
+:class:`JournalSetAside`, then :class:`SoundChanged`, :class:`ResumeGame`,
+:class:`ForgetPhones` and the tunes (:class:`~companion.core.game.Play`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from companion.core.game import GameAction, Play
+from companion.core.tunes import SoundSettings
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A journaled game action and the game-clock instant it happened at."""
+
+    action: GameAction
+    at: float
+
+
+@dataclass(frozen=True)
+class Session:
+    """The game in play: how it started, every action since, and the state they give."""
+
+    game: str
+    options: Mapping[str, str]
+    seed: int
+    state: Any
+    history: tuple[Recorded, ...] = ()
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """A game in the journal that did not end and is not current: it can be resumed."""
+
+    id: int
+    game: str
+    # When it was last played, as the journal's wall clock says (ISO 8601).
+    last_wall: str
+
+
+MenuPage = Literal["games", "options", "history", "replace", "table-page"]
+
+
+@dataclass(frozen=True)
+class Menu:
+    """The start menu: the list of games, then the options of the chosen one.
+
+    ``history`` lists the resumable games; ``replace`` asks before a game in play is
+    replaced by ``game`` (or, with ``resume``, by that past game).
+    """
+
+    page: MenuPage = "games"
+    cursor: int = 0
+    game: str | None = None
+    values: tuple[str, ...] = ()
+    resume: int | None = None
+
+
+@dataclass(frozen=True)
+class AppState:
+    session: Session | None = None
+    menu: Menu | None = field(default_factory=Menu)
+    notice: str | None = None
+    last_tick: float = 0.0
+    # The seed a game started from the menu will use. The runtime draws it from its injected
+    # random source (DESIGN.md rule 3), so the pure menu needs no randomness of its own.
+    next_seed: int = 0
+    # A stale game found at start-up ("Resume game of <date>?"): NEXT resumes it, BACK sets
+    # it aside (it stays in history) and opens the menu.
+    offer: str | None = None
+    # Volume and mute, as the menu shows them (the runtime loads them from the state dir).
+    sound: SoundSettings = field(default_factory=SoundSettings)
+    # Unfinished games in the journal besides the current one, newest first (the runtime
+    # keeps this list; the menu's "Resume a game" page shows it).
+    resumable: tuple[PastGame, ...] = ()
+    # A table-page pairing code on the display, and the game-clock instant it goes away.
+    pair_code: str | None = None
+    pair_until: float = 0.0
+
+
+@dataclass(frozen=True)
+class JournalNew:
+    game: str
+    options: Mapping[str, str]
+    seed: int
+    at: float
+
+
+@dataclass(frozen=True)
+class JournalAction:
+    action: GameAction
+    at: float
+
+
+@dataclass(frozen=True)
+class JournalUndo:
+    dropped: int
+
+
+@dataclass(frozen=True)
+class ResultChanged:
+    result: Any
+
+
+@dataclass(frozen=True)
+class JournalSetAside:
+    """The current game is left in history; no game is current any more."""
+
+
+@dataclass(frozen=True)
+class SoundChanged:
+    """Volume or mute changed: apply it to the buzzer and remember it."""
+
+    sound: SoundSettings
+
+
+@dataclass(frozen=True)
+class ResumeGame:
+    """Replay the journal's game ``game_id`` and make it the current game."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class ForgetPhones:
+    """Revoke every table-page pairing."""
+
+
+Effect = (JournalNew | JournalAction | JournalUndo | Play | ResultChanged | JournalSetAside
+          | SoundChanged | ResumeGame | ForgetPhones)
