@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from companion.protocol.commands import gets_reply
 from companion.web.channel import Busy, WebChannel, screen_body
 from companion.web.pairing import CODE_SECONDS, Pairing, PairingRefused
 
@@ -379,6 +380,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def events(self) -> None:
         """The event stream: a full ``update`` first, then news as it comes."""
+        if self.command == "HEAD":
+            self.send_bytes(200, "text/event-stream", b"")
+            return
         channel = self.context.channel
         subscriber = channel.subscribe()
         self.send_response(200)
@@ -430,6 +434,11 @@ class Handler(BaseHTTPRequestHandler):
         text = text.removesuffix("\n").removesuffix("\r")
         if "\n" in text or "\r" in text:
             raise HttpError(400, "one-line", "send one protocol line per request")
+        if not gets_reply(text):
+            # A blank line or a comment: the protocol answers nothing, so neither does the
+            # loop; say so at once rather than wait for a reply that never comes.
+            self.send_json(200, {"reply": None})
+            return
         try:
             reply = self.context.channel.line(text)
         except Busy as error:
