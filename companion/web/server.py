@@ -12,9 +12,9 @@ docs/web.md is the interface. What it promises:
   ``/static/*`` and ``/api/whoami``; with ``public_mirror`` the read-only mirror
   (``/api/state``, ``/api/screen``, ``/api/frame.png``, ``/api/events``) is open to all.
 - **CSRF and DNS rebinding.** A POST whose ``Origin`` is not the server's own host:port is
-  refused (403 ``foreign-origin``). A request whose ``Host`` is a name other than this
-  machine's (``localhost``, its hostname, ``<hostname>.local``) or an IP literal is refused
-  (403 ``foreign-host``): a rebinding page cannot borrow the loopback trust.
+  refused (403 ``foreign-origin``). A loopback request whose ``Host`` is a name other than
+  this machine's (``localhost``, its hostname, ``<hostname>.local``) or an IP literal is
+  refused (403 ``foreign-host``): a rebinding page cannot borrow the loopback trust.
 - **Bounds.** At most :data:`MAX_CONNECTIONS` connections at once (past that: 503 and close);
   request bodies at most :data:`MAX_BODY_BYTES` (413, unread); every socket read and write
   times out after :data:`SOCKET_TIMEOUT_SECONDS`; headers are bounded by ``http.client``'s
@@ -260,8 +260,12 @@ class Handler(BaseHTTPRequestHandler):
         return self.headers.get("Host", "")
 
     def check_host(self) -> None:
+        """Refuse a loopback request made to a foreign name (DNS rebinding: a page of
+        evil.example whose name now points at 127.0.0.1 would borrow the loopback trust).
+        Other clients may use any name the LAN gives the box (``raspberrypi.lan``): their
+        trust is the cookie, which a rebinding page's name does not carry."""
         host = self.host_header()
-        if not host:
+        if not self.loopback or not host:
             return  # HTTP/1.0 clients may leave it out; there is no name to rebind
         name = urlsplit(f"//{host}").hostname or ""
         if is_ip(name) or name.lower() in self.context.own_names:
