@@ -29,6 +29,7 @@ The package, one module per concern (each says what it measures and how):
   ``work_countdown_end_error_ms``, ``input_to_frame_ms``, ``idle_cpu_percent``,
   ``flight_cpu_percent``;
 - :mod:`.session`: ``rss_mb``, ``memory_growth``;
+- :mod:`.web`: ``web_event_to_client_ms``, ``web_rss_mb`` (the table page);
 - :mod:`.workers`: the processes that run beside the event-loop scenario.
 
 The command line imports this package on every start to build its parser, ``companion run``

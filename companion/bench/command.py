@@ -1,7 +1,8 @@
 """``companion bench``'s command: its options, the run that gathers every figure, the exit.
 
 The run, in order: start-up and idle wakeups (each its own ``companion run`` process, before
-anything else loads the machine), the display bus, then the event-loop scenario in this
+anything else loads the machine), the display bus, the table page (a ``companion run --web``
+process and 20 event-stream clients), then the event-loop scenario in this
 process while three workers run beside it (the naive loop, the naive loop with work, the
 countdown with work), then the long session in a worker of its own.
 """
@@ -73,6 +74,11 @@ def run(*, short: bool, progress: Callable[[str], None] | None = None) -> dict[s
 
     say("display bus")
     report.update(measure_display_bus())
+
+    say(f"table page: {plan['web_events']} presses to 20 event-stream clients")
+    from companion.bench.web import measure_web
+
+    report.update(measure_web(plan["web_events"]))
 
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as temporary:
         workers = {

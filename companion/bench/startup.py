@@ -42,6 +42,7 @@ class RunningBox:
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                         env=environment)
         assert self.process.stdout is not None
+        self.before_ready: list[bytes] = []  # what it printed first (web=<url>, serial=...)
         try:
             while True:
                 line = self.process.stdout.readline()
@@ -49,6 +50,7 @@ class RunningBox:
                     raise RuntimeError(f"{' '.join(command)} exited before printing ready")
                 if line.strip() == b"ready":
                     break
+                self.before_ready.append(line)
         except BaseException:
             self._kill()
             raise

@@ -105,11 +105,17 @@ MAX_WAIT_SECONDS = 7 * 24 * 3600
 MAX_OPTION_CHARS = 64
 
 
+def gets_reply(text: str) -> bool:
+    """Whether a line gets a reply: blank lines and ``#`` comments get none."""
+    stripped = text.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
 def parse(text: str) -> Command | None:
     """One line -> a command; ``None`` for lines that get no reply."""
-    stripped = text.strip()
-    if not stripped or stripped.startswith("#"):
+    if not gets_reply(text):
         return None
+    stripped = text.strip()
     if "\x00" in stripped:
         raise ProtocolError("bad-argument", "the line contains a NUL byte")
     word, _, rest = stripped.partition(" ")

@@ -12,9 +12,9 @@ docs/web.md is the interface. What it promises:
   ``/static/*`` and ``/api/whoami``; with ``public_mirror`` the read-only mirror
   (``/api/state``, ``/api/screen``, ``/api/frame.png``, ``/api/events``) is open to all.
 - **CSRF and DNS rebinding.** A POST whose ``Origin`` is not the server's own host:port is
-  refused (403 ``foreign-origin``). A request whose ``Host`` is a name other than this
-  machine's (``localhost``, its hostname, ``<hostname>.local``) or an IP literal is refused
-  (403 ``foreign-host``): a rebinding page cannot borrow the loopback trust.
+  refused (403 ``foreign-origin``). A loopback request whose ``Host`` is a name other than
+  this machine's (``localhost``, its hostname, ``<hostname>.local``) or an IP literal is
+  refused (403 ``foreign-host``): a rebinding page cannot borrow the loopback trust.
 - **Bounds.** At most :data:`MAX_CONNECTIONS` connections at once (past that: 503 and close);
   request bodies at most :data:`MAX_BODY_BYTES` (413, unread); every socket read and write
   times out after :data:`SOCKET_TIMEOUT_SECONDS`; headers are bounded by ``http.client``'s
@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from companion.protocol.commands import gets_reply
 from companion.web.channel import Busy, WebChannel, screen_body
 from companion.web.pairing import CODE_SECONDS, Pairing, PairingRefused
 
@@ -259,8 +260,12 @@ class Handler(BaseHTTPRequestHandler):
         return self.headers.get("Host", "")
 
     def check_host(self) -> None:
+        """Refuse a loopback request made to a foreign name (DNS rebinding: a page of
+        evil.example whose name now points at 127.0.0.1 would borrow the loopback trust).
+        Other clients may use any name the LAN gives the box (``raspberrypi.lan``): their
+        trust is the cookie, which a rebinding page's name does not carry."""
         host = self.host_header()
-        if not host:
+        if not self.loopback or not host:
             return  # HTTP/1.0 clients may leave it out; there is no name to rebind
         name = urlsplit(f"//{host}").hostname or ""
         if is_ip(name) or name.lower() in self.context.own_names:
@@ -379,6 +384,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def events(self) -> None:
         """The event stream: a full ``update`` first, then news as it comes."""
+        if self.command == "HEAD":
+            self.send_bytes(200, "text/event-stream", b"")
+            return
         channel = self.context.channel
         subscriber = channel.subscribe()
         self.send_response(200)
@@ -436,6 +444,11 @@ class Handler(BaseHTTPRequestHandler):
         text = text.removesuffix("\n").removesuffix("\r")
         if "\n" in text or "\r" in text:
             raise HttpError(400, "one-line", "send one protocol line per request")
+        if not gets_reply(text):
+            # A blank line or a comment: the protocol answers nothing, so neither does the
+            # loop; say so at once rather than wait for a reply that never comes.
+            self.send_json(200, {"reply": None})
+            return
         try:
             reply = self.context.channel.line(text)
         except Busy as error:

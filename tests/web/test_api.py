@@ -100,3 +100,10 @@ def test_an_unused_method_is_a_json_405(web_box):
     answer = web_box.request("DELETE", "/api/state")
     assert answer.status == 405
     assert answer.json["error"] == "method-not-allowed"
+
+
+@pytest.mark.parametrize("line", ["", "   ", "# a comment", "\n"])
+def test_a_line_that_gets_no_reply_answers_null_at_once(web_box, line):
+    answer = web_box.post("/api/line", line.encode(), timeout=2)
+    assert answer.status == 200
+    assert answer.json == {"reply": None}

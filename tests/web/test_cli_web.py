@@ -88,3 +88,15 @@ def test_the_web_is_off_by_default():
     from companion.config import defaults
 
     assert defaults()["web"] == {"listen": "", "pair_loopback": False, "public_mirror": False}
+
+
+def test_web_listen_in_the_config_turns_it_on(tmp_path):
+    config = tmp_path / "companion.toml"
+    config.write_text('[web]\nlisten = "127.0.0.1:0"\n')
+    process = start(tmp_path / "state", "--config", str(config))
+    try:
+        assert process.stdout.readline().startswith("web=http://127.0.0.1:")
+        assert process.stdout.readline().strip() == "ready"
+    finally:
+        stop(process)
+    assert process.returncode == 0

@@ -1,0 +1,63 @@
+"""Whatever a client sends, the answer is JSON and the box keeps going (hypothesis)."""
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.testing.clock import FakeClock
+from companion.web.pairing import LOCK_SECONDS, MAX_WRONG_CODES, Pairing, PairingRefused
+
+ANY_PATH = st.sampled_from(["/api/line", "/api/pair", "/api/pair/start", "/api/state",
+                            "/api/nothing", "/static/x"])
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=60)
+@given(path=ANY_PATH, body=st.binary(max_size=300),
+       content_type=st.sampled_from(["text/plain", "application/json", "x/y"]))
+def test_any_post_gets_a_json_answer_and_never_a_500(web_box, path, body, content_type):
+    answer = web_box.post(path, body, headers={"Content-Type": content_type})
+    assert answer.status != 500
+    assert answer.headers["content-type"] == "application/json"
+    assert isinstance(json.loads(answer.body), dict)
+    assert web_box.get("/api/whoami").status == 200  # still serving
+
+
+@given(wrong_before=st.integers(min_value=0, max_value=MAX_WRONG_CODES - 1))
+def test_fewer_than_five_wrong_codes_never_stop_the_right_one(wrong_before):
+    pairing = Pairing(None, FakeClock().monotonic)
+    code = pairing.start().code
+    wrong = f"{(int(code) + 1) % 10**6:06d}"
+    for _ in range(wrong_before):
+        try:
+            pairing.pair(wrong)
+        except PairingRefused as refused:
+            assert refused.code == "bad-code"
+    token = pairing.pair(code)
+    assert pairing.knows(token)
+    assert not pairing.knows(token + "x")
+
+
+@given(waited=st.floats(min_value=0.0, max_value=LOCK_SECONDS * 2, allow_nan=False))
+def test_the_lock_holds_exactly_a_minute(waited):
+    clock = FakeClock()
+    pairing = Pairing(None, clock.monotonic)
+    pairing.start()
+    for _ in range(MAX_WRONG_CODES):
+        try:
+            pairing.pair("xxxxxx")
+        except PairingRefused as refused:
+            last = refused
+    assert last.code == "locked"
+    clock.advance(waited)
+    code = pairing.start().code
+    if waited < LOCK_SECONDS:
+        try:
+            pairing.pair(code)
+        except PairingRefused as refused:
+            assert refused.code == "locked"
+            assert 1 <= refused.retry_after <= LOCK_SECONDS
+        else:
+            raise AssertionError("a locked pairing accepted a code")
+    else:
+        assert pairing.knows(pairing.pair(code))
