@@ -137,7 +137,8 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
     """The table page's server bound to ``host:port`` (OSError if it cannot be), wired to
     the controller's tunes; its channel joins the loop's channels."""
     from companion.web import history_api
-    from companion.web.server import WebService, WebSettings
+    from companion.web.server import WebSettings
+    from companion.web.service import WebService
 
     web_config = config["web"]
     settings = WebSettings(host=host, port=port, pair_loopback=web_config["pair_loopback"],

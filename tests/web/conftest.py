@@ -19,7 +19,7 @@ from companion import config as config_module
 from companion.bootstrap import build_controller, build_hardware, build_web
 from companion.runtime import EventLoop
 from companion.testing.clock import FakeClock
-from companion.web.server import WebService
+from companion.web.service import WebService
 
 
 @dataclass

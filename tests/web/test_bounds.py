@@ -6,7 +6,8 @@ import json
 
 from companion.runtime.channels import Snapshot
 from companion.web.channel import MAX_QUEUED_EVENTS, Subscriber, WebChannel, sse
-from companion.web.server import WebService, WebSettings
+from companion.web.server import WebSettings
+from companion.web.service import WebService
 
 
 def test_connections_past_the_bound_get_a_json_503(tmp_path, open_stream):
