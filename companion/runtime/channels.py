@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from companion.adapters.serial_link import Link
 from companion.protocol.lines import Item, LineSplitter
 from companion.runtime.health import RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS
 
@@ -123,20 +124,6 @@ class Outbox:
 
     def __len__(self) -> int:
         return len(self._replies)
-
-
-class Link(Protocol):
-    """What :class:`SerialChannel` needs of a serial link (adapters/serial_link.py)."""
-
-    description: str
-
-    def read(self, timeout: float | None) -> bytes: ...
-
-    def write(self, data: bytes) -> int: ...
-
-    def cancel(self) -> None: ...
-
-    def close(self) -> None: ...
 
 
 class SerialChannel:
