@@ -3,7 +3,9 @@ small real disk to fill."""
 
 import errno
 import os
+import sqlite3
 import subprocess
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -63,3 +65,49 @@ def small_disk(tmp_path):
         yield SmallDisk(mount_point)
     finally:
         subprocess.run(["umount", "-l", str(mount_point)], check=False)
+
+
+class FullDisk:
+    """A disk that refuses every write once :meth:`fill` ed, except into the space the
+    journal's reserve frees if it was there to release (an injected fault: runs anywhere)."""
+
+    def __init__(self, journal, monkeypatch):
+        self.journal = journal
+        self.full = False
+        self.reserve_when_filled = False
+        self.refused = 0
+        self.connection = journal._db
+        journal._db = self
+        real_statvfs = os.statvfs
+
+        def statvfs(path):
+            stats = real_statvfs(path)
+            return SimpleNamespace(f_bavail=0 if self.full else stats.f_bavail,
+                                   f_frsize=stats.f_frsize)
+        monkeypatch.setattr("companion.adapters.disk_reserve.os.statvfs", statvfs)
+
+    def fill(self):
+        self.full = True
+        self.reserve_when_filled = self.journal.reserve.path.exists()
+
+    def execute(self, sql, *parameters):
+        room = self.reserve_when_filled and not self.journal.reserve.path.exists()
+        if self.full and not room and not sql.startswith("SELECT"):
+            self.refused += 1
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.connection.execute(sql, *parameters)
+
+    def __getattr__(self, name):
+        return getattr(self.connection, name)
+
+    def __enter__(self):
+        return self.connection.__enter__()
+
+    def __exit__(self, *exc):
+        return self.connection.__exit__(*exc)
+
+
+@pytest.fixture
+def full_disk(monkeypatch):
+    """Make a journal's disk refusable: ``full_disk(journal).fill()`` (see :class:`FullDisk`)."""
+    return lambda journal: FullDisk(journal, monkeypatch)

@@ -4,11 +4,9 @@ journal at start, a disk that fills up mid-game or is full at start (issue #13).
 
 import json
 import logging
-import os
 import queue
 import sqlite3
 import threading
-from types import SimpleNamespace
 
 from companion.adapters.journal import FILE_NAME, Journal
 from companion.core.app import Recorded
@@ -328,44 +326,9 @@ def test_faults_a_game_whose_replay_is_refused_is_kept_aside(tmp_path):
     assert state_of(again)["phase"] == "menu"
 
 
-class ReserveDisk:
-    """The journal's disk, full once :meth:`fill` ed except for what its reserve frees."""
-
-    def __init__(self, journal, monkeypatch):
-        self.journal = journal
-        self.full = False
-        self.reserve_when_filled = False
-        self.connection = journal._db
-        journal._db = self
-        real_statvfs = os.statvfs
-        monkeypatch.setattr(
-            "companion.adapters.disk_reserve.os.statvfs",
-            lambda path: SimpleNamespace(f_bavail=0 if self.full else real_statvfs(path).f_bavail,
-                                         f_frsize=real_statvfs(path).f_frsize))
-
-    def fill(self):
-        self.full = True
-        self.reserve_when_filled = self.journal.reserve.path.exists()
-
-    def execute(self, sql, *parameters):
-        room = self.reserve_when_filled and not self.journal.reserve.path.exists()
-        if self.full and not room and not sql.startswith("SELECT"):
-            raise sqlite3.OperationalError("database or disk is full")
-        return self.connection.execute(sql, *parameters)
-
-    def __getattr__(self, name):
-        return getattr(self.connection, name)
-
-    def __enter__(self):
-        return self.connection.__enter__()
-
-    def __exit__(self, *exc):
-        return self.connection.__exit__(*exc)
-
-
-def test_faults_disk_full_saves_every_acknowledged_action_on_the_reserve(tmp_path, monkeypatch):
+def test_faults_disk_full_saves_every_acknowledged_action_on_the_reserve(tmp_path, full_disk):
     journal = Journal.in_directory(tmp_path)
-    disk = ReserveDisk(journal, monkeypatch)
+    disk = full_disk(journal)
     controller = simulated_controller(tmp_path, journal=journal)
     controller.command_line("new timer seconds=30")
     disk.fill()

@@ -2,7 +2,6 @@
 write-ahead log) and the disk reserve."""
 
 import errno
-import os
 import sqlite3
 from types import MappingProxyType, SimpleNamespace
 
@@ -361,52 +360,12 @@ def test_journal_the_clock_resumes_where_the_current_game_was(tmp_path):
     assert journal.last_clock() == 9500.0
 
 
-class FullDisk:
-    """A disk that refuses every write once :meth:`fill` ed, except into the space the
-    journal's reserve frees if it was there to release (an injected fault: runs anywhere)."""
-
-    def __init__(self, journal, monkeypatch):
-        self.journal = journal
-        self.full = False
-        self.reserve_when_filled = False
-        self.refused = 0
-        self.connection = journal._db
-        journal._db = self
-        real_statvfs = os.statvfs
-
-        def statvfs(path):
-            stats = real_statvfs(path)
-            return SimpleNamespace(f_bavail=0 if self.full else stats.f_bavail,
-                                   f_frsize=stats.f_frsize)
-        monkeypatch.setattr("companion.adapters.disk_reserve.os.statvfs", statvfs)
-
-    def fill(self):
-        self.full = True
-        self.reserve_when_filled = self.journal.reserve.path.exists()
-
-    def execute(self, sql, *parameters):
-        room = self.reserve_when_filled and not self.journal.reserve.path.exists()
-        if self.full and not room and not sql.startswith("SELECT"):
-            self.refused += 1
-            raise sqlite3.OperationalError("database or disk is full")
-        return self.connection.execute(sql, *parameters)
-
-    def __getattr__(self, name):
-        return getattr(self.connection, name)
-
-    def __enter__(self):
-        return self.connection.__enter__()
-
-    def __exit__(self, *exc):
-        return self.connection.__exit__(*exc)
-
-
-def test_journal_a_full_disk_releases_the_reserve_and_the_write_lands(tmp_path, monkeypatch):
+def test_journal_a_full_disk_releases_the_reserve_and_the_write_lands(tmp_path, full_disk):
     journal = Journal.in_directory(tmp_path)
     reserve = tmp_path / RESERVE_NAME
     assert reserve.stat().st_size == RESERVE_BYTES
     assert not journal.on_reserve
-    disk = FullDisk(journal, monkeypatch)
+    disk = full_disk(journal)
     game = journal.begin_game("timer", {}, 1, 0.0, "wall")
 
     disk.fill()
@@ -423,9 +382,9 @@ def test_journal_a_full_disk_releases_the_reserve_and_the_write_lands(tmp_path, 
     assert len(journal.current().history) == 4
 
 
-def test_journal_with_the_reserve_spent_a_full_disk_refuses_the_write(tmp_path, monkeypatch):
+def test_journal_with_the_reserve_spent_a_full_disk_refuses_the_write(tmp_path, full_disk):
     journal = Journal.in_directory(tmp_path)
-    disk = FullDisk(journal, monkeypatch)
+    disk = full_disk(journal)
     game = journal.begin_game("timer", {}, 1, 0.0, "wall")
     journal.reserve.release()  # spent already, and then the disk fills up again
     disk.fill()
