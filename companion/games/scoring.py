@@ -225,3 +225,36 @@ def _fact_text(key: str, value: Any) -> str:
     if value is None:
         return "none"
     return str(value)
+
+
+SUMMARY_LIMIT = 120
+"""Characters of a score summary: what the alert box shows whole."""
+
+
+def score_summary(result: Mapping[str, Any]) -> str:
+    """One sentence for the box's alert box when a game is scored (from the table page or the
+    line protocol): who won and with what, or how a cooperative game ended. At most about 125
+    characters, which the alert box shows whole."""
+    game = str(result.get("game", "score"))
+    if isinstance(result.get("result"), str):  # Now Boarding: the table wins or loses
+        outcome = "WIN" if result["result"] == "win" else "LOSE"
+        return (f"Scored {game}: {outcome}, {result.get('complaints_total', 0)} complaints "
+                f"in all")
+    if "score" in result:  # v3: one table score and its rating (none for a lost game)
+        rating = result.get("rating")
+        tail = f", {rating}" if rating else ", no rating: game lost"
+        return f"Scored {game}: {result['score']}{tail}"
+    solo = result.get("solo")
+    if isinstance(solo, Mapping):
+        return f"Scored {game} solo: {'WON' if solo.get('won') else 'LOST'}"
+    # Points where the game has them; Flight Plan's winners meet conditions, not totals.
+    totals = {str(player.get("name")): player.get("total") for player in result.get("players", [])
+              if "conditions" not in player}
+    winners = [str(name) for name in result.get("winners") or []]
+    if not winners:
+        return f"Scored {game}: no winner"
+    named = ", ".join(f"{name} {totals[name]}" if totals.get(name) is not None else name
+                      for name in winners)
+    verb = "wins" if len(winners) == 1 else "win"
+    text = f"Scored {game}: {named} {verb}"
+    return text if len(text) <= SUMMARY_LIMIT else text[: SUMMARY_LIMIT - 1] + "~"

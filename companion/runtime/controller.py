@@ -61,7 +61,7 @@ from companion.core.game import Play, Restore, RuleError
 from companion.core.table_page import TablePage
 from companion.core.timer import TimerState
 from companion.core.tunes import SoundSettings
-from companion.games.scoring import ScoreInputError
+from companion.games.scoring import ScoreInputError, score_summary
 from companion.protocol import commands as proto
 from companion.protocol.lines import BadEncoding, Item, TooLong
 from companion.runtime.gameclock import Clock, GameClock, is_stale
@@ -409,9 +409,13 @@ class Controller:
             known = ", ".join(sorted(self.scorers))
             raise RuleError(f"no scorer for {game!r}; scorers: {known}", "bad-argument")
         try:
-            return scorer(data)
+            result = scorer(data)
         except ScoreInputError as error:
             raise RuleError(str(error), "bad-argument") from None
+        # The box's screen shows the result too (a score entered on the table page, or sent
+        # on the serial line), in the alert box until the next input.
+        self.state = replace(self.state, notice=score_summary(result))
+        return result
 
     def _gesture(self, gesture: Gesture, raise_errors: bool = False) -> None:
         try:
