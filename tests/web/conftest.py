@@ -33,6 +33,19 @@ class Answer:
         return json.loads(self.body)
 
 
+def http_request(port, method, path, body=None, headers=None, *, host="127.0.0.1",
+                 timeout=10):
+    """One HTTP request on a connection of its own; the answer, read whole."""
+    connection = http.client.HTTPConnection(host, port, timeout=timeout)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return Answer(response.status, {k.lower(): v for k, v in response.getheaders()},
+                      response.read())
+    finally:
+        connection.close()
+
+
 @dataclass
 class WebBox:
     controller: object
@@ -48,14 +61,7 @@ class WebBox:
         return self.service.server.server_address[1]
 
     def request(self, method, path, body=None, headers=None, *, host="127.0.0.1", timeout=10):
-        connection = http.client.HTTPConnection(host, self.port, timeout=timeout)
-        try:
-            connection.request(method, path, body=body, headers=headers or {})
-            response = connection.getresponse()
-            return Answer(response.status, {k.lower(): v for k, v in response.getheaders()},
-                          response.read())
-        finally:
-            connection.close()
+        return http_request(self.port, method, path, body, headers, host=host, timeout=timeout)
 
     def get(self, path, **kwargs):
         return self.request("GET", path, **kwargs)
@@ -210,14 +216,7 @@ class RunningBox:
         return urlsplit(self.url).port
 
     def request(self, method, path, body=None, headers=None, host="127.0.0.1"):
-        connection = http.client.HTTPConnection(host, self.port, timeout=10)
-        try:
-            connection.request(method, path, body=body, headers=headers or {})
-            response = connection.getresponse()
-            return Answer(response.status, {k.lower(): v for k, v in response.getheaders()},
-                          response.read())
-        finally:
-            connection.close()
+        return http_request(self.port, method, path, body, headers, host=host)
 
     def line(self, text):
         """A protocol line from this (loopback, trusted) test: the reply line."""
