@@ -25,6 +25,8 @@ import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from companion.adapters.atomic_file import write_atomically
+
 __all__ = ["CRASHED", "FILE_NAME", "RUNNING", "STOPPED", "LastRun", "RunRecord", "crash_reason",
            "current_boot_id", "parse", "ready_status"]
 
@@ -142,11 +144,8 @@ class RunRecord:
         self._write(self.current)
 
     def _write(self, record: LastRun) -> None:
-        temporary = self.path.with_name(f".{FILE_NAME}.tmp")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary.write_text(json.dumps(asdict(record)) + "\n", encoding="utf-8")
-            temporary.replace(self.path)
+            write_atomically(self.path, json.dumps(asdict(record)) + "\n")
         except OSError as error:
             if not self._warned:
                 self._warned = True

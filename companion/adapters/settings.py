@@ -14,14 +14,12 @@ What it promises:
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from companion.adapters.atomic_file import write_atomically
 from companion.core.tunes import DEFAULT_VOLUME, VOLUME_STEPS, SoundSettings
 
 log = logging.getLogger(__name__)
@@ -66,35 +64,9 @@ class SettingsFile:
     def save(self, settings: SoundSettings) -> bool:
         """Write ``settings`` atomically; False (and a log line) if it could not be saved."""
         text = json.dumps({"volume": settings.volume, "muted": settings.muted}) + "\n"
-        temporary: str | None = None
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            descriptor, temporary = tempfile.mkstemp(prefix=".settings-", suffix=".tmp",
-                                                     dir=self.path.parent)
-            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, self.path)
-            temporary = None
-            _fsync_directory(self.path.parent)
+            write_atomically(self.path, text)
         except OSError as error:
             log.error("could not save settings to %s: %s", self.path, error)
             return False
-        finally:
-            if temporary is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
         return True
-
-
-def _fsync_directory(directory: Path) -> None:
-    """Make the rename itself durable (a no-op where directories cannot be opened)."""
-    try:
-        descriptor = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)

@@ -17,18 +17,17 @@ Rules it enforces:
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import json
 import logging
-import os
 import secrets
-import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from companion.adapters.atomic_file import write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -168,19 +167,7 @@ class Pairing:
             return
         text = json.dumps({"tokens": self._hashes})
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            descriptor, temporary = tempfile.mkstemp(prefix=".web-tokens-", dir=self.path.parent)
-            try:
-                os.fchmod(descriptor, 0o600)
-                with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                    handle.write(text)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-                os.replace(temporary, self.path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
-                raise
+            write_atomically(self.path, text, mode=0o600)
         except OSError as error:
             # The pairing still holds until a restart; say why it will not survive one.
             log.error("cannot save %s (%s); pairings last until restart", self.path, error)
