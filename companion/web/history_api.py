@@ -1,7 +1,7 @@
 """The table page's history routes: past games as JSON, their export files, BG Stats links.
 
-What it promises (issue #15; the routes are in web-api.md, the server's route table calls
-:func:`history_route`):
+What it promises (issue #15; docs/web.md lists the routes; the route table's
+``/api/history`` row calls the :func:`route` the composition root hands the web):
 
 - ``GET /api/history`` -> ``{"games": [...]}``, newest first, at most :data:`LISTED` games:
   what ``companion history`` lists (id, game, options, started, last action, actions, result)
@@ -26,7 +26,7 @@ is given (the issue states it); the others are left out rather than guessed, whi
 format allows: BG Stats then matches by name.
 
 Threading: the functions read the journal they are given and replay games with ``app`` (pure).
-:func:`route`, the server's route, opens a read-only view of the journal per request
+:func:`route`, the server's history, opens a read-only view of the journal per request
 (``Journal.reader``) in the server's thread, so it never shares the box's connection nor
 waits on the loop; a box whose journal is in memory (no state folder) lists no games.
 """
@@ -38,7 +38,6 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any, Final
@@ -56,7 +55,9 @@ from companion.history import (
     records,
     write_csv_rows,
 )
+from companion.web.answers import Answer, status_of
 
+JSON_UTF8: Final = "application/json; charset=utf-8"
 #: The newest games the listing replays (each listed game is replayed once per request).
 LISTED: Final = 50
 BGSTATS_PREFIX: Final = "bgstats://app.bgstatsapp.com/createPlay.html?data="
@@ -74,7 +75,7 @@ TITLES: Final[Mapping[str, str]] = {
 #: Games won together or by a condition: BG Stats records them without points.
 NO_POINTS: Final = frozenset({"now-boarding", "flight-plan"})
 CONTENT_TYPES: Final[Mapping[str, str]] = {
-    "json": "application/json; charset=utf-8",
+    "json": JSON_UTF8,
     "csv": "text/csv; charset=utf-8",
     "png": "image/png",
 }
@@ -82,26 +83,13 @@ _ROUTE: Final = re.compile(r"^/api/history(?:/(?P<id>[^/.]+)(?:\.(?P<suffix>json
                            r"|/(?P<bgstats>bgstats))?)?/?$")
 
 
-@dataclass(frozen=True)
-class Answer:
-    """One HTTP answer: status, content type, body, and the download's file name (or None)."""
-
-    status: int
-    content_type: str
-    body: bytes
-    filename: str | None = None
-
-
-def route(state_dir: Path | None, app: App) -> Callable[[Any, str], bool]:
-    """The server's route for ``/api/history...`` (companion/web/server.py's ``Route``): it
-    answers through the handler's ``send_bytes`` and returns True, or returns False for a
-    path that is not a history route."""
+def route(state_dir: Path | None, app: App) -> Callable[[str], Answer | None]:
+    """The web's history (companion/web/routes.py ``Context.history``): the answer to a GET
+    of ``path``, or None for a path that is not a history route."""
 
     cache: dict[Any, dict[str, Any]] = {}   # dict operations are atomic: threads may share it
 
-    def answer(handler: Any, path: str) -> bool:
-        if not path.startswith("/api/history"):
-            return False
+    def answer(path: str) -> Answer | None:
         try:
             if state_dir is None:
                 raise JournalError("the box keeps no journal on disk")
@@ -113,13 +101,7 @@ def route(state_dir: Path | None, app: App) -> Callable[[Any, str], bool]:
                 found = history_route(path, journal, app, cache=cache)
             finally:
                 journal.close()
-        if found is None:
-            return False
-        headers = None
-        if found.filename is not None:
-            headers = {"Content-Disposition": f'attachment; filename="{found.filename}"'}
-        handler.send_bytes(found.status, found.content_type, found.body, headers=headers)
-        return True
+        return found
 
     return answer
 
@@ -149,15 +131,15 @@ def history_route(path: str, journal: Journal, app: App, *,
     if raw_id is None:
         return _json(200, history_listing(journal, app, local_zone=local_zone, cache=cache))
     if not raw_id.isdigit():
-        return _error(404, "not-found", f"no game {raw_id!r}")
+        return _error("not-found", f"no game {raw_id!r}")
     try:
         document, history = _game(journal, app, int(raw_id))
     except JournalError:
-        return _error(404, "not-found", f"no game {raw_id} in the journal")
+        return _error("not-found", f"no game {raw_id} in the journal")
     if match.group("bgstats"):
         play = bgstats_play(document, local_zone=local_zone)
         if play is None:
-            return _error(404, "no-play", f"game {raw_id} has no result to log yet")
+            return _error("no-play", f"game {raw_id} has no result to log yet")
         return _json(200, {"url": bgstats_url(play)})
     suffix = match.group("suffix")
     if suffix is None:
@@ -236,7 +218,8 @@ def export_file(document: Mapping[str, Any], history: History, suffix: str) -> A
         body = picture.getvalue()
     else:
         raise ValueError(f"no export file ends in .{suffix}")
-    return Answer(200, CONTENT_TYPES[suffix], body, filename)
+    return Answer(200, CONTENT_TYPES[suffix], body,
+                  (("Content-Disposition", f'attachment; filename="{filename}"'),))
 
 
 # -- BG Stats ------------------------------------------------------------------------------------
@@ -337,9 +320,8 @@ def _game(journal: Journal, app: App, game_id: int) -> tuple[dict[str, Any], His
 
 
 def _json(status: int, value: Any) -> Answer:
-    return Answer(status, CONTENT_TYPES["json"],
-                  json.dumps(value, ensure_ascii=False).encode("utf-8"))
+    return Answer(status, JSON_UTF8, json.dumps(value, ensure_ascii=False).encode("utf-8"))
 
 
-def _error(status: int, code: str, message: str) -> Answer:
-    return _json(status, {"error": code, "message": message})
+def _error(code: str, message: str) -> Answer:
+    return _json(status_of(code), {"error": code, "message": message})

@@ -6,15 +6,15 @@ import json
 
 from companion.runtime.channels import Snapshot
 from companion.web.channel import MAX_QUEUED_EVENTS, Subscriber, WebChannel, sse
-from companion.web.server import WebSettings
+from companion.web.policy import WebSettings
 from companion.web.service import WebService
 
 
-def test_connections_past_the_bound_get_a_json_503(tmp_path, open_stream):
+def test_connections_past_the_bound_get_a_json_503(open_stream):
     from companion.testing.clock import FakeClock
 
-    service = WebService(WebSettings(host="127.0.0.1", port=0), state_dir=tmp_path,
-                         clock=FakeClock().monotonic, max_connections=2)
+    service = WebService(WebSettings(host="127.0.0.1", port=0), clock=FakeClock().monotonic,
+                         max_connections=2)
     service.channel.start(lambda event: None)
     service.channel.observe(Snapshot(state={"game": None}, lines=["menu"]))
     port = service.server.server_address[1]

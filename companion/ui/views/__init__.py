@@ -47,6 +47,25 @@ def all_view_scenes() -> dict[str, tuple[str, ...]]:
 
 def screen_for(app: App, state: AppState, now: float, mark: str = "") -> Screen:
     """What the display shows for ``state`` at ``now``; ``mark`` flags a lasting fault."""
+    screen = table_screen(app, state, now, mark)
+    if state.pair_code is not None:
+        # The table page's pairing code wins the alert box: someone is typing it in now.
+        screen = replace(screen, alert=alert_lines(f"Pair code {state.pair_code}"))
+    return screen
+
+
+def mirror_screen(app: App, state: AppState, now: float,
+                  shown: Screen | None) -> Screen | None:
+    """What the table page mirrors of ``shown`` (the panel's screen, None before the first
+    frame): the same, but while a pairing code is on the panel, the screen drawn without it.
+    Whoever can read the mirror must not be able to pair with it."""
+    if shown is None or state.pair_code is None:
+        return shown
+    return table_screen(app, state, now, shown.mark)
+
+
+def table_screen(app: App, state: AppState, now: float, mark: str = "") -> Screen:
+    """The screen for ``state`` at ``now`` without a pairing code: what everyone may see."""
     if state.offer is not None:
         screen = Screen("Welcome back", (state.offer, "NEXT: resume it", "BACK: new game"))
     elif state.menu is not None:
@@ -57,9 +76,6 @@ def screen_for(app: App, state: AppState, now: float, mark: str = "") -> Screen:
         screen = view_for(state.session.game)(state.session.state, now)
     if state.notice:
         screen = replace(screen, alert=alert_lines(state.notice))
-    if state.pair_code is not None:
-        # The table page's pairing code wins the alert box: someone is typing it in now.
-        screen = replace(screen, alert=alert_lines(f"Pair code {state.pair_code}"))
     if mark:
         screen = replace(screen, mark=mark)
     return screen
