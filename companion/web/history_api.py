@@ -21,9 +21,10 @@ from other apps or websites", bgstatsapp.com/support): ``bgstats://app.bgstatsap
 createPlay.html?data=`` and the play as URL-encoded JSON with ``sourceName``, ``sourcePlayId``,
 ``playDate`` ("YYYY-MM-DD HH:MM:SS", local time), ``durationMin``, ``game`` (``name``,
 ``sourceGameId``, ``bggId`` where known, ``highestWins``, ``noPoints``) and ``players``
-(``name``, ``score``, ``rank``, ``winner``). Only Now Boarding's BoardGameGeek id (231567)
-is given (the issue states it); the others are left out rather than guessed, which the
-format allows: BG Stats then matches by name.
+(``name``, ``score``, ``rank``, ``winner``). The titles, BoardGameGeek ids and
+``noPoints`` are each game's facts (companion/games/registry.py). Only Now Boarding's
+BoardGameGeek id (231567) is given (the issue states it); the others are left out rather than
+guessed, which the format allows: BG Stats then matches by name.
 
 Threading: the functions read the journal they are given and replay games with ``app`` (pure).
 :func:`route`, the server's history, opens a read-only view of the journal per request
@@ -47,6 +48,7 @@ from companion.adapters.journal import Journal
 from companion.adapters.journal_rows import JournalError
 from companion.core.app import App
 from companion.games.records import Chart, History
+from companion.games.registry import facts_of
 from companion.history import (
     chart_image,
     document_json,
@@ -62,18 +64,6 @@ JSON_UTF8: Final = "application/json; charset=utf-8"
 LISTED: Final = 50
 BGSTATS_PREFIX: Final = "bgstats://app.bgstatsapp.com/createPlay.html?data="
 SOURCE_NAME: Final = "Airline table companion"
-#: BoardGameGeek ids the project can cite (the issue gives Now Boarding's).
-BGG_IDS: Final[Mapping[str, int]] = {"now-boarding": 231567}
-TITLES: Final[Mapping[str, str]] = {
-    "now-boarding": "Now Boarding",
-    "now-boarding-v3": "Now Boarding (2015 prototype v3)",
-    "planes": "Planes",
-    "overbooked": "Overbooked",
-    "flight-plan": "Flight Plan",
-    "timer": "Round timer",
-}
-#: Games won together or by a condition: BG Stats records them without points.
-NO_POINTS: Final = frozenset({"now-boarding", "flight-plan"})
 CONTENT_TYPES: Final[Mapping[str, str]] = {
     "json": JSON_UTF8,
     "csv": "text/csv; charset=utf-8",
@@ -178,7 +168,7 @@ def game_entry(document: Mapping[str, Any], history: History, *,
     chart, downloads and BG Stats link."""
     game_id = document["id"]
     entry: dict[str, Any] = {key: value for key, value in document.items() if key != "actions"}
-    entry["title"] = TITLES.get(str(document["game"]), str(document["game"]))
+    entry["title"] = _title(str(document["game"]))
     entry["actions"] = len(document.get("actions", ()))
     entry["table"] = {"columns": list(history.columns), "rows": [list(r) for r in history.rows]}
     entry["chart"] = chart_data(history.chart)
@@ -244,10 +234,12 @@ def bgstats_play(document: Mapping[str, Any], *,
     players = _players(game, result, document)
     if players is None:
         return None
-    entry: dict[str, Any] = {"name": TITLES.get(game, game), "sourceGameId": game,
-                             "highestWins": game not in NO_POINTS, "noPoints": game in NO_POINTS}
-    if game in BGG_IDS:
-        entry["bggId"] = BGG_IDS[game]
+    facts = facts_of(game)
+    no_points = facts is not None and facts.no_points
+    entry: dict[str, Any] = {"name": _title(game), "sourceGameId": game,
+                             "highestWins": not no_points, "noPoints": no_points}
+    if facts is not None and facts.bgg_id is not None:
+        entry["bggId"] = facts.bgg_id
     play: dict[str, Any] = {"sourceName": SOURCE_NAME, "sourcePlayId": str(document["id"]),
                             "playDate": _play_date(str(document.get("started", "")), local_zone),
                             "game": entry, "players": players}
@@ -313,6 +305,11 @@ def _duration_min(actions: Any) -> int | None:
 
 
 # -- helpers -------------------------------------------------------------------------------------
+
+
+def _title(game: str) -> str:
+    facts = facts_of(game)
+    return game if facts is None else facts.title
 
 
 def _game(journal: Journal, app: App, game_id: int) -> tuple[dict[str, Any], History]:

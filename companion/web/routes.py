@@ -49,7 +49,7 @@ FALLBACK_PAGE: Final = b"""<!doctype html><html lang="en"><meta charset="utf-8">
 @dataclass
 class Context:
     """What every request shares: the channel, the pairing, the rules, the page's files, and
-    what the composition root adds (the history, the games' facts)."""
+    what the composition root adds (the history)."""
 
     channel: WebChannel
     pairing: Pairing
@@ -57,7 +57,6 @@ class Context:
     static: Any = None
     stopping: threading.Event = field(default_factory=threading.Event)
     history: Callable[[str], Answer | None] | None = None
-    games: Callable[[], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -122,10 +121,11 @@ def tunes(request: Request) -> Answer:
 
 
 def games(request: Request) -> Answer:
-    facts = request.context.games
-    if facts is None:
-        raise HttpError("not-found", f"no such page: {request.path}")
-    return json_answer(facts())
+    """The games' facts the page needs (titles, form lists), from companion/games/registry.py:
+    the page's script holds none of its own."""
+    from companion.games.registry import page_facts
+
+    return json_answer(page_facts())
 
 
 def history(request: Request) -> Answer:

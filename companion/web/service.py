@@ -5,8 +5,8 @@ What the composition root starts (companion/bootstrap.py ``build_web``): a
 the :class:`~companion.web.pairing.Pairing` (over the token store it is handed), the
 :class:`~companion.web.routes.Context` every request shares, and the bound
 :class:`~companion.web.server.WebServer`. The server starts and stops with the loop's
-channels. Everything the web needs from outside (the clock, the token file, the history, the
-games' facts) is handed in, so the web imports no adapter of its own but the history's reader.
+channels. Everything the web needs from outside (the clock, the token file, the history) is
+handed in, so the web imports no adapter of its own but the history's journal reader.
 """
 
 from __future__ import annotations
@@ -36,14 +36,13 @@ class WebService:
     def __init__(self, settings: WebSettings, *, clock: Callable[[], float],
                  tokens: TokenStore | None = None, channel: WebChannel | None = None,
                  history: Callable[[str], Answer | None] | None = None,
-                 games: Callable[[], Any] | None = None,
                  max_connections: int = MAX_CONNECTIONS) -> None:
         self.channel = channel or WebChannel()
         self.pairing = Pairing(tokens, clock)
         rules = Rules(pair_loopback=settings.pair_loopback,
                       public_mirror=settings.public_mirror, own_names=own_names(settings.host))
         self.context = Context(channel=self.channel, pairing=self.pairing, rules=rules,
-                               static=static_root(), history=history, games=games)
+                               static=static_root(), history=history)
         self.server = WebServer(self.context, settings.host, settings.port, max_connections)
         self._thread: threading.Thread | None = None
         self.channel.on_start.append(self.serve)

@@ -1,33 +1,30 @@
 """State -> screen model, for the whole box: the menu, a notice, or the game's own view.
 
-Each game has a view module here, named in :data:`VIEW_MODULES` by game name. A refusal
+Each game has a view module here, named after the game's module in its facts
+(companion/games/registry.py; :data:`VIEW_MODULES`). A refusal
 (``AppState.notice``) shows in the alert box until the next accepted input, so the screen
 always says why nothing happened.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from importlib import import_module
 from typing import Any
 
 from companion.core.app import App, AppState
+from companion.games.registry import GAMES
 from companion.ui.screen import Screen, alert_lines
 from companion.ui.views.menu import menu_screen
 
 View = Callable[[Any, float], Screen]
 
-VIEW_MODULES: dict[str, tuple[str, str]] = {
-    "now-boarding": ("now_boarding", "now_boarding_screen"),
-    "now-boarding-v3": ("now_boarding_v3", "now_boarding_v3_screen"),
-    "overbooked": ("overbooked", "overbooked_screen"),
-    "planes": ("planes", "planes_screen"),
-    "flight-plan": ("flight_plan", "flight_plan_screen"),
-    "timer": ("timer", "timer_screen"),
-}
-"""Game name -> (module in companion.ui.views, view function). A view module is imported
-when its game is first shown, like the game's rules (see games/registry.py)."""
+VIEW_MODULES: Mapping[str, tuple[str, str]] = {
+    facts.name: (facts.module, facts.view) for facts in GAMES}
+"""Game name -> (module in companion.ui.views, view function), from each game's facts
+(companion/games/registry.py). A view module is imported when its game is first shown, like
+the game's rules."""
 
 
 def view_for(game: str) -> View:
