@@ -231,6 +231,7 @@ async function loadGames() {
     const { ok, body } = await getJson("/api/games");
     if (ok && body && Array.isArray(body.games)) {
       games.list = body.games;
+      $("#bank-title").textContent = `${gameTitle("flight-plan")} bank`;
       renderTimer();
     }
   } catch { /* offline: asked again when a form is built */ }
@@ -490,9 +491,23 @@ const readers = {
   overbooked: readOverbooked,
 };
 
+/** The forms this page has, in the order it offers them: the game, and what its form enters
+ * when that is not the whole game (the titles come from the box). */
+const SCORE_FORMS = [["overbooked", ""], ["planes", ""], ["now-boarding-v3", ""],
+  ["now-boarding", ": the final count"]];
+
+function fillScoreGames() {
+  const choice = $("#score-game");
+  if (choice.options.length) return;
+  choice.append(...SCORE_FORMS.filter(([game]) => games.list.some((facts) => facts.name === game))
+    .map(([game, what]) => el("option", { value: game }, `${gameTitle(game)}${what}`)));
+}
+
 async function buildScoreForm(prefill = null) {
   await loadGames();
+  fillScoreGames();
   const game = $("#score-game").value;
+  if (!builders[game]) return;  // the box has not said which games there are (yet)
   const form = $("#score-form");
   form.replaceChildren();
   $("#score-error").textContent = "";
