@@ -136,20 +136,22 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
               state_dir: Path) -> Any:
     """The table page's server bound to ``host:port`` (OSError if it cannot be), wired to
     the controller's tunes; its channel joins the loop's channels."""
+    from companion.adapters.token_file import TokenFile
     from companion.web import history_api
-    from companion.web.server import WebSettings
+    from companion.web.policy import WebSettings
     from companion.web.service import WebService
 
     web_config = config["web"]
     settings = WebSettings(host=host, port=port, pair_loopback=web_config["pair_loopback"],
                            public_mirror=web_config["public_mirror"])
-    service = WebService(settings, state_dir=state_dir, clock=controller.clock.monotonic)
+    # Past games for the page's history tab, read from the journal's file in the server's
+    # own thread (see companion/web/history_api.py).
+    service = WebService(settings, clock=controller.clock.monotonic,
+                         tokens=TokenFile(state_dir),
+                         history=history_api.route(state_dir, controller.app))
     controller.tunes.listeners.append(service.channel.tune)
     controller.app.phones = True  # the menu offers "Forget phones"
     controller.forget_phones_listeners.append(service.forget)
-    # Past games for the page's history tab, read from the journal's file in the server's
-    # own thread (see companion/web/history_api.py).
-    service.context.routes.append(history_api.route(state_dir, controller.app))
     from companion.adapters.qr import table_page
 
     # The menu's "Table page" shows the address and its QR code (port 0: the one bound).

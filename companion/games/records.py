@@ -34,6 +34,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from companion.games.registry import GAMES
+
 Cell = str | int | float | bool | None
 
 
@@ -368,10 +370,6 @@ def timer(timeline: Sequence[Moment]) -> History:
 
 
 BUILDERS: Final[Mapping[str, Builder]] = {
-    "now-boarding": now_boarding,
-    "now-boarding-v3": now_boarding_v3,
-    "planes": planes,
-    "flight-plan": flight_plan,
-    "overbooked": overbooked,
-    "timer": timer,
-}
+    facts.name: globals()[facts.module] for facts in GAMES}
+"""Each game's history builder: the function above named after its module (its facts in
+companion/games/registry.py say which module; a game without one fails here, at import)."""

@@ -7,6 +7,9 @@ Rules (CONTRACT.md section 2):
   without being kept, so an endless line costs no memory.
 - Each complete line is decoded as UTF-8; a line that is not valid UTF-8 yields
   :class:`BadEncoding` (naming the byte offset), never an exception.
+- :func:`one_line` reads a whole message that must hold one line (a web request's body): the
+  same splitting and decoding, with one line end at the very end allowed, and
+  :class:`NotOneLine` for more than one line.
 """
 
 from __future__ import annotations
@@ -30,6 +33,13 @@ class TooLong:
 class BadEncoding:
     offset: int
     reason: str
+
+
+@dataclass(frozen=True)
+class NotOneLine:
+    """A message that was to hold one line holds ``lines`` of them."""
+
+    lines: int
 
 
 Item = Line | TooLong | BadEncoding
@@ -66,6 +76,14 @@ class LineSplitter:
                     self._after_cr = True
         return items
 
+    def finish(self) -> list[Item]:
+        """The end of the input ends an unfinished line: it, if there is one."""
+        if self._discarding:
+            self._discarding = False
+            return []
+        self._after_cr = False
+        return self._finish_line() if self._buffer else []
+
     @property
     def pending(self) -> int:
         """Bytes held for an unfinished line (never more than the limit)."""
@@ -91,6 +109,20 @@ class LineSplitter:
             return [Line(raw.decode("utf-8"))]
         except UnicodeDecodeError as error:
             return [BadEncoding(error.start, error.reason)]
+
+
+def one_line(data: bytes, limit: int = MAX_LINE_BYTES) -> Item | NotOneLine:
+    """The one line in ``data``, which may end in one line end (an empty message is a blank
+    line); :class:`BadEncoding` if any line of it is not UTF-8, :class:`NotOneLine` if it
+    holds more than one line."""
+    splitter = LineSplitter(limit)
+    items = splitter.feed(data) + splitter.finish()
+    for item in items:
+        if isinstance(item, BadEncoding):
+            return item
+    if len(items) > 1:
+        return NotOneLine(len(items))
+    return items[0] if items else Line("")
 
 
 def _find_line_end(data: bytes, start: int) -> int:

@@ -13,7 +13,7 @@ The rooms (docs/architecture.md has the picture and the path of a button press):
 - :mod:`~companion.runtime.simulate`: ``companion simulate``'s line runner.
 """
 
-from companion.runtime.channels import Channel, LineEvent, SerialChannel
+from companion.runtime.channels import LineEvent, LineSource, ReplyTarget, SerialChannel
 from companion.runtime.controller import Controller, same_value
 from companion.runtime.gameclock import CHECKPOINT_SECONDS, STALE_HOURS, Clock
 from companion.runtime.loop import EdgeEvent, EventLoop, GestureEvent, Notifier, StopEvent
@@ -22,14 +22,15 @@ from companion.runtime.simulate import simulate
 __all__ = [
     "CHECKPOINT_SECONDS",
     "STALE_HOURS",
-    "Channel",
     "Clock",
     "Controller",
     "EdgeEvent",
     "EventLoop",
     "GestureEvent",
     "LineEvent",
+    "LineSource",
     "Notifier",
+    "ReplyTarget",
     "SerialChannel",
     "StopEvent",
     "same_value",

@@ -1,12 +1,20 @@
-"""Channels: the line-protocol peers of the loop (the serial line now, the table page next).
+"""Channels: the line-protocol peers of the loop (the serial line, the table page).
 
-A channel reads protocol lines on threads of its own and posts them to the loop; the loop
-answers each line through :meth:`Channel.send`, to the channel it came from. The loop knows
-nothing else of a channel, so a new peer (the web server) plugs in without a special case.
+Two roles, kept apart:
+
+- A :class:`LineSource` reads protocol lines on threads of its own and posts each to the loop
+  as a :class:`LineEvent` that names where its answer goes.
+- A :class:`ReplyTarget` is that place: the loop calls :meth:`ReplyTarget.answer` exactly once
+  for **every** line event it takes, with the protocol's reply, or ``None`` for a line that
+  gets none (a blank line, a comment). The serial line is its own reply target; each web
+  request has a one-use target of its own (companion/web/channel.py).
+
+The loop knows nothing else of a peer, so a new one plugs in without a special case.
 
 What every channel promises:
 - **Reading is bounded.** At most :data:`MAX_PENDING_LINES` of its lines wait for the loop; a
-  flood blocks the channel's reader (and so the sender) instead of growing memory.
+  flood blocks the channel's reader (and so the sender) instead of growing memory. A line's
+  room is given back when the loop answers it.
 - **Sending never blocks the loop.** Replies wait in an :class:`Outbox` of at most
   :data:`MAX_QUEUED_REPLIES`; a writer thread drains it. A peer that never reads fills it,
   and then the oldest replies are dropped and counted in the log: the box keeps time whatever a
@@ -28,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.adapters.serial_link import Link
+from companion.core.table_page import PairOutcome
 from companion.protocol.lines import Item, LineSplitter
 from companion.runtime.health import RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS
 
@@ -41,11 +50,35 @@ MAX_QUEUED_REPLIES = 512
 
 
 @dataclass(frozen=True)
+class PairCodeEvent:
+    """The table page's new pairing code to show for ``seconds`` (None: take it away)."""
+
+    code: str | None
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class PairCodeEntered:
+    """A code typed on the table page: ``answer`` hears whether it is the one on the display."""
+
+    code: str
+    answer: Callable[[PairOutcome], None]
+
+
+class ReplyTarget(Protocol):
+    """Where the loop's answer to one line goes."""
+
+    def answer(self, reply: str | None) -> None:
+        """The reply line (no newline), or None when the line gets none; must not block."""
+
+
+@dataclass(frozen=True)
 class LineEvent:
-    """A protocol line (or a line-splitter fault) from a channel, for the loop."""
+    """A protocol line (or a line-splitter fault) for the loop, and where its answer goes
+    (None: nobody wants it, as for the bench's lines)."""
 
     item: Item
-    channel: Channel | None = None
+    reply_to: ReplyTarget | None = None
 
 
 @dataclass(frozen=True)
@@ -53,12 +86,16 @@ class Snapshot:
     """What the box shows and holds after a refresh, for channels that mirror it.
 
     ``state`` is the protocol's ``state`` reply body, ``lines`` the ``screen`` reply's lines,
-    ``screen`` the screen model the panel was drawn from (None until the first frame is drawn;
-    a mirror renders its own picture from it, off the loop's thread)."""
+    ``screen`` the screen model a mirror shows (None until the first frame is drawn; a mirror
+    renders its own picture from it, off the loop's thread): the panel's, but drawn without a
+    pairing code, so whoever reads a mirror cannot pair with it."""
 
     state: dict[str, Any]
     lines: list[str]
     screen: Any = None
+    pairing: bool = False
+    """A table-page pairing code is on the box's display (the core's ``AppState`` owns it;
+    the code itself is never in a snapshot)."""
 
 
 class Observer(Protocol):
@@ -68,19 +105,13 @@ class Observer(Protocol):
     def observe(self, snapshot: Snapshot) -> None: ...
 
 
-class Channel(Protocol):
+class LineSource(Protocol):
     """A line-protocol peer of the loop; see the module docstring."""
 
     name: str
 
-    def start(self, post: Callable[[LineEvent], None]) -> None:
-        """Begin reading on the channel's own threads, posting each line."""
-
-    def taken(self) -> None:
-        """The loop took one of this channel's lines: room for another."""
-
-    def send(self, reply: str) -> None:
-        """Queue one reply line (no newline); never blocks."""
+    def start(self, post: Callable[[Any], None]) -> None:
+        """Begin reading on the source's own threads, posting each line (or other event)."""
 
     def close(self) -> None:
         """Stop reading and writing; wake any thread blocked on the peer."""
@@ -127,7 +158,8 @@ class Outbox:
 
 
 class SerialChannel:
-    """The serial line as a channel: a reader thread, a writer thread, reopen with backoff."""
+    """The serial line as a channel: a reader thread, a writer thread, reopen with backoff.
+    It is a :class:`LineSource` and the :class:`ReplyTarget` of its own lines."""
 
     name = "serial"
 
@@ -153,10 +185,14 @@ class SerialChannel:
         for thread in self._threads:
             thread.start()
 
-    def taken(self) -> None:
+    def answer(self, reply: str | None) -> None:
+        """The loop answered one of this channel's lines: room for another, and the reply out."""
         self.slots.release()
+        if reply is not None:
+            self.send(reply)
 
     def send(self, reply: str) -> None:
+        """Queue one reply line (no newline); never blocks."""
         self.outbox.put(reply.encode() + b"\n")
 
     def close(self) -> None:

@@ -12,11 +12,17 @@ What it promises:
   would be a lost wakeup (seen as a box that ignored SIGTERM).
 - **SIGTERM / SIGINT stop it cleanly**: the controller saves and blanks, channels close.
 - **The watchdog is pinged from the loop itself**, so a hung loop is what systemd catches.
-- **Replies go back to the channel a line came from** (:mod:`companion.runtime.channels`); the
-  loop never waits for a peer.
+- **Every line is answered**, once, to the reply target it names
+  (:mod:`companion.runtime.channels`), with ``None`` for a line that gets no reply; the loop
+  never waits for a peer.
 - **Mirrors hear what changed.** A channel with an ``observe`` method (the table page) gets a
   :class:`~companion.runtime.channels.Snapshot` after each refresh that changed the state or
-  the screen, and before ``ready``. With no such channel nothing is built.
+  the screen, and before ``ready``. With no such channel nothing is built. A snapshot's screen
+  is drawn without the pairing code (:func:`companion.ui.views.mirror_screen`).
+- **A pairing code is the core's.** The table page posts a new code to show
+  (:class:`PairCodeEvent`) and asks whether an entered code is the one shown
+  (:class:`PairCodeEntered`); the answer comes from the state alone
+  (:func:`companion.core.table_page.judge_pair_code`); a right code leaves the display.
 """
 
 from __future__ import annotations
@@ -32,8 +38,17 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TextIO, cast
 
 from companion.core.buttons import Button
-from companion.runtime.channels import Channel, LineEvent, Observer, Snapshot
+from companion.core.table_page import judge_pair_code
+from companion.runtime.channels import (
+    LineEvent,
+    LineSource,
+    Observer,
+    PairCodeEntered,
+    PairCodeEvent,
+    Snapshot,
+)
 from companion.runtime.controller import Controller
+from companion.ui.views import mirror_screen
 
 log = logging.getLogger(__name__)
 
@@ -60,15 +75,7 @@ class StopEvent:
     reason: str
 
 
-@dataclass(frozen=True)
-class PairCodeEvent:
-    """The table page's pairing code to show for ``seconds`` (None: take it away)."""
-
-    code: str | None
-    seconds: float = 0.0
-
-
-Event = EdgeEvent | GestureEvent | LineEvent | StopEvent | PairCodeEvent
+Event = EdgeEvent | GestureEvent | LineEvent | StopEvent | PairCodeEvent | PairCodeEntered
 
 
 class Notifier(Protocol):
@@ -90,7 +97,7 @@ class EventLoop:
     """Runs a controller until SIGTERM / SIGINT; see the module docstring."""
 
     def __init__(self, controller: Controller, *, out: TextIO,
-                 channels: Sequence[Channel] = (), notifier: Notifier | None = None) -> None:
+                 channels: Sequence[LineSource] = (), notifier: Notifier | None = None) -> None:
         self.controller = controller
         self.out = out
         self.channels = list(channels)
@@ -189,9 +196,11 @@ class EventLoop:
                                             and current[1] is self._published[1]):
             return
         self._published = current
-        screen = controller.last_screen
-        snapshot = Snapshot(state=controller.app.to_json(controller.state, controller.now()),
-                            lines=[] if screen is None else screen.text_lines(), screen=screen)
+        state, now = controller.state, controller.now()
+        screen = mirror_screen(controller.app, state, now, controller.last_screen)
+        snapshot = Snapshot(state=controller.app.to_json(state, now),
+                            lines=[] if screen is None else screen.text_lines(), screen=screen,
+                            pairing=state.pair_code is not None)
         for observer in self.observers:
             try:
                 observer.observe(snapshot)
@@ -207,12 +216,15 @@ class EventLoop:
                 controller.gesture(kind, button)
             case PairCodeEvent(code, seconds):
                 controller.show_pair_code(code, seconds)
-            case LineEvent(item, channel):
-                if channel is not None:
-                    channel.taken()
+            case PairCodeEntered(code, answer):
+                outcome = judge_pair_code(controller.state, code, controller.now())
+                if outcome == "paired":
+                    controller.show_pair_code(None, 0.0)  # used once: it leaves the display
+                answer(outcome)
+            case LineEvent(item, reply_to):
                 reply = controller.handle(item)
-                if reply is not None and channel is not None:
-                    channel.send(reply)
+                if reply_to is not None:
+                    reply_to.answer(reply)
 
     def _on_signal(self, signum: int, _frame: Any) -> None:
         self.post(StopEvent(signal.Signals(signum).name))

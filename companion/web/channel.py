@@ -1,13 +1,15 @@
 """The web channel: the HTTP server's bridge to the event loop.
 
 The server's threads never touch the controller. They reach the loop only through this
-channel, which is a :class:`~companion.runtime.channels.Channel` like the serial line:
+channel, a :class:`~companion.runtime.channels.LineSource` like the serial line:
 
-- **A line in, its reply out.** ``POST /api/line`` posts a
-  :class:`~companion.runtime.channels.LineEvent` whose channel is a one-use
-  :class:`ReplySlot`; the loop answers into that slot and the request thread waits for it
-  (with a timeout). At most :data:`MAX_PENDING_LINES` lines from the web wait for the loop at
-  once; past that a request waits for room, then gives up with "busy".
+- **A line in, its answer out.** ``POST /api/line`` posts a
+  :class:`~companion.runtime.channels.LineEvent` whose reply target is a one-use
+  :class:`ReplySlot`; the loop answers every line into its slot (``None`` for a blank line or
+  a comment) and the request thread waits for it (with a timeout). A typed pairing code goes
+  the same way (:class:`~companion.runtime.channels.PairCodeEntered`). At most
+  :data:`MAX_PENDING_LINES` requests wait for the loop at once; past that a request waits
+  for room, then gives up with "busy".
 - **The box out.** The loop calls :meth:`WebChannel.observe` with a snapshot after each change;
   the tune player calls :meth:`WebChannel.tune`. Both only store and notify: they never block
   the loop. Each event-stream client has its own bounded :class:`Subscriber`: the newest
@@ -15,8 +17,9 @@ channel, which is a :class:`~companion.runtime.channels.Channel` like the serial
   drop the oldest. A slow phone loses old news, never the box's time.
 - **The picture** is rendered from the latest screen model on a server thread when a client
   asks for it, once per frame, and cached.
-- **The pairing code stays on the box.** The mirror (lines, picture, events) never shows the
-  "Pair code" alert: whoever can read the mirror must not be able to pair with it.
+- **The pairing code stays on the box.** The snapshots the loop hands over are drawn without
+  it (companion/ui/views ``mirror_screen``) and say only whether a code is shown, which the
+  streams hear as a ``pair`` event when it changes.
 """
 
 from __future__ import annotations
@@ -27,11 +30,13 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
-from companion.protocol.lines import Line
-from companion.runtime.channels import LineEvent, Snapshot
+from companion.core.table_page import PairOutcome
+from companion.errors import CompanionError
+from companion.protocol.lines import Item
+from companion.runtime.channels import LineEvent, PairCodeEntered, Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -41,43 +46,37 @@ MAX_PENDING_LINES = 64
 MAX_QUEUED_EVENTS = 64
 """Tune and pairing events waiting for one slow event-stream client, at most."""
 
-PAIR_ALERT = "Pair code "
-"""How the box's alert box shows a pairing code (core/app.py); never mirrored."""
-
 REPLY_TIMEOUT_SECONDS = 10.0
 """How long a request waits for the loop's reply to its line."""
 
 
-class Busy(Exception):
-    """The loop did not take or answer the line in time."""
+class Busy(CompanionError):
+    """The loop did not take or answer a request in time."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("busy", message)
 
 
-class ReplySlot:
-    """The one-use channel of a single ``POST /api/line``: the loop sends its reply here."""
+T = TypeVar("T")
 
-    name = "web"
+
+class ReplySlot(Generic[T]):
+    """Where the loop answers one request (a line, a typed code): answered once, it gives
+    the request's room back and wakes the waiting request thread."""
 
     def __init__(self, room: threading.Semaphore) -> None:
         self._room = room
         self._done = threading.Event()
-        self.reply: str | None = None
+        self.reply: T | None = None
 
-    def start(self, post: Callable[[LineEvent], None]) -> None:  # pragma: no cover - unused
-        """A slot is never started: it exists for one line."""
-
-    def taken(self) -> None:
-        self._room.release()
-
-    def send(self, reply: str) -> None:
+    def answer(self, reply: T) -> None:
         self.reply = reply
+        self._room.release()
         self._done.set()
 
-    def close(self) -> None:
-        self._done.set()
-
-    def wait(self, timeout: float) -> str | None:
-        self._done.wait(timeout)
-        return self.reply
+    def wait(self, timeout: float) -> bool:
+        """Whether the loop answered within ``timeout``."""
+        return self._done.wait(timeout)
 
 
 @dataclass(eq=False)
@@ -144,8 +143,6 @@ class WebChannel:
         self.frame = 0
         self._png: tuple[int, bytes] | None = None
         self._subscribers: set[Subscriber] = set()
-        self._pair_pending = False
-        self.pair_pending: Callable[[], bool] = lambda: False
         self.on_start: list[Callable[[], None]] = []
         self.on_close: list[Callable[[], None]] = []
 
@@ -155,12 +152,6 @@ class WebChannel:
         self._post = post
         for hook in self.on_start:
             hook()
-
-    def taken(self) -> None:
-        """Lines are taken through their :class:`ReplySlot`, never through the channel."""
-
-    def send(self, reply: str) -> None:
-        """Replies go to each line's :class:`ReplySlot`; nothing reaches here."""
 
     def close(self) -> None:
         for hook in self.on_close:
@@ -173,24 +164,27 @@ class WebChannel:
             subscriber.close()
 
     def observe(self, snapshot: Snapshot) -> None:
-        """The loop's news (loop thread): keep it, and tell the event-stream clients."""
-        snapshot = without_pair_code(snapshot)
-        pending = self.pair_pending()
-        if pending != self._pair_pending:
-            self.pairing_changed(pending)  # the code timed out
+        """The loop's news (loop thread): keep it, and tell the event-stream clients (a
+        ``pair`` event when a pairing code came or went, an ``update`` when anything shown
+        changed)."""
         with self._lock:
             previous = self._snapshot
             if previous is None or snapshot.screen != previous.screen:
                 self.frame += 1
             self._snapshot = snapshot
+            pairing = (previous is not None and previous.pairing) != snapshot.pairing
             update = sse("update", self._update_body(snapshot))
-            if update == self._update:
+            if update == self._update and not pairing:
                 return
+            fresh = update != self._update
             self._update = update
             subscribers = list(self._subscribers)
             self._lock.notify_all()
         for subscriber in subscribers:
-            subscriber.put_update(update)
+            if pairing:
+                subscriber.put(sse("pair", {"pending": snapshot.pairing}))
+            if fresh:
+                subscriber.put_update(update)
 
     def tune(self, name: str, muted: bool) -> None:
         """The tune player's listener (loop thread): the page plays the same notes."""
@@ -198,16 +192,6 @@ class WebChannel:
 
         notes = [[frequency, seconds] for frequency, seconds in TUNES.get(name, ())]
         self.broadcast(sse("tune", {"name": name, "notes": notes, "muted": muted}))
-
-    def pairing_changed(self, pending: bool) -> None:
-        """Tell the event streams a pairing began or ended (once per change)."""
-        with self._lock:
-            if pending == self._pair_pending:
-                return
-            self._pair_pending = pending
-            subscribers = list(self._subscribers)
-        for subscriber in subscribers:
-            subscriber.put(sse("pair", {"pending": pending}))
 
     def post(self, event: Any) -> bool:
         """Hand any loop event to the loop (the server's pairing display); False before
@@ -255,7 +239,7 @@ class WebChannel:
         with self._lock:
             self._subscribers.add(subscriber)
             first = self._update
-            pending = self._pair_pending
+            pending = self._snapshot is not None and self._snapshot.pairing
         if first is not None:
             subscriber.put_update(first)
         if pending:
@@ -280,31 +264,33 @@ class WebChannel:
         with self._lock:
             return len(self._subscribers)
 
-    def line(self, text: str) -> str:
-        """Send one protocol line to the loop and wait for its reply; :class:`Busy` if the
-        loop does not take or answer it in time."""
+    def line(self, item: Item) -> str | None:
+        """Hand one protocol line to the loop and wait for its reply (None: the line gets
+        none); :class:`Busy` if the loop does not take or answer it in time."""
+        slot: ReplySlot[str | None] = self._ask(lambda slot: LineEvent(item, slot))
+        return slot.reply
+
+    def enter_pair_code(self, code: str) -> PairOutcome:
+        """Ask the loop whether ``code`` is the pairing code on the display (a right one
+        leaves it); :class:`Busy` as for :meth:`line`."""
+        slot: ReplySlot[PairOutcome] = self._ask(
+            lambda slot: PairCodeEntered(code, slot.answer))
+        assert slot.reply is not None  # answered: wait() said so
+        return slot.reply
+
+    def _ask(self, event: Callable[[Any], Any]) -> Any:
         if self._post is None:
             raise Busy("the box is not running yet")
         if not self._room.acquire(timeout=self.reply_timeout):
             raise Busy("too many lines are waiting for the box")
-        slot = ReplySlot(self._room)
-        self._post(LineEvent(Line(text), slot))
-        reply = slot.wait(self.reply_timeout)
-        if reply is None:
+        slot: ReplySlot[Any] = ReplySlot(self._room)
+        self._post(event(slot))
+        if not slot.wait(self.reply_timeout):
             raise Busy("the box did not answer in time")
-        return reply
+        return slot
 
     def _update_body(self, snapshot: Snapshot) -> dict[str, Any]:
         return {"state": snapshot.state, "screen": screen_body(snapshot), "frame": self.frame}
-
-
-def without_pair_code(snapshot: Snapshot) -> Snapshot:
-    """``snapshot`` with the pairing code's alert taken out of its screen."""
-    screen = snapshot.screen
-    if screen is None or not any(line.startswith(PAIR_ALERT) for line in screen.alert):
-        return snapshot
-    screen = replace(screen, alert=())
-    return Snapshot(state=snapshot.state, lines=screen.text_lines(), screen=screen)
 
 
 def screen_body(snapshot: Snapshot) -> dict[str, Any]:

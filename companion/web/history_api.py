@@ -1,7 +1,7 @@
 """The table page's history routes: past games as JSON, their export files, BG Stats links.
 
-What it promises (issue #15; the routes are in web-api.md, the server's route table calls
-:func:`history_route`):
+What it promises (issue #15; docs/web.md lists the routes; the route table's
+``/api/history`` row calls the :func:`route` the composition root hands the web):
 
 - ``GET /api/history`` -> ``{"games": [...]}``, newest first, at most :data:`LISTED` games:
   what ``companion history`` lists (id, game, options, started, last action, actions, result)
@@ -21,12 +21,13 @@ from other apps or websites", bgstatsapp.com/support): ``bgstats://app.bgstatsap
 createPlay.html?data=`` and the play as URL-encoded JSON with ``sourceName``, ``sourcePlayId``,
 ``playDate`` ("YYYY-MM-DD HH:MM:SS", local time), ``durationMin``, ``game`` (``name``,
 ``sourceGameId``, ``bggId`` where known, ``highestWins``, ``noPoints``) and ``players``
-(``name``, ``score``, ``rank``, ``winner``). Only Now Boarding's BoardGameGeek id (231567)
-is given (the issue states it); the others are left out rather than guessed, which the
-format allows: BG Stats then matches by name.
+(``name``, ``score``, ``rank``, ``winner``). The titles, BoardGameGeek ids and
+``noPoints`` are each game's facts (companion/games/registry.py). Only Now Boarding's
+BoardGameGeek id (231567) is given (the issue states it); the others are left out rather than
+guessed, which the format allows: BG Stats then matches by name.
 
 Threading: the functions read the journal they are given and replay games with ``app`` (pure).
-:func:`route`, the server's route, opens a read-only view of the journal per request
+:func:`route`, the server's history, opens a read-only view of the journal per request
 (``Journal.reader``) in the server's thread, so it never shares the box's connection nor
 waits on the loop; a box whose journal is in memory (no state folder) lists no games.
 """
@@ -38,7 +39,6 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any, Final
@@ -48,6 +48,7 @@ from companion.adapters.journal import Journal
 from companion.adapters.journal_rows import JournalError
 from companion.core.app import App
 from companion.games.records import Chart, History
+from companion.games.registry import facts_of
 from companion.history import (
     chart_image,
     document_json,
@@ -56,25 +57,15 @@ from companion.history import (
     records,
     write_csv_rows,
 )
+from companion.web.answers import Answer, status_of
 
+JSON_UTF8: Final = "application/json; charset=utf-8"
 #: The newest games the listing replays (each listed game is replayed once per request).
 LISTED: Final = 50
 BGSTATS_PREFIX: Final = "bgstats://app.bgstatsapp.com/createPlay.html?data="
 SOURCE_NAME: Final = "Airline table companion"
-#: BoardGameGeek ids the project can cite (the issue gives Now Boarding's).
-BGG_IDS: Final[Mapping[str, int]] = {"now-boarding": 231567}
-TITLES: Final[Mapping[str, str]] = {
-    "now-boarding": "Now Boarding",
-    "now-boarding-v3": "Now Boarding (2015 prototype v3)",
-    "planes": "Planes",
-    "overbooked": "Overbooked",
-    "flight-plan": "Flight Plan",
-    "timer": "Round timer",
-}
-#: Games won together or by a condition: BG Stats records them without points.
-NO_POINTS: Final = frozenset({"now-boarding", "flight-plan"})
 CONTENT_TYPES: Final[Mapping[str, str]] = {
-    "json": "application/json; charset=utf-8",
+    "json": JSON_UTF8,
     "csv": "text/csv; charset=utf-8",
     "png": "image/png",
 }
@@ -82,26 +73,13 @@ _ROUTE: Final = re.compile(r"^/api/history(?:/(?P<id>[^/.]+)(?:\.(?P<suffix>json
                            r"|/(?P<bgstats>bgstats))?)?/?$")
 
 
-@dataclass(frozen=True)
-class Answer:
-    """One HTTP answer: status, content type, body, and the download's file name (or None)."""
-
-    status: int
-    content_type: str
-    body: bytes
-    filename: str | None = None
-
-
-def route(state_dir: Path | None, app: App) -> Callable[[Any, str], bool]:
-    """The server's route for ``/api/history...`` (companion/web/server.py's ``Route``): it
-    answers through the handler's ``send_bytes`` and returns True, or returns False for a
-    path that is not a history route."""
+def route(state_dir: Path | None, app: App) -> Callable[[str], Answer | None]:
+    """The web's history (companion/web/routes.py ``Context.history``): the answer to a GET
+    of ``path``, or None for a path that is not a history route."""
 
     cache: dict[Any, dict[str, Any]] = {}   # dict operations are atomic: threads may share it
 
-    def answer(handler: Any, path: str) -> bool:
-        if not path.startswith("/api/history"):
-            return False
+    def answer(path: str) -> Answer | None:
         try:
             if state_dir is None:
                 raise JournalError("the box keeps no journal on disk")
@@ -113,13 +91,7 @@ def route(state_dir: Path | None, app: App) -> Callable[[Any, str], bool]:
                 found = history_route(path, journal, app, cache=cache)
             finally:
                 journal.close()
-        if found is None:
-            return False
-        headers = None
-        if found.filename is not None:
-            headers = {"Content-Disposition": f'attachment; filename="{found.filename}"'}
-        handler.send_bytes(found.status, found.content_type, found.body, headers=headers)
-        return True
+        return found
 
     return answer
 
@@ -149,15 +121,15 @@ def history_route(path: str, journal: Journal, app: App, *,
     if raw_id is None:
         return _json(200, history_listing(journal, app, local_zone=local_zone, cache=cache))
     if not raw_id.isdigit():
-        return _error(404, "not-found", f"no game {raw_id!r}")
+        return _error("not-found", f"no game {raw_id!r}")
     try:
         document, history = _game(journal, app, int(raw_id))
     except JournalError:
-        return _error(404, "not-found", f"no game {raw_id} in the journal")
+        return _error("not-found", f"no game {raw_id} in the journal")
     if match.group("bgstats"):
         play = bgstats_play(document, local_zone=local_zone)
         if play is None:
-            return _error(404, "no-play", f"game {raw_id} has no result to log yet")
+            return _error("no-play", f"game {raw_id} has no result to log yet")
         return _json(200, {"url": bgstats_url(play)})
     suffix = match.group("suffix")
     if suffix is None:
@@ -196,7 +168,7 @@ def game_entry(document: Mapping[str, Any], history: History, *,
     chart, downloads and BG Stats link."""
     game_id = document["id"]
     entry: dict[str, Any] = {key: value for key, value in document.items() if key != "actions"}
-    entry["title"] = TITLES.get(str(document["game"]), str(document["game"]))
+    entry["title"] = _title(str(document["game"]))
     entry["actions"] = len(document.get("actions", ()))
     entry["table"] = {"columns": list(history.columns), "rows": [list(r) for r in history.rows]}
     entry["chart"] = chart_data(history.chart)
@@ -236,7 +208,8 @@ def export_file(document: Mapping[str, Any], history: History, suffix: str) -> A
         body = picture.getvalue()
     else:
         raise ValueError(f"no export file ends in .{suffix}")
-    return Answer(200, CONTENT_TYPES[suffix], body, filename)
+    return Answer(200, CONTENT_TYPES[suffix], body,
+                  (("Content-Disposition", f'attachment; filename="{filename}"'),))
 
 
 # -- BG Stats ------------------------------------------------------------------------------------
@@ -261,10 +234,12 @@ def bgstats_play(document: Mapping[str, Any], *,
     players = _players(game, result, document)
     if players is None:
         return None
-    entry: dict[str, Any] = {"name": TITLES.get(game, game), "sourceGameId": game,
-                             "highestWins": game not in NO_POINTS, "noPoints": game in NO_POINTS}
-    if game in BGG_IDS:
-        entry["bggId"] = BGG_IDS[game]
+    facts = facts_of(game)
+    no_points = facts is not None and facts.no_points
+    entry: dict[str, Any] = {"name": _title(game), "sourceGameId": game,
+                             "highestWins": not no_points, "noPoints": no_points}
+    if facts is not None and facts.bgg_id is not None:
+        entry["bggId"] = facts.bgg_id
     play: dict[str, Any] = {"sourceName": SOURCE_NAME, "sourcePlayId": str(document["id"]),
                             "playDate": _play_date(str(document.get("started", "")), local_zone),
                             "game": entry, "players": players}
@@ -332,14 +307,18 @@ def _duration_min(actions: Any) -> int | None:
 # -- helpers -------------------------------------------------------------------------------------
 
 
+def _title(game: str) -> str:
+    facts = facts_of(game)
+    return game if facts is None else facts.title
+
+
 def _game(journal: Journal, app: App, game_id: int) -> tuple[dict[str, Any], History]:
     return game_document(journal.game(game_id), app, records())
 
 
 def _json(status: int, value: Any) -> Answer:
-    return Answer(status, CONTENT_TYPES["json"],
-                  json.dumps(value, ensure_ascii=False).encode("utf-8"))
+    return Answer(status, JSON_UTF8, json.dumps(value, ensure_ascii=False).encode("utf-8"))
 
 
-def _error(status: int, code: str, message: str) -> Answer:
-    return _json(status, {"error": code, "message": message})
+def _error(code: str, message: str) -> Answer:
+    return _json(status_of(code), {"error": code, "message": message})

@@ -232,7 +232,7 @@ def test_faults_serial_device_vanishes_and_comes_back(caplog):
         reader.join(timeout=10)
     assert isinstance(event, LineEvent)
     assert event.item.text == "state"
-    assert event.channel is channel
+    assert event.reply_to is channel
     assert len(attempts) == 3
     assert next(r.message for r in caplog.records if "failed" in r.message).startswith(
         "serial line usb0 failed")

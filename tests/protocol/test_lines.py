@@ -4,7 +4,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.protocol.lines import MAX_LINE_BYTES, BadEncoding, Line, LineSplitter, TooLong
+from companion.protocol.lines import (
+    MAX_LINE_BYTES,
+    BadEncoding,
+    Line,
+    LineSplitter,
+    NotOneLine,
+    TooLong,
+    one_line,
+)
 
 
 def split(*chunks):
@@ -62,3 +70,38 @@ def test_lines_chunking_never_changes_the_result(data, cuts):
         start += cut
     pieces.append(data[start:])
     assert split(*pieces) == whole
+
+
+@pytest.mark.parametrize(("data", "item"), [
+    (b"", Line("")),
+    (b"\n", Line("")),
+    (b"\r\n", Line("")),
+    (b"state", Line("state")),
+    (b"state\n", Line("state")),
+    (b"state\r\n", Line("state")),
+    (b"state\r", Line("state")),
+    (b"  # a comment  ", Line("  # a comment  ")),
+    (b"press next\npress next", NotOneLine(2)),
+    (b"state\n\n", NotOneLine(2)),
+    (b"state\n\r", NotOneLine(2)),
+    (b"a\nb\nc", NotOneLine(3)),
+    (b"\xff\xfe", BadEncoding(0, "invalid start byte")),
+    (b"ok\n\xff", BadEncoding(0, "invalid start byte")),   # any bad line wins
+    (b"x" * MAX_LINE_BYTES, Line("x" * MAX_LINE_BYTES)),
+    (b"x" * (MAX_LINE_BYTES + 1), TooLong()),
+])
+def test_one_line_reads_a_message_that_must_hold_one_line(data, item):
+    assert one_line(data) == item
+
+
+@given(st.binary(max_size=200))
+def test_one_line_agrees_with_the_splitter(data):
+    item = one_line(data)
+    splitter = LineSplitter()
+    items = splitter.feed(data) + splitter.finish()
+    if isinstance(item, NotOneLine):
+        assert len(items) == item.lines > 1
+    elif isinstance(item, BadEncoding):
+        assert item in items
+    else:
+        assert items in ([item], []) and (items or item == Line(""))

@@ -17,6 +17,7 @@ import pytest
 
 from companion import config as config_module
 from companion.bootstrap import build_controller, build_hardware, build_web
+from companion.protocol.lines import Line
 from companion.runtime import EventLoop
 from companion.testing.clock import FakeClock
 from companion.web.service import WebService
@@ -75,7 +76,7 @@ class WebBox:
     def state(self):
         """The state as the loop holds it, read on the loop's own thread (through the
         channel, past the HTTP rules)."""
-        return json.loads(self.service.channel.line("state")[3:])
+        return json.loads(self.service.channel.line(Line("state"))[3:])
 
     def close(self):
         self.loop.stop("test over")

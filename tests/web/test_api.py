@@ -107,3 +107,13 @@ def test_a_line_that_gets_no_reply_answers_null_at_once(web_box, line):
     answer = web_box.post("/api/line", line.encode(), timeout=2)
     assert answer.status == 200
     assert answer.json == {"reply": None}
+
+
+def test_games_serves_each_games_facts_for_the_page(web_box):
+    from companion.games.registry import page_facts
+
+    answer = web_box.get("/api/games")
+    assert answer.status == 200
+    assert answer.json == page_facts()
+    overbooked = next(game for game in answer.json["games"] if game["name"] == "overbooked")
+    assert ["full-flight", "Full Flight"] in overbooked["lists"]["events"]

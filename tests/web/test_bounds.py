@@ -6,15 +6,15 @@ import json
 
 from companion.runtime.channels import Snapshot
 from companion.web.channel import MAX_QUEUED_EVENTS, Subscriber, WebChannel, sse
-from companion.web.server import WebSettings
+from companion.web.policy import WebSettings
 from companion.web.service import WebService
 
 
-def test_connections_past_the_bound_get_a_json_503(tmp_path, open_stream):
+def test_connections_past_the_bound_get_a_json_503(open_stream):
     from companion.testing.clock import FakeClock
 
-    service = WebService(WebSettings(host="127.0.0.1", port=0), state_dir=tmp_path,
-                         clock=FakeClock().monotonic, max_connections=2)
+    service = WebService(WebSettings(host="127.0.0.1", port=0), clock=FakeClock().monotonic,
+                         max_connections=2)
     service.channel.start(lambda event: None)
     service.channel.observe(Snapshot(state={"game": None}, lines=["menu"]))
     port = service.server.server_address[1]
@@ -85,3 +85,19 @@ def test_the_frame_is_rendered_once_per_picture():
     second = channel.frame_png()
     assert second[0] == first[0] + 1 and second[1] != first[1]
     assert io.BytesIO(second[1]).read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_pair_events_follow_the_snapshots_once_per_change():
+    channel = WebChannel()
+    channel.observe(Snapshot(state={}, lines=["menu"]))
+    subscriber = channel.subscribe()
+    assert len(subscriber.take(timeout=0)) == 1  # the full update
+    shown = Snapshot(state={}, lines=["menu"], pairing=True)
+    channel.observe(shown)
+    assert subscriber.take(timeout=0) == [sse("pair", {"pending": True})]
+    channel.observe(shown)
+    assert subscriber.take(timeout=0) == []
+    late = channel.subscribe()
+    assert sse("pair", {"pending": True}) in late.take(timeout=0)  # with the full update
+    channel.observe(Snapshot(state={}, lines=["menu"]))
+    assert subscriber.take(timeout=0) == [sse("pair", {"pending": False})]

@@ -5,8 +5,17 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.core.appstate import AppState
+from companion.core.table_page import judge_pair_code
 from companion.testing.clock import FakeClock
-from companion.web.pairing import LOCK_SECONDS, MAX_WRONG_CODES, Pairing, PairingRefused
+from companion.web.pairing import (
+    CODE_SECONDS,
+    LOCK_SECONDS,
+    MAX_WRONG_CODES,
+    Pairing,
+    PairingRefused,
+    new_code,
+)
 
 ANY_PATH = st.sampled_from(["/api/line", "/api/pair", "/api/pair/start", "/api/state",
                             "/api/nothing", "/static/x"])
@@ -23,17 +32,31 @@ def test_any_post_gets_a_json_answer_and_never_a_500(web_box, path, body, conten
     assert web_box.get("/api/whoami").status == 200  # still serving
 
 
+def showing(code, clock):
+    """The box's state while ``code`` is on its display (the core owns the code)."""
+    return AppState(pair_code=code, pair_until=clock.monotonic() + CODE_SECONDS)
+
+
+def attempt(pairing, state, code, clock):
+    """One typed code as POST /api/pair handles it: the lockout, the display's judgement,
+    then the pairing's verdict (a token, or PairingRefused)."""
+    pairing.admit()
+    return pairing.settle(judge_pair_code(state, code, clock.monotonic()))
+
+
 @given(wrong_before=st.integers(min_value=0, max_value=MAX_WRONG_CODES - 1))
 def test_fewer_than_five_wrong_codes_never_stop_the_right_one(wrong_before):
-    pairing = Pairing(None, FakeClock().monotonic)
-    code = pairing.start().code
+    clock = FakeClock()
+    pairing = Pairing(None, clock.monotonic)
+    code = new_code()
+    state = showing(code, clock)
     wrong = f"{(int(code) + 1) % 10**6:06d}"
     for _ in range(wrong_before):
         try:
-            pairing.pair(wrong)
+            attempt(pairing, state, wrong, clock)
         except PairingRefused as refused:
             assert refused.code == "bad-code"
-    token = pairing.pair(code)
+    token = attempt(pairing, state, code, clock)
     assert pairing.knows(token)
     assert not pairing.knows(token + "x")
 
@@ -42,22 +65,23 @@ def test_fewer_than_five_wrong_codes_never_stop_the_right_one(wrong_before):
 def test_the_lock_holds_exactly_a_minute(waited):
     clock = FakeClock()
     pairing = Pairing(None, clock.monotonic)
-    pairing.start()
+    state = showing(new_code(), clock)
     for _ in range(MAX_WRONG_CODES):
         try:
-            pairing.pair("xxxxxx")
+            attempt(pairing, state, "xxxxxx", clock)
         except PairingRefused as refused:
             last = refused
     assert last.code == "locked"
     clock.advance(waited)
-    code = pairing.start().code
+    code = new_code()
+    state = showing(code, clock)
     if waited < LOCK_SECONDS:
         try:
-            pairing.pair(code)
+            attempt(pairing, state, code, clock)
         except PairingRefused as refused:
             assert refused.code == "locked"
             assert 1 <= refused.retry_after <= LOCK_SECONDS
         else:
             raise AssertionError("a locked pairing accepted a code")
     else:
-        assert pairing.knows(pairing.pair(code))
+        assert pairing.knows(attempt(pairing, state, code, clock))

@@ -102,7 +102,8 @@ def test_downloads_are_the_files_history_export_writes(journal: Journal, app: Ap
             answer = history_route(f"/api/history/{summary.id}.{suffix}", journal, app)
             assert answer is not None and answer.status == 200
             name = f"game-{summary.id}-{summary.game}.{suffix}"
-            assert answer.filename == name
+            assert dict(answer.headers) == {
+                "Content-Disposition": f'attachment; filename="{name}"'}
             assert answer.body == (tmp_path / name).read_bytes()
     png = history_route("/api/history/1.png", journal, app)
     assert png is not None and png.content_type == "image/png"
@@ -214,39 +215,26 @@ def journal_rounds(journal: Journal, app: App) -> list[Any]:
     return rounds
 
 
-class RecordingHandler:
-    """Stands in for the server's request handler: keeps what was sent."""
-
-    def __init__(self) -> None:
-        self.sent: list[tuple[int, str, bytes, dict[str, str] | None]] = []
-
-    def send_bytes(self, status: int, content_type: str, data: bytes, *,
-                   headers: dict[str, str] | None = None) -> None:
-        self.sent.append((status, content_type, data, headers))
-
-
 def test_route_reads_the_journal_file_while_the_box_holds_it(journal: Journal,
                                                              app: App) -> None:
     answer = route(journal.path.parent, app)
-    handler = RecordingHandler()
-    assert answer(handler, "/api/history/1.csv")
-    status, content_type, body, headers = handler.sent[0]
-    assert (status, content_type) == (200, "text/csv; charset=utf-8")
-    assert headers == {"Content-Disposition": 'attachment; filename="game-1-now-boarding.csv"'}
-    assert body.startswith(b"round,stage")
-    assert not answer(handler, "/api/state")   # not a history route: left to the server
-    assert len(handler.sent) == 1
+    found = answer("/api/history/1.csv")
+    assert found is not None
+    assert (found.status, found.content_type) == (200, "text/csv; charset=utf-8")
+    assert dict(found.headers) == {
+        "Content-Disposition": 'attachment; filename="game-1-now-boarding.csv"'}
+    assert found.body.startswith(b"round,stage")
+    assert answer("/api/state") is None   # not a history route: left to the server
 
 
 @pytest.mark.parametrize("state_dir", [None, "empty"])
 def test_route_without_a_journal_lists_no_games(tmp_path: Path, app: App,
                                                 state_dir: str | None) -> None:
     answer = route(None if state_dir is None else tmp_path, app)
-    handler = RecordingHandler()
-    assert answer(handler, "/api/history")
-    assert json.loads(handler.sent[0][2]) == {"games": []}
-    assert answer(handler, "/api/history/1.json")
-    assert handler.sent[1][0] == 404
+    listing = answer("/api/history")
+    assert listing is not None and json.loads(listing.body) == {"games": []}
+    missing = answer("/api/history/1.json")
+    assert missing is not None and missing.status == 404
 
 
 def test_journal_reader_never_writes(journal: Journal) -> None:

@@ -10,8 +10,8 @@ import stat
 
 import pytest
 
-from companion.web.pairing import TOKENS_FILE
-from companion.web.server import MAX_BODY_BYTES
+from companion.adapters.token_file import TOKENS_FILE
+from companion.web.policy import MAX_BODY_BYTES
 
 
 def pair(box):

@@ -54,3 +54,34 @@ def test_every_control_in_the_page_has_a_name(control: str) -> None:
         wrapped = control == "input" and re.search(
             rf"<label[^>]*>[^<]*(?:<[^l][^>]*>[^<]*)*{re.escape(tag)}", index)
         assert named or wrapped, tag
+
+
+def string_literals(script: str) -> list[str]:
+    """Every string literal of a script ("...", '...', `...`), comments left out."""
+    code = re.sub(r"^\s*//.*$", "", script, flags=re.M)
+    return [match.group(2) for match in
+            re.finditer(r"""(["'`])((?:\\.|(?!\1).)*)\1""", code, flags=re.S)]
+
+
+def test_the_script_holds_no_game_facts() -> None:
+    """Titles and the Overbooked form's events and scenarios come from GET /api/games; the
+    script names a game only by its id, to pick that game's form, and the page's HTML names
+    none."""
+    from companion.games.overbooked.events import EVENT_CARDS
+    from companion.games.overbooked.solo import SCENARIO_TITLES
+    from companion.games.registry import GAMES
+
+    facts = {word for game in GAMES for word in (game.label, game.title)}
+    facts |= {word for card in EVENT_CARDS.values() for word in (card.id, card.title)}
+    facts |= set(SCENARIO_TITLES) | set(SCENARIO_TITLES.values())
+    literals = string_literals(text("app.js"))
+    assert len(literals) > 100  # the extraction works
+    for name, texts in (("app.js", literals), ("index.html", [text("index.html")])):
+        found = {fact for fact in facts for body in texts
+                 if re.search(rf"(?<![\w-]){re.escape(fact)}(?![\w-])", body)}
+        assert not found, f"{name} copies game facts: {sorted(found)}"
+
+
+def test_the_script_reads_the_games_facts_from_the_box() -> None:
+    script = text("app.js")
+    assert 'getJson("/api/games")' in script

@@ -17,9 +17,9 @@ Rules enforced here:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from companion.games.overbooked.analysis import PlaneFacts
 from companion.games.overbooked.seatmap import FRIENDS
@@ -87,6 +87,13 @@ SOLO_SCENARIOS: dict[str, Conditions] = {
     "schools-out": schools_out,
 }
 """Each scenario's end conditions by id; the game is won when all of them hold."""
+
+SCENARIO_TITLES: Final[Mapping[str, str]] = {
+    "schools-out": "School's Out",
+    "couples-retreat": "Couples' Retreat",
+    "best-friends-forever": "Best Friends Forever",
+}
+"""Each scenario's printed title by id, in the order the table page offers them."""
 
 
 def parse_solo(raw: object, player_count: int) -> SoloGame:

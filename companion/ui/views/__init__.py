@@ -1,33 +1,30 @@
 """State -> screen model, for the whole box: the menu, a notice, or the game's own view.
 
-Each game has a view module here, named in :data:`VIEW_MODULES` by game name. A refusal
+Each game has a view module here, named after the game's module in its facts
+(companion/games/registry.py; :data:`VIEW_MODULES`). A refusal
 (``AppState.notice``) shows in the alert box until the next accepted input, so the screen
 always says why nothing happened.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from importlib import import_module
 from typing import Any
 
 from companion.core.app import App, AppState
+from companion.games.registry import GAMES
 from companion.ui.screen import Screen, alert_lines
 from companion.ui.views.menu import menu_screen
 
 View = Callable[[Any, float], Screen]
 
-VIEW_MODULES: dict[str, tuple[str, str]] = {
-    "now-boarding": ("now_boarding", "now_boarding_screen"),
-    "now-boarding-v3": ("now_boarding_v3", "now_boarding_v3_screen"),
-    "overbooked": ("overbooked", "overbooked_screen"),
-    "planes": ("planes", "planes_screen"),
-    "flight-plan": ("flight_plan", "flight_plan_screen"),
-    "timer": ("timer", "timer_screen"),
-}
-"""Game name -> (module in companion.ui.views, view function). A view module is imported
-when its game is first shown, like the game's rules (see games/registry.py)."""
+VIEW_MODULES: Mapping[str, tuple[str, str]] = {
+    facts.name: (facts.module, facts.view) for facts in GAMES}
+"""Game name -> (module in companion.ui.views, view function), from each game's facts
+(companion/games/registry.py). A view module is imported when its game is first shown, like
+the game's rules."""
 
 
 def view_for(game: str) -> View:
@@ -47,6 +44,25 @@ def all_view_scenes() -> dict[str, tuple[str, ...]]:
 
 def screen_for(app: App, state: AppState, now: float, mark: str = "") -> Screen:
     """What the display shows for ``state`` at ``now``; ``mark`` flags a lasting fault."""
+    screen = table_screen(app, state, now, mark)
+    if state.pair_code is not None:
+        # The table page's pairing code wins the alert box: someone is typing it in now.
+        screen = replace(screen, alert=alert_lines(f"Pair code {state.pair_code}"))
+    return screen
+
+
+def mirror_screen(app: App, state: AppState, now: float,
+                  shown: Screen | None) -> Screen | None:
+    """What the table page mirrors of ``shown`` (the panel's screen, None before the first
+    frame): the same, but while a pairing code is on the panel, the screen drawn without it.
+    Whoever can read the mirror must not be able to pair with it."""
+    if shown is None or state.pair_code is None:
+        return shown
+    return table_screen(app, state, now, shown.mark)
+
+
+def table_screen(app: App, state: AppState, now: float, mark: str = "") -> Screen:
+    """The screen for ``state`` at ``now`` without a pairing code: what everyone may see."""
     if state.offer is not None:
         screen = Screen("Welcome back", (state.offer, "NEXT: resume it", "BACK: new game"))
     elif state.menu is not None:
@@ -57,9 +73,6 @@ def screen_for(app: App, state: AppState, now: float, mark: str = "") -> Screen:
         screen = view_for(state.session.game)(state.session.state, now)
     if state.notice:
         screen = replace(screen, alert=alert_lines(state.notice))
-    if state.pair_code is not None:
-        # The table page's pairing code wins the alert box: someone is typing it in now.
-        screen = replace(screen, alert=alert_lines(f"Pair code {state.pair_code}"))
     if mark:
         screen = replace(screen, mark=mark)
     return screen

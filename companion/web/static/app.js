@@ -50,20 +50,6 @@ const BOARDS = {
   "4-player": [4, 4],
 };
 const ROWS = 5;
-const EVENTS = [
-  ["adorable-babies", "Adorable Babies"], ["buddy-time", "Buddy Time"],
-  ["corner-seats", "Corner Seats"], ["couples-retreat", "Couples' Retreat"],
-  ["emergency-exit", "Emergency Exit"], ["family-vacation", "Family Vacation"],
-  ["full-flight", "Full Flight"], ["kids-gone-wild", "Kids Gone Wild"],
-  ["like-sardines", "Like Sardines"], ["lonely-christmas", "Lonely Christmas"],
-  ["low-season-blues", "Low Season Blues"], ["meteor-shower", "Meteor Shower"],
-  ["missing-friends", "Missing Friends"], ["school-holidays", "School Holidays"],
-  ["threes-company", "Three's Company"],
-];
-const SCENARIOS = [
-  ["schools-out", "School's Out"], ["couples-retreat", "Couples' Retreat"],
-  ["best-friends-forever", "Best Friends Forever"],
-];
 
 const $ = (selector, root = document) => root.querySelector(selector);
 const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
@@ -233,11 +219,31 @@ function renderTimer() {
   }
 }
 
+// -- the games' facts -----------------------------------------------------------------------
+// Titles and the lists a score form offers come from the box (GET /api/games: each game's
+// facts, declared once in companion/games/registry.py); this script keeps no copy of them.
+
+const games = { list: [] };
+
+async function loadGames() {
+  if (games.list.length) return;
+  try {
+    const { ok, body } = await getJson("/api/games");
+    if (ok && body && Array.isArray(body.games)) {
+      games.list = body.games;
+      $("#bank-title").textContent = `${gameTitle("flight-plan")} bank`;
+      renderTimer();
+    }
+  } catch { /* offline: asked again when a form is built */ }
+}
+
 function gameTitle(game) {
-  return {
-    "now-boarding": "Now Boarding", "now-boarding-v3": "Now Boarding v3", planes: "Planes",
-    overbooked: "Overbooked", "flight-plan": "Flight Plan", timer: "Round timer",
-  }[game] ?? game;
+  return games.list.find((facts) => facts.name === game)?.title ?? game;
+}
+
+/** One of the lists a game's form offers ([[id, title], ...]); empty until the box said. */
+function gameList(game, list) {
+  return games.list.find((facts) => facts.name === game)?.lists?.[list] ?? [];
 }
 
 // -- the four buttons ----------------------------------------------------------------------
@@ -485,8 +491,23 @@ const readers = {
   overbooked: readOverbooked,
 };
 
-function buildScoreForm(prefill = null) {
+/** The forms this page has, in the order it offers them: the game, and what its form enters
+ * when that is not the whole game (the titles come from the box). */
+const SCORE_FORMS = [["overbooked", ""], ["planes", ""], ["now-boarding-v3", ""],
+  ["now-boarding", ": the final count"]];
+
+function fillScoreGames() {
+  const choice = $("#score-game");
+  if (choice.options.length) return;
+  choice.append(...SCORE_FORMS.filter(([game]) => games.list.some((facts) => facts.name === game))
+    .map(([game, what]) => el("option", { value: game }, `${gameTitle(game)}${what}`)));
+}
+
+async function buildScoreForm(prefill = null) {
+  await loadGames();
+  fillScoreGames();
   const game = $("#score-game").value;
+  if (!builders[game]) return;  // the box has not said which games there are (yet)
   const form = $("#score-form");
   form.replaceChildren();
   $("#score-error").textContent = "";
@@ -632,6 +653,7 @@ function buildOverbooked(form, prefill) {
     buildOverbooked(form, { ...current, board: $("#ob-board").value, players: kept });
   };
   const events = new Set(input.events ?? []);
+  const scenarios = gameList("overbooked", "scenarios");
   const tabs = el("div", { class: "player-tabs", role: "tablist", "aria-label": "Players" },
     ...players.map((player, index) => el("button", {
       type: "button", role: "tab", id: `ob-tab-${index}`, "data-player": index,
@@ -646,12 +668,12 @@ function buildOverbooked(form, prefill) {
       select("Players", "ob-players", [["1", "1 (solo)"], ["2", "2"], ["3", "3"], ["4", "4"]],
         String(count), resize)),
     count === 1 ? el("div", { class: "row" },
-      select("Solo scenario", "ob-scenario", SCENARIOS, input.solo?.scenario ?? "schools-out"),
+      select("Solo scenario", "ob-scenario", scenarios, input.solo?.scenario ?? scenarios[0]?.[0]),
       select("Difficulty", "ob-difficulty", [["easy", "easy"], ["medium", "medium"], ["hard", "hard"]],
         input.solo?.difficulty ?? "easy")) : null,
     el("details", { class: "events" },
       el("summary", {}, `Event cards in play (${events.size})`),
-      el("div", { class: "event-list" }, ...EVENTS.map(([id, name]) => el("label", {},
+      el("div", { class: "event-list" }, ...gameList("overbooked", "events").map(([id, name]) => el("label", {},
         el("input", { type: "checkbox", "data-event": id, checked: events.has(id) }), ` ${name}`)))),
     tabs,
     ...players.map((player, index) => el("section", {
@@ -831,7 +853,7 @@ function renderBank() {
   const host = $("#bank");
   const state = page.state;
   if (!state || state.game !== "flight-plan") {
-    host.replaceChildren(el("p", {}, "No Flight Plan game in play. Start one from the box's menu."));
+    host.replaceChildren(el("p", {}, `No ${gameTitle("flight-plan")} game in play. Start one from the box's menu.`));
     return;
   }
   const names = state.names ?? Object.keys(state.cash ?? {});
@@ -1018,6 +1040,7 @@ function start() {
   renderTimer();
   renderBank();
   checkWhoami();
+  loadGames();
   connectEvents();
 }
 

@@ -1,0 +1,145 @@
+"""The table page's HTTP plumbing: gather a request's facts, ask the policy, write the answer.
+
+Built on the standard library's ``BaseHTTPRequestHandler`` (measured: aiohttp alone adds 27 MB
+of memory to a ~34 MB process; the standard library adds about 1 MB and no dependency). It holds
+no rule of its own: who may do what is companion/web/policy.py's :func:`decide`, what each
+route does is companion/web/routes.py. What it promises:
+
+- Every answer is written whole with ``Content-Length``, ``Cache-Control: no-store``,
+  ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy: no-referrer``; the server names
+  itself ``companion`` without Python's version.
+- Errors are JSON ``{"error": code, "message": text}``, never a traceback: the policy's
+  refusals, a handler's :class:`~companion.errors.CompanionError` (status from
+  companion/web/answers.py's table), the base class's own (a bad request line, headers too
+  long), and anything unexpected (500 ``internal``, logged).
+- Every socket read and write times out after :data:`SOCKET_TIMEOUT_SECONDS`; headers are
+  bounded by ``http.client``'s limits (100 headers of 64 KiB); a body is read only when the
+  policy allowed it, and only as many bytes as it said.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler
+from typing import Any, Final, Protocol, cast
+from urllib.parse import urlsplit
+
+from companion.errors import CompanionError
+from companion.web.answers import Answer, answer_for, error_answer, json_answer
+from companion.web.policy import Facts, Refusal, cookie_token, decide, is_loopback
+from companion.web.routes import ROUTES, Context, Handler, Request, Stream
+
+log = logging.getLogger(__name__)
+
+SOCKET_TIMEOUT_SECONDS: Final = 20.0
+BASE_HEADERS: Final = (("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
+                       ("Referrer-Policy", "no-referrer"))
+
+
+class Served(Protocol):
+    """What the handler needs of its server (companion/web/server.py)."""
+
+    context: Context
+
+
+class HttpHandler(BaseHTTPRequestHandler):
+    """One connection's requests; see the module docstring."""
+
+    server_version = "companion"
+    sys_version = ""
+    protocol_version = "HTTP/1.1"
+    timeout = SOCKET_TIMEOUT_SECONDS
+
+    def version_string(self) -> str:
+        return self.server_version
+
+    def log_message(self, format: str, *args: Any) -> None:
+        log.debug("%s %s", self.client_address[0], format % args)
+
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:
+        """The base class's errors (bad request line, headers too long...) as JSON."""
+        if self.request_version == "HTTP/0.9":
+            # A request line that did not parse: answer with a status line and headers all
+            # the same, so the client sees a JSON error rather than bare text.
+            self.request_version = "HTTP/1.0"
+        with contextlib.suppress(OSError):
+            status = HTTPStatus(code)
+            self.write(json_answer({"error": status.phrase.lower().replace(" ", "-"),
+                                    "message": message or status.description}, code),
+                       close=True)
+
+    def do_GET(self) -> None:
+        context = cast(Served, self.server).context
+        path = urlsplit(self.path).path
+        try:
+            self.answer(context, path)
+        except (BrokenPipeError, ConnectionResetError, TimeoutError):
+            self.close_connection = True
+        except Exception:
+            log.exception("web request %s %s failed", self.command, path)
+            with contextlib.suppress(OSError):
+                self.write(error_answer("internal", "the request failed; see the box's log"),
+                           close=True)
+
+    do_HEAD = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_GET
+
+    def answer(self, context: Context, path: str) -> None:
+        loopback = is_loopback(self.client_address[0])
+        paired = context.pairing.knows(cookie_token(self.headers.get("Cookie")))
+        facts = Facts(method=self.command, path=path, loopback=loopback, paired=paired,
+                      host=self.headers.get("Host", ""), origin=self.headers.get("Origin"),
+                      content_length=self.headers.get("Content-Length"),
+                      chunked=bool(self.headers.get("Transfer-Encoding")))
+        verdict = decide(facts, context.rules, ROUTES)
+        if isinstance(verdict, Refusal):
+            self.discard(verdict.discard)
+            self.write(error_answer(verdict.code, verdict.message), close=verdict.close)
+            return
+        body = self.rfile.read(verdict.body_bytes) if verdict.body_bytes else b""
+        request = Request(context, self.command, path, body, verdict.trusted, paired, loopback)
+        try:
+            result = cast(Handler, verdict.route.handler)(request)
+        except CompanionError as error:
+            result = answer_for(error)
+        if isinstance(result, Stream):
+            self.stream(result)
+        else:
+            self.write(result)
+
+    def discard(self, length: int) -> None:
+        """Read and drop a refused body, so the client sees the answer, not a reset."""
+        while length > 0 and (chunk := self.rfile.read(min(length, 65536))):
+            length -= len(chunk)
+
+    def write(self, answer: Answer, *, close: bool = False) -> None:
+        self.send_response(answer.status)
+        self.send_header("Content-Type", answer.content_type)
+        self.send_header("Content-Length", str(len(answer.body)))
+        for name, value in (*BASE_HEADERS, *answer.headers):
+            self.send_header(name, value)
+        if close:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(answer.body)
+
+    def stream(self, stream: Stream) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Accel-Buffering", "no")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        try:
+            for chunk in stream.chunks:
+                self.wfile.write(chunk)
+                self.wfile.flush()
+        except OSError:
+            return  # the client went away (or stopped reading: the write timed out)
+        finally:
+            stream.chunks.close()

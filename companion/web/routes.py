@@ -1,0 +1,239 @@
+"""The table page's routes, as data: method, path, the trust each needs, and its handler.
+
+:data:`ROUTES` is the whole table (docs/web.md lists it); companion/web/policy.py decides from
+it who may run which handler, and companion/web/http_handler.py runs the one allowed. A handler
+takes a :class:`Request` (the path, the body already read and bounded, who is asking) and
+returns an :class:`~companion.web.answers.Answer` or a :class:`Stream`, or raises a
+:class:`~companion.errors.CompanionError` that the handler answers as JSON.
+
+What the handlers promise:
+- **They never touch the controller**: everything goes through the
+  :class:`~companion.web.channel.WebChannel`, so a slow or hostile client cannot stall the box.
+- ``POST /api/line`` decodes its body with the protocol's own decoder
+  (:func:`companion.protocol.lines.one_line`): not UTF-8 is 400 ``bad-encoding``, more than one
+  line 400 ``one-line``; the loop answers every other line, ``null`` for one that gets no reply.
+- ``POST /api/pair/start`` asks the loop to show a fresh code; ``POST /api/pair`` checks the
+  lockout, asks the loop whether the code is the one shown, and answers with the cookie (see
+  companion/web/pairing.py). A lockout takes the code off the display.
+- Static files are only the page's own (no ``..``, no hidden files); nothing is listed.
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import threading
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from companion.protocol.lines import BadEncoding, NotOneLine, one_line
+from companion.runtime.channels import PairCodeEvent
+from companion.web.answers import Answer, HttpError, json_answer
+from companion.web.channel import WebChannel, screen_body
+from companion.web.pairing import CODE_SECONDS, Pairing, PairingRefused, new_code
+from companion.web.policy import COOKIE, Route, Rules
+
+KEEPALIVE_SECONDS: Final = 15.0
+COOKIE_MAX_AGE: Final = 400 * 24 * 3600  # browsers cap cookies at 400 days
+STATIC_HEADERS: Final = (
+    ("Content-Security-Policy",
+     "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"),
+    ("X-Frame-Options", "DENY"))
+FALLBACK_PAGE: Final = b"""<!doctype html><html lang="en"><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>companion</title>
+<p>The table page is not installed; the API is at <a href="/api/state">/api/state</a>.</p>
+"""
+
+
+@dataclass
+class Context:
+    """What every request shares: the channel, the pairing, the rules, the page's files, and
+    what the composition root adds (the history)."""
+
+    channel: WebChannel
+    pairing: Pairing
+    rules: Rules
+    static: Any = None
+    stopping: threading.Event = field(default_factory=threading.Event)
+    history: Callable[[str], Answer | None] | None = None
+
+
+@dataclass(frozen=True)
+class Request:
+    """One allowed request, as its handler sees it."""
+
+    context: Context
+    method: str
+    path: str
+    body: bytes = b""
+    trusted: bool = False
+    paired: bool = False
+    loopback: bool = False
+
+
+@dataclass(frozen=True)
+class Stream:
+    """An event stream: its chunks, written and flushed as they come."""
+
+    chunks: Generator[bytes, None, None]
+
+
+Handler = Callable[[Request], Answer | Stream]
+
+
+# -- GET -----------------------------------------------------------------------------------------
+
+
+def page(request: Request) -> Answer:
+    return static_file(request.context, "index.html")
+
+
+def static(request: Request) -> Answer:
+    return static_file(request.context, request.path[len("/static/"):])
+
+
+def whoami(request: Request) -> Answer:
+    return json_answer({"trusted": request.trusted, "paired": request.paired,
+                        "loopback": request.loopback})
+
+
+def state(request: Request) -> Answer:
+    return json_answer(_snapshot(request).state)
+
+
+def screen(request: Request) -> Answer:
+    return json_answer(screen_body(_snapshot(request)))
+
+
+def frame(request: Request) -> Answer:
+    picture = request.context.channel.frame_png()
+    if picture is None:
+        raise HttpError("not-ready", "the box has drawn nothing yet")
+    return Answer(200, "image/png", picture[1], (("X-Frame", str(picture[0])),))
+
+
+def tunes(request: Request) -> Answer:
+    from companion.core.tunes import TUNES
+
+    return json_answer({name: [[frequency, seconds] for frequency, seconds in notes]
+                        for name, notes in TUNES.items()})
+
+
+def games(request: Request) -> Answer:
+    """The games' facts the page needs (titles, form lists), from companion/games/registry.py:
+    the page's script holds none of its own."""
+    from companion.games.registry import page_facts
+
+    return json_answer(page_facts())
+
+
+def history(request: Request) -> Answer:
+    found = None if request.context.history is None else request.context.history(request.path)
+    if found is None:
+        raise HttpError("not-found", f"no such page: {request.path}")
+    return found
+
+
+def events(request: Request) -> Answer | Stream:
+    """The event stream: a full ``update`` first, then news as it comes."""
+    if request.method == "HEAD":
+        return Answer(200, "text/event-stream", b"")
+    return Stream(_news(request.context.channel, request.context.stopping))
+
+
+def _news(channel: WebChannel, stopping: threading.Event) -> Generator[bytes, None, None]:
+    subscriber = channel.subscribe()
+    try:
+        yield b"retry: 1000\n\n"
+        while not stopping.is_set():
+            news = subscriber.take(KEEPALIVE_SECONDS)
+            if news is None:
+                return
+            yield b"".join(news) if news else b": keepalive\n\n"
+    finally:
+        channel.unsubscribe(subscriber)
+
+
+def _snapshot(request: Request) -> Any:
+    snapshot = request.context.channel.snapshot()
+    if snapshot is None:
+        raise HttpError("not-ready", "the box is starting")
+    return snapshot
+
+
+def static_file(context: Context, name: str) -> Answer:
+    parts = name.split("/")
+    if not name or any(part in ("", ".", "..") or part.startswith(".") for part in parts):
+        raise HttpError("not-found", f"no such file: {name}")
+    target = context.static
+    for part in parts:
+        target = None if target is None else target / part
+    try:
+        if target is None or not target.is_file():
+            raise FileNotFoundError(name)
+        data = target.read_bytes()
+    except OSError:
+        if name == "index.html":
+            return Answer(200, "text/html; charset=utf-8", FALLBACK_PAGE)
+        raise HttpError("not-found", f"no such file: {name}") from None
+    content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    if content_type.startswith("text/") or content_type.endswith("javascript"):
+        content_type += "; charset=utf-8"
+    return Answer(200, content_type, data, STATIC_HEADERS)
+
+
+# -- POST ----------------------------------------------------------------------------------------
+
+
+def line(request: Request) -> Answer:
+    item = one_line(request.body)
+    if isinstance(item, BadEncoding):
+        raise HttpError("bad-encoding", f"the line is not valid UTF-8 at byte {item.offset}")
+    if isinstance(item, NotOneLine):
+        raise HttpError("one-line", "send one protocol line per request")
+    return json_answer({"reply": request.context.channel.line(item)})
+
+
+def pair_start(request: Request) -> Answer:
+    request.context.channel.post(PairCodeEvent(new_code(), CODE_SECONDS))
+    return json_answer({"pending": True})
+
+
+def pair(request: Request) -> Answer:
+    try:
+        body = json.loads(request.body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise HttpError("bad-json", 'send {"code": "NNNNNN"}') from None
+    code = body.get("code") if isinstance(body, dict) else None
+    if not isinstance(code, str) or len(code) > 16:
+        raise HttpError("bad-json", 'send {"code": "NNNNNN"}')
+    context = request.context
+    try:
+        context.pairing.admit()
+        token = context.pairing.settle(context.channel.enter_pair_code(code.strip()))
+    except PairingRefused as refused:
+        if refused.code == "locked":
+            context.channel.post(PairCodeEvent(None))  # locked: the code leaves the display
+        raise
+    cookie = f"{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={COOKIE_MAX_AGE}"
+    return json_answer({"paired": True}, headers=(("Set-Cookie", cookie),))
+
+
+ROUTES: Final[tuple[Route, ...]] = (
+    Route("GET", "/", "open", page),
+    Route("GET", "/index.html", "open", page),
+    Route("GET", "/static/", "open", static, prefix=True),
+    Route("GET", "/api/whoami", "open", whoami),
+    Route("GET", "/api/state", "mirror", state),
+    Route("GET", "/api/screen", "mirror", screen),
+    Route("GET", "/api/frame.png", "mirror", frame),
+    Route("GET", "/api/events", "mirror", events),
+    Route("GET", "/api/tunes", "trusted", tunes),
+    Route("GET", "/api/games", "mirror", games),
+    Route("GET", "/api/history", "trusted", history, prefix=True),
+    Route("POST", "/api/line", "trusted", line),
+    Route("POST", "/api/pair/start", "open", pair_start),
+    Route("POST", "/api/pair", "open", pair),
+)
+"""Every route of the table page; see docs/web.md."""

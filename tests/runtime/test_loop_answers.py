@@ -1,0 +1,133 @@
+"""The loop answers every line event once, and owns nothing of the pairing code but what the
+core's state holds: it shows a code, judges a typed one, and mirrors a screen without it."""
+
+import io
+import threading
+
+import pytest
+
+from companion.protocol.lines import BadEncoding, Line, TooLong
+from companion.runtime import EventLoop, SerialChannel
+from companion.runtime.channels import LineEvent, PairCodeEntered, PairCodeEvent
+from companion.testing.clock import FakeClock
+from companion.testing.simulated import simulated_controller
+
+
+class Target:
+    """A reply target that records every answer."""
+
+    def __init__(self):
+        self.answers = []
+
+    def answer(self, reply):
+        self.answers.append(reply)
+
+
+class Mirror:
+    """A source that mirrors the box: it records the snapshots."""
+
+    name = "mirror"
+
+    def __init__(self):
+        self.snapshots = []
+
+    def start(self, post):
+        pass
+
+    def close(self):
+        pass
+
+    def observe(self, snapshot):
+        self.snapshots.append(snapshot)
+
+
+def run_until_stopped(loop):
+    loop.stop("test")
+    runner = threading.Thread(target=loop._loop)
+    runner.start()
+    runner.join(timeout=10)
+    assert not runner.is_alive()
+
+
+@pytest.fixture
+def box(tmp_path):
+    clock = FakeClock()
+    controller = simulated_controller(tmp_path, clock=clock)
+    mirror = Mirror()
+    loop = EventLoop(controller, out=io.StringIO(), channels=[mirror])
+    return controller, loop, mirror, clock
+
+
+@pytest.mark.parametrize(("item", "reply"), [
+    (Line(""), None),
+    (Line("   "), None),
+    (Line("# a comment"), None),
+    (Line("state"), "ok {"),
+    (Line("nonsense"), "err unknown-command"),
+    (TooLong(), "err too-long"),
+    (BadEncoding(3, "invalid start byte"), "err bad-encoding"),
+])
+def test_loop_answers_every_line_once(box, item, reply):
+    _, loop, _, _ = box
+    target = Target()
+    loop.post(LineEvent(item, target))
+    run_until_stopped(loop)
+    assert len(target.answers) == 1
+    if reply is None:
+        assert target.answers == [None]
+    else:
+        assert target.answers[0].startswith(reply)
+
+
+def test_loop_a_line_nobody_wants_answered_is_still_performed(box):
+    controller, loop, _, _ = box
+    loop.post(LineEvent(Line("new timer seconds=30")))
+    run_until_stopped(loop)
+    assert controller.state.session.game == "timer"
+
+
+def test_serial_channel_gives_a_lines_room_back_when_it_is_answered():
+    channel = SerialChannel(None, pending_lines=1)
+    assert channel.slots.acquire(blocking=False)
+    assert not channel.slots.acquire(blocking=False)
+    channel.answer(None)   # a blank line: room back, nothing to write
+    assert len(channel.outbox) == 0
+    assert channel.slots.acquire(blocking=False)
+    channel.answer("ok")
+    assert len(channel.outbox) == 1
+
+
+def test_loop_shows_a_code_judges_it_and_mirrors_a_screen_without_it(box):
+    controller, loop, mirror, _ = box
+    outcomes = []
+    loop.post(PairCodeEvent("123456", 120.0))
+    loop.post(PairCodeEntered("654321", outcomes.append))
+    run_until_stopped(loop)
+    assert outcomes == ["wrong-code"]
+    assert controller.state.pair_code == "123456"
+    assert "Pair code 123456" in controller.last_screen.text_lines()
+    shown = mirror.snapshots[-1]
+    assert shown.pairing
+    assert not any("123456" in line for line in shown.lines)
+    assert shown.screen.alert == ()
+
+    loop.post(PairCodeEntered("123456", outcomes.append))
+    run_until_stopped(loop)
+    assert outcomes == ["wrong-code", "paired"]
+    assert controller.state.pair_code is None   # used once: it left the display
+    assert not mirror.snapshots[-1].pairing
+    loop.post(PairCodeEntered("123456", outcomes.append))
+    run_until_stopped(loop)
+    assert outcomes[-1] == "no-code"
+
+
+def test_loop_a_code_is_judged_against_its_deadline(box):
+    controller, loop, _, clock = box
+    outcomes = []
+    loop.post(PairCodeEvent("123456", 120.0))
+    run_until_stopped(loop)
+    clock.advance(120.0)
+    loop.post(PairCodeEntered("123456", outcomes.append))
+    run_until_stopped(loop)
+    assert outcomes == ["no-code"]
+    assert controller.state.pair_code is None
