@@ -70,6 +70,8 @@ from install_files import (
     remove_block,
     remove_serial_console,
     restore_serial_console,
+    serial_url,
+    wants_uart,
 )
 
 CONFIG_HEADER = """\
@@ -162,8 +164,19 @@ def link_command(inst: Installer, options: Options) -> None:
 
 
 def merge_config_txt(inst: Installer, options: Options) -> None:
+    """The companion block: I2C and the shutdown button always; the board-aware UART lines
+    only when the serial line is an on-board UART or --free-serial was given (now or before)."""
     config_txt = inst.boot_file("config.txt")
     body = _source_text(inst, "firmware_config/config.txt.fragment")
+    config = inst.path(CONFIG_PATH)
+    config_text = config.read_text(encoding="utf-8") if config.exists() else None
+    free = options.free_serial or bool(inst.read_state().get("free_serial"))
+    if wants_uart(config_text, free):
+        body = body.rstrip() + "\n" + _source_text(inst, "firmware_config/uart.fragment")
+        inst.say("  (UART on GPIO14/15: /dev/ttyAMA0 on a Pi 5, /dev/serial0 on the others)")
+    else:
+        inst.say(f"  (no UART lines: serial.url is {serial_url(config_text)!r}; an on-board "
+                 "serial URL or --free-serial adds them)")
     target = inst.path(config_txt)
     old = target.read_text(encoding="utf-8") if target.exists() else ""
     inst.warnings += [f"{config_txt}: {w}" for w in conflicts(old)]
@@ -172,8 +185,13 @@ def merge_config_txt(inst: Installer, options: Options) -> None:
 
 
 def serial_console(inst: Installer, options: Options) -> None:
-    """With --free-serial take the login console off the serial line; else say how to."""
+    """With --free-serial take the login console off the serial line (and remember the choice,
+    so a later update keeps the UART lines); else say how to."""
     if options.free_serial:
+        state = inst.read_state()
+        if not state.get("free_serial"):
+            state["free_serial"] = True
+            inst.write(INSTALL_STATE, json.dumps(state, indent=2) + "\n")
         free_serial(inst)
         return
     cmdline = inst.path(inst.boot_file("cmdline.txt"))

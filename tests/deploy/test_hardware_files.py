@@ -70,8 +70,35 @@ def test_boot_fragment_matches_the_pinmap():
     assert f"dtoverlay=gpio-shutdown,gpio_pin={shutdown},active_low=1,gpio_pull=up" in active
     assert "dtparam=i2c_arm=on" in active
     assert "dtparam=i2c_arm_baudrate=400000" in active
-    assert "enable_uart=1" in active
+    assert not any("uart" in line for line in active)  # only with a serial line: uart.fragment
     assert active[0] == "[all]"
+
+
+def _sections(fragment: str) -> dict[str, list[str]]:
+    """The active lines of a config.txt fragment under each conditional filter."""
+    found: dict[str, list[str]] = {}
+    section = "[all]"
+    for line in fragment.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            section = line
+            found.setdefault(section, [])
+        else:
+            found.setdefault(section, []).append(line)
+    return found
+
+
+def test_uart_fragment_is_board_aware():
+    # Pi 5: UART0 on GPIO14/15 is dtparam=uart0=on, never enable_uart (which moves the console
+    # onto GPIO14/15 with the 2024-12 bootloader); the others need enable_uart=1.
+    fragment = (ROOT / "firmware_config" / "uart.fragment").read_text()
+    sections = _sections(fragment)
+    assert sections["[pi5]"] == ["dtparam=uart0=on"]
+    for board in ("[pi02]", "[pi3]", "[pi4]"):
+        assert sections[board] == ["enable_uart=1"], board
+    assert fragment.rstrip().endswith("[all]")  # whatever follows applies to every board again
+    assert sections["[all]"] == []
 
 
 def test_bom_lists_every_part_of_the_pinmap():
