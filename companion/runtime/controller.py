@@ -49,6 +49,7 @@ from companion.core.app import (
     ResumeGame,
     SoundChanged,
 )
+from companion.core.appstate import PowerOff
 from companion.core.buttons import (
     Button,
     Edge,
@@ -125,7 +126,7 @@ class Controller:
         # Called when "Forget phones" is chosen (the table page revokes its pairings).
         self.forget_phones_listeners: list[Callable[[], None]] = []
         # Called when "Power off" is confirmed (bootstrap: adapters/power.py).
-        self.power_off_listeners: list[Callable[[], None]] = []
+        self.power_off_listeners: list[Callable[[], object]] = []
         # Idle dimming and the screen saver (core/idle.py); None: the panel never dims.
         self.idle = None if idle is None else IdleScreen(
             idle, self.now(), display if isinstance(display, Dimmable) else None)
@@ -479,6 +480,10 @@ class Controller:
                             listener()
                         except Exception:  # the revocation logs its own faults; play goes on
                             log.exception("forgetting the phones failed")
+                case PowerOff():
+                    self.refresh(now)  # "Powering off" on the panel before it goes
+                    for switch_off in self.power_off_listeners:
+                        switch_off()
         if any(isinstance(effect, (JournalNew, JournalSetAside, ResumeGame))
                for effect in effects):
             self._list_resumable()

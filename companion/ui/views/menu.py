@@ -24,6 +24,7 @@ from companion.ui.screen import (
     choice_line,
     fit,
 )
+from companion.ui.views.power import power_off_screen
 
 VISIBLE = 3
 
@@ -52,6 +53,8 @@ def menu_screen(app: App, state: AppState) -> Screen:
         return _history(app, state.resumable, menu)
     if menu.page == "replace":
         return _replace(app, state, menu)
+    if menu.page == "power-off":
+        return power_off_screen()
     if menu.page == "table-page" and app.table_page is not None:
         return table_page_screen(app.table_page)
     if menu.page == "games" or menu.game is None:
@@ -131,8 +134,10 @@ SCENES: dict[str, tuple[str, ...]] = {
     "menu-solo": ("press down", "press down", "press down", "press next", "press down",
                   "press next", "press next", "press next", "press next"),
     "menu-replace": ("new flight-plan", "press back", "press down", "press next"),
-    # UP wraps from "Back to game" past the Sound and Volume rows to "Resume a game".
+    # UP wraps from "Back to game" past the Sound, Volume and Power off rows to "Resume a game".
     "menu-resume": ("new flight-plan", "new planes", "press back", "press up", "press up",
-                    "press up", "press next"),
+                    "press up", "press up", "press next"),
+    # UP wraps from the top past the Sound and Volume rows to "Power off", which asks first.
+    "menu-power-off": ("press up", "press up", "press up", "press next"),
 }
 """The menu's own scenes (``menu``, the games page at the start, is in companion/scenes.py)."""
