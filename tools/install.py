@@ -17,7 +17,7 @@ Promises:
   non-loopback address), an Avahi service file advertises it as _http._tcp on that port, so
   `<hostname>.local` and network browsers find it; with it off or on loopback, no file.
 - `--uninstall` removes what the install added (the marked block, the unit, the udev rules, the
-  module list, the Avahi service file, the venv) and puts the console word back into
+  module list, the polkit rule for the menu's "Power off", the Avahi service file, the venv) and puts the console word back into
   cmdline.txt if --free-serial took it out; /etc/companion and the service's state stay
   unless --purge.
 - `--root DIR` writes every file under DIR (DIR/etc/..., DIR/boot/firmware/config.txt, ...) and
@@ -56,6 +56,9 @@ from install_files import (
     GROUPS,
     INSTALL_STATE,
     MODULES_PATH,
+    POLKIT_RULE,
+    POLKIT_RULE_PATH,
+    POWER_PACKAGES,
     PREFIX,
     RULES_PATH,
     SOURCE,
@@ -231,6 +234,13 @@ def load_i2c_dev(inst: Installer, options: Options) -> None:
         inst.run(["modprobe", "i2c-dev"], timeout=60, check=False)
 
 
+def install_power_rule(inst: Installer, options: Options) -> None:
+    """The polkit rule that lets the service power off (the menu's "Power off"), and polkit."""
+    inst.run(["apt-get", "install", "-y", "--no-install-recommends", *POWER_PACKAGES],
+             timeout=1800, env={"DEBIAN_FRONTEND": "noninteractive"}, check=False)
+    inst.write(POLKIT_RULE_PATH, _source_text(inst, f"firmware_config/{POLKIT_RULE}"))
+
+
 def install_unit(inst: Installer, options: Options) -> None:
     inst.write(UNIT_PATH, _source_text(inst, f"systemd/{UNIT_NAME}"))
 
@@ -319,6 +329,10 @@ def remove_udev_rules(inst: Installer, options: Options) -> None:
         inst.run(["udevadm", "control", "--reload-rules"], timeout=60, check=False)
 
 
+def remove_power_rule(inst: Installer, options: Options) -> None:
+    inst.remove(POLKIT_RULE_PATH)
+
+
 def remove_avahi_service(inst: Installer, options: Options) -> None:
     inst.remove(AVAHI_SERVICE_PATH)
 
@@ -382,6 +396,7 @@ INSTALL_STEPS: tuple[Step, ...] = (
     Step("udev-rules", "Devices", install_udev_rules),
     Step("i2c-dev", "Devices", load_i2c_dev),
     Step("unit", "Service", install_unit),
+    Step("power-off", "Service", install_power_rule),
     Step("config-file", "Service", install_config_file),
     Step("avahi-service", "Service", avahi_service),
     Step("enable", "Service", enable_service),
@@ -390,6 +405,7 @@ INSTALL_STEPS: tuple[Step, ...] = (
 UNINSTALL_STEPS: tuple[Step, ...] = (
     Step("disable", "Service", disable_service),
     Step("unit", "Service", remove_unit),
+    Step("power-off", "Service", remove_power_rule),
     Step("avahi-service", "Service", remove_avahi_service),
     Step("udev-rules", "Devices", remove_udev_rules),
     Step("i2c-dev", "Devices", remove_modules),

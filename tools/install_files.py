@@ -44,6 +44,9 @@ INSTALL_STATE = f"{CONFIG_DIR}/install-state.json"
 STATE_DIRS = ("/var/lib/companion", "/var/lib/private/companion")
 COMMAND_LINK = "/usr/local/bin/companion"
 AVAHI_SERVICE_PATH = "/etc/avahi/services/companion.service"
+POLKIT_RULE = "50-companion-poweroff.rules"
+POLKIT_RULE_PATH = f"/etc/polkit-1/rules.d/{POLKIT_RULE}"
+POWER_PACKAGES = ("polkitd",)  # the menu's "Power off" asks logind, which asks polkit
 
 BEGIN = "# >>> table companion: added by tools/install.py, removed by --uninstall >>>"
 END = "# <<< table companion <<<"

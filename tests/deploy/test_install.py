@@ -120,6 +120,18 @@ def test_uninstall_restores_config_txt_and_cmdline(tmp_path):
 UART_FRAGMENT = (ROOT / "firmware_config/uart.fragment").read_text()
 
 
+def test_install_lets_the_service_power_off_and_uninstall_takes_it_back(tmp_path):
+    root = _fresh_pi(tmp_path)
+    out = _install(root)
+    rule = root / "etc/polkit-1/rules.d/50-companion-poweroff.rules"
+    assert rule.read_text() == (ROOT / "firmware_config/50-companion-poweroff.rules").read_text()
+    assert 'subject.user == "companion"' in rule.read_text()  # the unit's DynamicUser
+    assert "DynamicUser=yes" in (ROOT / "systemd/companion.service").read_text()
+    assert any("polkitd" in line and "[not run: --root]" in line for line in out.splitlines())
+    _install(root, "--uninstall")
+    assert not rule.exists()
+
+
 @pytest.mark.parametrize(("config", "args", "uart"), [
     (None, (), False),                                          # the defaults: no serial line
     ('[serial]\nurl = "/dev/ttyUSB0"\n', (), False),            # a USB adapter
