@@ -17,9 +17,9 @@ Promises:
   non-loopback address), an Avahi service file advertises it as _http._tcp on that port, so
   `<hostname>.local` and network browsers find it; with it off or on loopback, no file.
 - `--uninstall` removes what the install added (the marked block, the unit, the udev rules, the
-  module list, the polkit rule for the menu's "Power off", the Avahi service file, the venv) and puts the console word back into
-  cmdline.txt if --free-serial took it out; /etc/companion and the service's state stay
-  unless --purge.
+  module list, the polkit rule for the menu's "Power off", the Avahi service file, the venv)
+  and puts the console word back into cmdline.txt if --free-serial took it out;
+  /etc/companion and the service's state stay unless --purge.
 - `--root DIR` writes every file under DIR (DIR/etc/..., DIR/boot/firmware/config.txt, ...) and
   only prints the apt-get, pip, groupadd, udevadm and systemctl commands it would run.
 - The last lines say what changed and whether a reboot is needed (config.txt or cmdline.txt
