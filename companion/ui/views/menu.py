@@ -15,6 +15,7 @@ import re
 import textwrap
 
 from companion.core.app import TABLE_PAGE_ITEM, App, AppState, Menu, PastGame
+from companion.core.power import POWER_OFF_ITEM
 from companion.core.table_page import TablePage
 from companion.ui.screen import (
     LINE_WIDTH,
@@ -24,7 +25,6 @@ from companion.ui.screen import (
     choice_line,
     fit,
 )
-from companion.ui.views.power import power_off_screen
 
 VISIBLE = 3
 
@@ -54,7 +54,7 @@ def menu_screen(app: App, state: AppState) -> Screen:
     if menu.page == "replace":
         return _replace(app, state, menu)
     if menu.page == "power-off":
-        return power_off_screen()
+        return _power_off()
     if menu.page == "table-page" and app.table_page is not None:
         return table_page_screen(app.table_page)
     if menu.page == "games" or menu.game is None:
@@ -100,6 +100,12 @@ def _replace(app: App, state: AppState, menu: Menu) -> Screen:
     question = textwrap.wrap(f"Replace the {app.title_of(in_play)} game?", LINE_WIDTH)[:2]
     return Screen("Game in play", (*question, "NEXT yes, BACK no"),
                   status="it stays in Resume a game")
+
+
+def _power_off() -> Screen:
+    """The "Power off" question (core/power.py), asked like replacing a game."""
+    return Screen(POWER_OFF_ITEM, ("Power off the box?", "NEXT yes, BACK no"),
+                  status="games stay saved")
 
 
 def table_page_screen(page: TablePage) -> Screen:
