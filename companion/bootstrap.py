@@ -20,6 +20,7 @@ from companion.adapters.journal import Journal
 from companion.config import Config
 from companion.core.app import App
 from companion.core.buttons import Button, GestureTiming
+from companion.core.idle import IdlePolicy
 from companion.games.registry import playable_games, scorers
 from companion.runtime import Clock, Controller
 from companion.testing.recording import RecordingBuzzer
@@ -121,10 +122,12 @@ def build_controller(config: Config, hardware: Hardware, *, clock: Clock, state_
     games = playable_games(owner_route_guide(config))
     from companion.adapters.settings import SettingsFile
 
+    display = config["display"]  # idle dimming: never in simulate (its clock jumps)
+    idle = None if simulated else IdlePolicy(display["dim_after_s"], display["saver_after_s"])
     controller = Controller(App(games), journal, clock, hardware.display, buzzer,
                             rng=rng, scorers=scorers(), timing=timing_from(config),
                             simulated=simulated, led=hardware.led,
-                            settings=SettingsFile(state_dir))
+                            settings=SettingsFile(state_dir), idle=idle)
     preview = getattr(hardware.display, "preview", None)
     if preview is not None:
         # The terminal simulator shows each tune by name (and rings the bell for the alarm).

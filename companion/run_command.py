@@ -69,6 +69,11 @@ def run_box(args: argparse.Namespace, config: Config, state_dir: Path,
         print(f"web={web.url}", flush=True)
     loop = EventLoop(controller, out=sys.stdout, channels=channels,
                      notifier=_notifier(ready_status))
+    from companion.adapters.power import power_off
+
+    # The menu's "Power off": systemctl poweroff on a Pi, a clean stop on the fake backend.
+    controller.power_off_listeners.append(
+        partial(power_off, pi=backend == "pi", stop=loop.stop, out=sys.stdout))
     keyboard = None
     if interactive:
         keyboard = Keyboard(sys.stdin.fileno(), loop.post_gesture, loop.stop)

@@ -17,9 +17,9 @@ Promises:
   non-loopback address), an Avahi service file advertises it as _http._tcp on that port, so
   `<hostname>.local` and network browsers find it; with it off or on loopback, no file.
 - `--uninstall` removes what the install added (the marked block, the unit, the udev rules, the
-  module list, the Avahi service file, the venv) and puts the console word back into
-  cmdline.txt if --free-serial took it out; /etc/companion and the service's state stay
-  unless --purge.
+  module list, the polkit rule for the menu's "Power off", the Avahi service file, the venv)
+  and puts the console word back into cmdline.txt if --free-serial took it out;
+  /etc/companion and the service's state stay unless --purge.
 - `--root DIR` writes every file under DIR (DIR/etc/..., DIR/boot/firmware/config.txt, ...) and
   only prints the apt-get, pip, groupadd, udevadm and systemctl commands it would run.
 - The last lines say what changed and whether a reboot is needed (config.txt or cmdline.txt
@@ -56,6 +56,9 @@ from install_files import (
     GROUPS,
     INSTALL_STATE,
     MODULES_PATH,
+    POLKIT_RULE,
+    POLKIT_RULE_PATH,
+    POWER_PACKAGES,
     PREFIX,
     RULES_PATH,
     SOURCE,
@@ -70,6 +73,8 @@ from install_files import (
     remove_block,
     remove_serial_console,
     restore_serial_console,
+    serial_url,
+    wants_uart,
 )
 
 CONFIG_HEADER = """\
@@ -162,8 +167,19 @@ def link_command(inst: Installer, options: Options) -> None:
 
 
 def merge_config_txt(inst: Installer, options: Options) -> None:
+    """The companion block: I2C and the shutdown button always; the board-aware UART lines
+    only when the serial line is an on-board UART or --free-serial was given (now or before)."""
     config_txt = inst.boot_file("config.txt")
     body = _source_text(inst, "firmware_config/config.txt.fragment")
+    config = inst.path(CONFIG_PATH)
+    config_text = config.read_text(encoding="utf-8") if config.exists() else None
+    free = options.free_serial or bool(inst.read_state().get("free_serial"))
+    if wants_uart(config_text, free):
+        body = body.rstrip() + "\n" + _source_text(inst, "firmware_config/uart.fragment")
+        inst.say("  (UART on GPIO14/15: /dev/ttyAMA0 on a Pi 5, /dev/serial0 on the others)")
+    else:
+        inst.say(f"  (no UART lines: serial.url is {serial_url(config_text)!r}; an on-board "
+                 "serial URL or --free-serial adds them)")
     target = inst.path(config_txt)
     old = target.read_text(encoding="utf-8") if target.exists() else ""
     inst.warnings += [f"{config_txt}: {w}" for w in conflicts(old)]
@@ -172,8 +188,13 @@ def merge_config_txt(inst: Installer, options: Options) -> None:
 
 
 def serial_console(inst: Installer, options: Options) -> None:
-    """With --free-serial take the login console off the serial line; else say how to."""
+    """With --free-serial take the login console off the serial line (and remember the choice,
+    so a later update keeps the UART lines); else say how to."""
     if options.free_serial:
+        state = inst.read_state()
+        if not state.get("free_serial"):
+            state["free_serial"] = True
+            inst.write(INSTALL_STATE, json.dumps(state, indent=2) + "\n")
         free_serial(inst)
         return
     cmdline = inst.path(inst.boot_file("cmdline.txt"))
@@ -211,6 +232,13 @@ def install_udev_rules(inst: Installer, options: Options) -> None:
 def load_i2c_dev(inst: Installer, options: Options) -> None:
     if inst.write(MODULES_PATH, "# The table companion's OLED: /dev/i2c-*\ni2c-dev\n"):
         inst.run(["modprobe", "i2c-dev"], timeout=60, check=False)
+
+
+def install_power_rule(inst: Installer, options: Options) -> None:
+    """The polkit rule that lets the service power off (the menu's "Power off"), and polkit."""
+    inst.run(["apt-get", "install", "-y", "--no-install-recommends", *POWER_PACKAGES],
+             timeout=1800, env={"DEBIAN_FRONTEND": "noninteractive"}, check=False)
+    inst.write(POLKIT_RULE_PATH, _source_text(inst, f"firmware_config/{POLKIT_RULE}"))
 
 
 def install_unit(inst: Installer, options: Options) -> None:
@@ -301,6 +329,10 @@ def remove_udev_rules(inst: Installer, options: Options) -> None:
         inst.run(["udevadm", "control", "--reload-rules"], timeout=60, check=False)
 
 
+def remove_power_rule(inst: Installer, options: Options) -> None:
+    inst.remove(POLKIT_RULE_PATH)
+
+
 def remove_avahi_service(inst: Installer, options: Options) -> None:
     inst.remove(AVAHI_SERVICE_PATH)
 
@@ -364,6 +396,7 @@ INSTALL_STEPS: tuple[Step, ...] = (
     Step("udev-rules", "Devices", install_udev_rules),
     Step("i2c-dev", "Devices", load_i2c_dev),
     Step("unit", "Service", install_unit),
+    Step("power-off", "Service", install_power_rule),
     Step("config-file", "Service", install_config_file),
     Step("avahi-service", "Service", avahi_service),
     Step("enable", "Service", enable_service),
@@ -372,6 +405,7 @@ INSTALL_STEPS: tuple[Step, ...] = (
 UNINSTALL_STEPS: tuple[Step, ...] = (
     Step("disable", "Service", disable_service),
     Step("unit", "Service", remove_unit),
+    Step("power-off", "Service", remove_power_rule),
     Step("avahi-service", "Service", remove_avahi_service),
     Step("udev-rules", "Devices", remove_udev_rules),
     Step("i2c-dev", "Devices", remove_modules),

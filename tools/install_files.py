@@ -8,6 +8,9 @@ Promises (tools/install.py's steps rely on them):
 - `Installer.run` prints a command before it runs it, never through a shell, always with a
   timeout; under --root it only prints it.
 - The config.txt block lives between BEGIN and END; merge_block and remove_block are inverses.
+- `wants_uart` decides whether the block carries the UART lines (firmware_config/uart.fragment):
+  only when the config's serial.url names an on-board UART or --free-serial asked for it (now or
+  on an earlier run). A USB adapter, a pty or no serial line leaves GPIO14/15 alone.
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ import re
 import shutil
 import subprocess
 import time
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 SOURCE = Path(__file__).resolve().parent.parent
 
@@ -40,11 +44,29 @@ INSTALL_STATE = f"{CONFIG_DIR}/install-state.json"
 STATE_DIRS = ("/var/lib/companion", "/var/lib/private/companion")
 COMMAND_LINK = "/usr/local/bin/companion"
 AVAHI_SERVICE_PATH = "/etc/avahi/services/companion.service"
+POLKIT_RULE = "50-companion-poweroff.rules"
+POLKIT_RULE_PATH = f"/etc/polkit-1/rules.d/{POLKIT_RULE}"
+POWER_PACKAGES = ("polkitd",)  # the menu's "Power off" asks logind, which asks polkit
 
 BEGIN = "# >>> table companion: added by tools/install.py, removed by --uninstall >>>"
 END = "# <<< table companion <<<"
 _BLOCK = re.compile(rf"^{re.escape(BEGIN)}\n.*?^{re.escape(END)}\n?", re.S | re.M)
 _SERIAL_CONSOLE = re.compile(r"^console=(?:serial0|ttyAMA0|ttyS0),\d+$")
+_ONBOARD_SERIAL = re.compile(r"^/dev/(?:serial[01]|ttyAMA\d+|ttyS\d+)$")
+
+
+def serial_url(config_text: str | None) -> str:
+    """The config's serial.url ("none" when unset or the file is not TOML: doctor names that)."""
+    try:
+        url = tomllib.loads(config_text or "").get("serial", {}).get("url", "none")
+    except (tomllib.TOMLDecodeError, AttributeError):
+        return "none"
+    return url if isinstance(url, str) else "none"
+
+
+def wants_uart(config_text: str | None, free_serial: bool) -> bool:
+    """Whether config.txt should switch on the UART on GPIO14/15."""
+    return free_serial or bool(_ONBOARD_SERIAL.match(serial_url(config_text)))
 
 
 def merge_block(text: str, body: str) -> str:
@@ -191,7 +213,7 @@ class Installer:
             return f"/boot/{name}"
         return f"/boot/firmware/{name}"
 
-    def read_state(self) -> dict[str, list[str]]:
+    def read_state(self) -> dict[str, Any]:
         try:
             data = json.loads(self.path(INSTALL_STATE).read_text(encoding="utf-8"))
         except (OSError, ValueError):

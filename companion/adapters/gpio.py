@@ -14,7 +14,7 @@ What it promises:
   ``Button``, whose hold machinery (``HoldMixin``) starts a ``HoldThread`` per button that
   wakes ten times a second for ever. Holds are recognised in core/buttons.py from the edges,
   so that thread would only burn wakeups at idle (issue #13).
-- The buzzer is a passive piezo driven with PWM tones (``TonalBuzzer``, 220-3520 Hz) or an
+- The buzzer is a passive piezo driven with PWM tones (``TonalBuzzer``, 110-7040 Hz) or an
   active buzzer switched on and off (``Buzzer``), chosen in config.
 - Volume is the passive buzzer's PWM duty (``TonalBuzzer`` plays at 0.5, the loudest; a
   lower duty is quieter), set on its ``PWMOutputDevice`` after every note. An active buzzer
@@ -70,7 +70,8 @@ class GpioBuzzer:
         self.kind = kind
         self.duty = 0.5
         if kind == "passive":
-            self.device: Any = TonalBuzzer(pin, mid_tone=Tone("A5"), octaves=2,
+            # A5 +/- 3 octaves: 110-7040 Hz, room for the alarms near a piezo's 4 kHz resonance.
+            self.device: Any = TonalBuzzer(pin, mid_tone=Tone("A5"), octaves=3,
                                            pin_factory=pin_factory)
         elif kind == "active":
             self.device = Buzzer(pin, pin_factory=pin_factory)

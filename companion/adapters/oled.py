@@ -77,6 +77,11 @@ def dummy_device(width: int = 128, height: int = 64) -> Any:
     return dummy(width=width, height=height, mode="1")
 
 
+# Contrast levels (0-255) for idle dimming: luma's own start-up value, and a dim one.
+BRIGHT_CONTRAST = 0xCF
+DIM_CONTRAST = 0x10
+
+
 class Display:
     """Frames to a luma device, skipping unchanged ones, optionally mirrored to a terminal."""
 
@@ -100,6 +105,15 @@ class Display:
         if self.preview is not None:
             self.preview.draw(frame, text)
         return True
+
+    def set_idle(self, level: str) -> None:
+        """Idle dimming (core/idle.py): "dim" lowers the contrast, "saver" switches the panel
+        off (its RAM keeps the picture), "awake" brings it back at full contrast."""
+        if level == "saver":
+            self.device.hide()
+            return
+        self.device.show()
+        self.device.contrast(DIM_CONTRAST if level == "dim" else BRIGHT_CONTRAST)
 
     def blank(self) -> None:
         """Clear the panel (on stop, so a switched-off game does not burn in)."""

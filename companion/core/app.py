@@ -42,6 +42,8 @@ Rules it enforces:
 - Sound: two rows near the end of the menu's games page are the volume (NEXT: one step louder,
   wrapping to the quietest) and mute (NEXT toggles). The UP+DOWN chord toggles mute at
   once, on any screen, and never reaches a game.
+- Power off: the row before the sound rows asks first and then answers the ``PowerOff`` effect
+  (core/power.py holds its rules).
 - Table page: while the web server is on (``App.table_page`` set), the menu's games page has a
   "Table page" row (before the sound rows); NEXT on it shows the address and its QR code, and
   any button there goes back to the games page.
@@ -64,6 +66,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+from companion.core import power
 from companion.core.appstate import (
     AppState,
     Effect,
@@ -291,13 +294,14 @@ class App:
 
     def menu_items(self, state: AppState) -> list[str]:
         """The lines of the games page of the menu: back (a game in play), the games,
-        "Resume a game" (when any can be), "Table page" (when the web is on), volume and mute,
-        then "Forget phones" (when any phone is paired)."""
+        "Resume a game" (when any can be), "Table page" (when the web is on),
+        "Power off" (core/power.py), volume and mute, then "Forget phones" (when any phone is
+        paired)."""
         items = [BACK_TO_GAME] if state.session is not None else []
         items += [game.title for game in self.games.values()]
         items += [RESUME_A_GAME] if state.resumable else []
         items += [TABLE_PAGE_ITEM] if self.table_page is not None else []
-        items += [volume_item(state.sound), mute_item(state.sound)]
+        items += [power.POWER_OFF_ITEM, volume_item(state.sound), mute_item(state.sound)]
         return items + ([FORGET_PHONES] if self.phones else [])
 
     def visible_options(self, menu: Menu) -> list[int]:
@@ -406,6 +410,8 @@ class App:
             return self._history_page(state, menu, gesture.button)
         if menu.page == "replace":
             return self._replace_page(state, menu, gesture.button, now)
+        if menu.page == "power-off":
+            return power.answer(state, menu, gesture.button)
         return self._options_page(state, menu, gesture.button, now)
 
     def _games_page(self, state: AppState, menu: Menu, button: Button,
@@ -430,6 +436,8 @@ class App:
             return replace(state, menu=Menu(page="history"), notice=None), []
         if chosen == TABLE_PAGE_ITEM:
             return replace(state, menu=replace(menu, page="table-page"), notice=None), []
+        if chosen == power.POWER_OFF_ITEM:
+            return power.ask(state, menu), []
         if chosen == FORGET_PHONES:
             return replace(state, notice="Phones forgotten: they must pair again"), [
                 ForgetPhones(), Play("click")]

@@ -50,7 +50,7 @@ class PastGame:
     last_wall: str
 
 
-MenuPage = Literal["games", "options", "history", "replace", "table-page"]
+MenuPage = Literal["games", "options", "history", "replace", "table-page", "power-off"]
 
 
 @dataclass(frozen=True)
@@ -138,5 +138,10 @@ class ForgetPhones:
     """Revoke every table-page pairing."""
 
 
+@dataclass(frozen=True)
+class PowerOff:
+    """Power the box off (asked and confirmed in the menu: core/power.py)."""
+
+
 Effect = (JournalNew | JournalAction | JournalUndo | Play | ResultChanged | JournalSetAside
-          | SoundChanged | ResumeGame | ForgetPhones)
+          | SoundChanged | ResumeGame | ForgetPhones | PowerOff)

@@ -2,7 +2,14 @@
 
 What it promises:
 - A passive buzzer plays the frequencies; an active buzzer sounds for every note and is silent
-  for rests. Frequencies stay within 220-3520 Hz, the range the passive buzzer is set up for.
+  for rests. Frequencies stay within 220-4700 Hz, inside the range the passive buzzer is set up
+  for (110-7040 Hz: adapters/gpio.py).
+- The tunes a table must hear across the room (:data:`ALARM_TUNES`: the warnings and the time-up
+  alarm) sit in :data:`LOUD_BAND`, around the piezo's resonance :data:`RESONANCE_HZ`, where it
+  is loudest for the same drive; the time-up alarm is the resonance itself. The part and the
+  figure: Murata PKM17EPPH4001-B0, whose part number's "40" is its 4.0 kHz resonant frequency
+  (Murata's part numbering, piezoelectric sound components catalog P37E). A piezo driven far
+  below its resonance (the old 1.5-2.8 kHz warnings) is markedly quieter.
 - Every tune has its own note sequence, so the table can tell events apart by ear, and every
   event the table must hear (:data:`EVENT_TUNES`) has a tune of its own.
 - How loud: :class:`SoundSettings` (a volume step and mute, chosen in the menu and remembered
@@ -17,22 +24,28 @@ from dataclasses import dataclass
 Note = tuple[float | None, float]
 Tune = tuple[Note, ...]
 
+RESONANCE_HZ = 4000.0
+"""The piezo's resonant frequency (Murata PKM17EPPH4001-B0: 4.0 kHz, a datasheet value)."""
+LOUD_BAND = (3000.0, 4700.0)
+"""Where the alarm tunes sit: about -0.4 to +0.25 octave around the resonance."""
+
 TUNES: dict[str, Tune] = {
     # A flight (a round's countdown) starts: a rising "take-off".
     "flight-start": ((1047.0, 0.1), (1568.0, 0.2)),
     # A short high beep at a seconds-left mark the table chose (the timer's own marks).
-    "warning": ((1760.0, 0.08),),
+    "warning": ((3520.0, 0.08),),
     # The last three seconds of such marks are more urgent: a higher, slightly longer beep.
-    "warning-final": ((2349.0, 0.12),),
+    "warning-final": ((4186.0, 0.12),),
     # The standard marks each have their own, so the table hears how much time is left:
     # 10 s and 5 s are calm (one and two beeps), 3, 2 and 1 s count down by pitch and beeps.
-    "warning-10": ((1568.0, 0.1),),
-    "warning-5": ((1760.0, 0.08), (None, 0.06), (1760.0, 0.08)),
-    "warning-3": ((2093.0, 0.07), (None, 0.05), (2093.0, 0.07), (None, 0.05), (2093.0, 0.07)),
-    "warning-2": ((2349.0, 0.1), (None, 0.06), (2349.0, 0.1)),
-    "warning-1": ((2794.0, 0.2),),
-    # Time is up: one long tone.
-    "alarm": ((1760.0, 1.2),),
+    # All near the piezo's 4 kHz resonance, where it is loudest.
+    "warning-10": ((3136.0, 0.1),),
+    "warning-5": ((3520.0, 0.08), (None, 0.06), (3520.0, 0.08)),
+    "warning-3": ((3951.0, 0.07), (None, 0.05), (3951.0, 0.07), (None, 0.05), (3951.0, 0.07)),
+    "warning-2": ((4186.0, 0.1), (None, 0.06), (4186.0, 0.1)),
+    "warning-1": ((4435.0, 0.2),),
+    # Time is up: one long tone at the resonance, the loudest the piezo gets.
+    "alarm": ((RESONANCE_HZ, 1.2),),
     # A flight or timer ended early by the players.
     "end": ((1319.0, 0.1), (None, 0.05), (880.0, 0.15)),
     # A button press that changed something (kept very short).
@@ -70,6 +83,10 @@ EVENT_TUNES: dict[str, str] = {
     "lose": "lose",
 }
 """The events a table must hear, each with the tune it gets (issue 14)."""
+
+ALARM_TUNES = ("warning", "warning-final", "warning-10", "warning-5", "warning-3", "warning-2",
+               "warning-1", "alarm")
+"""The tunes that must carry across a table: in :data:`LOUD_BAND`."""
 
 FINAL_WARNING_SECONDS = 3
 """Marks at or below this many seconds left get the more urgent beep."""

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple, TextIO
 
 from companion.config import SYSTEM_CONFIG
-from companion.doctor import checks, service
+from companion.doctor import boot, checks, service
 from companion.doctor.checks import SERVICE, Check, CheckFunction, Context
 from companion.doctor.probe import DoctorProbe, SystemProbe
 from companion.doctor.service import PROPERTIES, STATE_DIR
@@ -49,12 +49,15 @@ CHECKS: tuple[DoctorCheck, ...] = (
     DoctorCheck("board", "the board model (from the device tree)", checks.check_board),
     DoctorCheck("config", "the config file parses and names no pin twice", checks.check_config),
     DoctorCheck("boot-config",
-                "config.txt enables I2C and UART and keeps gpio-shutdown off GPIO3",
-                checks.check_boot_config),
+                "config.txt enables I2C, puts gpio-shutdown on shutdown.pin (never GPIO3) and, "
+                "for an on-board serial line, the UART this board needs",
+                boot.check_boot_config),
     DoctorCheck("i2c-bus", "the I2C device for the display exists and this user may open it",
                 checks.check_i2c_bus),
     DoctorCheck("display", "something answers at the display's I2C address",
                 checks.check_display),
+    DoctorCheck("i2c-speed", "the I2C bus runs at 400 kHz (the running bus, else config.txt)",
+                boot.check_i2c_speed),
     DoctorCheck("display-driver",
                 "display.driver is a panel the box is built for (ssd1309, sh1106, ssd1306), "
                 "128x64", checks.check_display_driver),
@@ -62,8 +65,12 @@ CHECKS: tuple[DoctorCheck, ...] = (
     DoctorCheck("pins",
                 "the buzzer, LED and button pins can be claimed (skipped while the service runs)",
                 checks.check_pins),
-    DoctorCheck("serial", "the serial device exists, is free of the login console and opens",
-                checks.check_serial),
+    DoctorCheck("serial",
+                "the serial device exists and opens; an on-board UART is the one on GPIO14/15 "
+                "for this board (/dev/serial0 followed) and no console or getty owns it",
+                boot.check_serial),
+    DoctorCheck("power", "no under-voltage or throttling since boot (vcgencmd get_throttled)",
+                boot.check_power),
     DoctorCheck("service", "the companion service is active (systemctl is-active companion)",
                 service.check_service),
     DoctorCheck("last-run",

@@ -111,26 +111,6 @@ def check_config(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) ->
     return Check("config", True, detail)
 
 
-def check_boot_config(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
-    path, text = _boot_file(probe, "config.txt")
-    if text is None:
-        return Check("boot-config", False, f"cannot read {path}", INSTALL_HINT)
-    lines = _active_lines(text)
-    problems = []
-    if not any(line.startswith("dtparam=") and "i2c_arm=on" in line for line in lines):
-        problems.append("I2C is not enabled (dtparam=i2c_arm=on)")
-    for line in lines:
-        if line.startswith("dtoverlay=gpio-shutdown") and "gpio_pin=" not in line:
-            problems.append("dtoverlay=gpio-shutdown without gpio_pin= takes GPIO3, the "
-                            "OLED's I2C clock")
-    if _serial_device(config) and not any(line == "enable_uart=1" for line in lines):
-        problems.append("the serial line is configured but enable_uart=1 is missing")
-    if problems:
-        return Check("boot-config", False, f"{path}: " + "; ".join(problems),
-                     f"{INSTALL_HINT} (or copy firmware_config/config.txt.fragment into {path})")
-    return Check("boot-config", True, f"{path} enables what the box needs")
-
-
 def _not_i2c(config: Mapping[str, Any], name: str) -> Check | None:
     interface = str(_get(config, "display.interface", "i2c"))
     if interface == "i2c":
@@ -227,33 +207,3 @@ def check_pins(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> C
                      "grep -n 'dtoverlay\\|dtparam' /boot/firmware/config.txt; a pwm overlay "
                      "on GPIO18 takes the buzzer pin from gpiozero: remove it")
     return Check("pins", True, "buzzer, LED and button pins are free")
-
-
-def _serial_device(config: Mapping[str, Any]) -> str | None:
-    url = str(_get(config, "serial.url", "none"))
-    return url if url.startswith("/dev/") else None
-
-
-def check_serial(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
-    url = str(_get(config, "serial.url", "none"))
-    device = _serial_device(config)
-    if device is None:
-        return Check("serial", True, f"serial.url = {url!r}: no serial device to check")
-    if not probe.exists(device):
-        return Check("serial", False, f"{device} does not exist",
-                     "add enable_uart=1 to /boot/firmware/config.txt and reboot, or plug in the "
-                     "USB-serial adapter (see firmware_config/cmdline.md)")
-    _path, cmdline = _boot_file(probe, "cmdline.txt")
-    if cmdline is not None and device in ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0"):
-        name = device.removeprefix("/dev/")
-        if f"console={name}" in cmdline or "console=serial0" in cmdline:
-            return Check("serial", False, f"the kernel console and a login prompt use {device}",
-                         "remove console=serial0,115200 from /boot/firmware/cmdline.txt and "
-                         "reboot (firmware_config/cmdline.md)")
-    if not probe.can_open(device):
-        return Check("serial", False, f"{device}: permission denied", _group_fix("dialout", probe))
-    error = probe.open_serial(device, int(_get(config, "serial.baudrate", 115200)))
-    if error is not None:
-        return Check("serial", False, f"{device}: {error}",
-                     f"see what holds it: sudo fuser -v {device}")
-    return Check("serial", True, f"{device} opens")

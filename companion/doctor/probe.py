@@ -5,8 +5,8 @@ Promises:
   can fake a whole Pi with one small object.
 - `SystemProbe` imports smbus2, gpiozero and pyserial only inside the method that needs them,
   and never raises out of a method: a failure comes back as an error string (or None / False).
-- Commands (`systemctl`) run through an injectable `Runner`: an argument list, never a shell,
-  with a timeout. Tests hand in a fake runner; the default one is `run_command`.
+- Commands (`systemctl`, `vcgencmd`) run through an injectable `Runner`: an argument list,
+  never a shell, with a timeout. Tests hand in a fake runner; the default one is `run_command`.
 """
 
 from __future__ import annotations
@@ -75,6 +75,17 @@ class DoctorProbe(Protocol):
 
     def service_properties(self, unit: str, names: Sequence[str]) -> dict[str, str] | None:
         """`systemctl show UNIT -p NAME,...` as a dict, or None when systemctl cannot tell."""
+
+    def real_path(self, path: str) -> str | None:
+        """Where a path leads after every symbolic link (/dev/serial0 -> /dev/ttyAMA10), or
+        None when it does not exist."""
+
+    def i2c_clock_hz(self, port: int) -> int | None:
+        """The running I2C bus's clock from the device tree, or None when it cannot be read."""
+
+    def throttled(self) -> str | None:
+        """The output of `vcgencmd get_throttled` ("throttled=0x50000"), or None when
+        vcgencmd is missing or does not answer."""
 
 
 class SystemProbe:
@@ -169,3 +180,22 @@ class SystemProbe:
             return None
         found = dict(line.partition("=")[::2] for line in out.splitlines() if "=" in line)
         return found if status == 0 and found else None
+
+    def real_path(self, path: str) -> str | None:
+        return os.path.realpath(path) if os.path.exists(path) else None
+
+    def i2c_clock_hz(self, port: int) -> int | None:
+        # The device tree keeps the bus's clock-frequency as one big-endian 32-bit cell.
+        node = Path(f"/sys/class/i2c-adapter/i2c-{port}/of_node/clock-frequency")
+        try:
+            raw = node.read_bytes()
+        except OSError:
+            return None
+        return int.from_bytes(raw[:4], "big") if len(raw) >= 4 else None
+
+    def throttled(self) -> str | None:
+        try:
+            status, out = self._run(["vcgencmd", "get_throttled"])
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return out.strip() if status == 0 and out.strip() else None

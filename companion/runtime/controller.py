@@ -49,6 +49,7 @@ from companion.core.app import (
     ResumeGame,
     SoundChanged,
 )
+from companion.core.appstate import PowerOff
 from companion.core.buttons import (
     Button,
     Edge,
@@ -58,6 +59,7 @@ from companion.core.buttons import (
     GestureTiming,
 )
 from companion.core.game import Play, Restore, RuleError
+from companion.core.idle import IdlePolicy
 from companion.core.table_page import TablePage
 from companion.core.timer import TimerState
 from companion.core.tunes import SoundSettings
@@ -66,6 +68,7 @@ from companion.protocol import commands as proto
 from companion.protocol.lines import BadEncoding, Item, TooLong
 from companion.runtime.gameclock import Clock, GameClock, is_stale
 from companion.runtime.health import PartHealth
+from companion.runtime.idle_screen import Dimmable, IdleScreen
 from companion.runtime.journaling import GameRef, JournalWriter, damaged_notice
 from companion.runtime.sound import Buzzer, TunePlayer
 from companion.ui.render import render
@@ -101,7 +104,8 @@ class Controller:
     def __init__(self, app: App, journal: Journal, clock: Clock, display: FrameSink,
                  buzzer: Buzzer, *, rng: random.Random, scorers: Scorers,
                  timing: GestureTiming | None = None, simulated: bool = False,
-                 led: StatusLed | None = None, settings: SettingsStore | None = None) -> None:
+                 led: StatusLed | None = None, settings: SettingsStore | None = None,
+                 idle: IdlePolicy | None = None) -> None:
         self.app = app
         self.clock = clock
         self.display = display
@@ -121,6 +125,11 @@ class Controller:
         self._led_lit: bool | None = None
         # Called when "Forget phones" is chosen (the table page revokes its pairings).
         self.forget_phones_listeners: list[Callable[[], None]] = []
+        # Called when "Power off" is confirmed (bootstrap: adapters/power.py).
+        self.power_off_listeners: list[Callable[[], object]] = []
+        # Idle dimming and the screen saver (core/idle.py); None: the panel never dims.
+        self.idle = None if idle is None else IdleScreen(
+            idle, self.now(), display if isinstance(display, Dimmable) else None)
         self._restore()
         sound = settings.load() if settings is not None else SoundSettings()
         self.state = replace(self.state, sound=sound)
@@ -180,6 +189,8 @@ class Controller:
         candidates.append(self.writer.retry_at())
         if self.display_health.failing:
             candidates.append(self.display_health.retry_at)
+        if self.idle is not None:
+            candidates.append(self.idle.next_change(now, self._countdown_running()))
         due = [instant for instant in candidates if instant is not None]
         return min(due) if due else None
 
@@ -223,6 +234,9 @@ class Controller:
     def edge(self, button: Button, pressed: bool, at: float | None = None) -> None:
         """A raw edge from a button (gpiozero callback, or a test)."""
         at = self.now() if at is None else at
+        if self.idle is not None and self.idle.swallow(button, pressed, at):
+            self.refresh()  # the press only woke the panel
+            return
         self.recognizer, gestures = self.recognizer.on_edge(Edge(button, pressed, at))
         for gesture in gestures:
             self._gesture(gesture)
@@ -231,6 +245,9 @@ class Controller:
     def gesture(self, kind: str, button: Button) -> None:
         """A gesture from a source that has no edges (the terminal keyboard)."""
         self.tick()
+        if self.idle is not None and self.idle.swallow_gesture(self.now()):
+            self.refresh()  # the key only woke the panel
+            return
         gesture_kind: GestureKind = ("hold" if kind == "hold" else "chord" if kind == "chord"
                                      else "press")
         self._gesture(Gesture(gesture_kind, button, self.now()))
@@ -252,6 +269,8 @@ class Controller:
             return proto.err(error.code, error.message)
         if command is None:
             return None
+        if self.idle is not None:
+            self.idle.activity(self.now())
         if not self.simulated:
             self.tick()
         try:
@@ -297,6 +316,8 @@ class Controller:
             else:
                 self.last_screen = screen
                 self.display_health.succeeded()
+        if self.idle is not None:
+            self.idle.update(now, self._countdown_running(), changed)
         lit = self._countdown_running()
         if self.led is not None and lit != self._led_lit:
             self._led_lit = lit
@@ -459,6 +480,10 @@ class Controller:
                             listener()
                         except Exception:  # the revocation logs its own faults; play goes on
                             log.exception("forgetting the phones failed")
+                case PowerOff():
+                    self.refresh(now)  # "Powering off" on the panel before it goes
+                    for switch_off in self.power_off_listeners:
+                        switch_off()
         if any(isinstance(effect, (JournalNew, JournalSetAside, ResumeGame))
                for effect in effects):
             self._list_resumable()

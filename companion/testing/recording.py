@@ -58,6 +58,7 @@ class RecordingDisplay:
     frames: deque[Image.Image] = field(default_factory=lambda: deque(maxlen=100))
     text: list[str] = field(default_factory=list)
     blanked: int = 0
+    idle: list[str] = field(default_factory=list)  # each idle level set, in order
 
     def show(self, image: Image.Image, text: Sequence[str] = ()) -> bool:
         self.frames.append(image.copy())
@@ -66,6 +67,9 @@ class RecordingDisplay:
 
     def blank(self) -> None:
         self.blanked += 1
+
+    def set_idle(self, level: str) -> None:
+        self.idle.append(level)
 
 
 @dataclass

@@ -67,15 +67,15 @@ def test_e2e_passive_buzzer_plays_the_warning_tones(box):
     buzzer_pin = pin(hardware, config["buzzer"]["pin"])
 
     controller.advance(2.0 - (controller.now() - started))  # exactly the 10 s mark
-    assert buzzer_pin.frequency == pytest.approx(1568.0)  # warning-10: its own tune
+    assert buzzer_pin.frequency == pytest.approx(3136.0)  # warning-10: its own tune
     controller.advance(12.0 - (controller.now() - started))  # to the alarm
 
     recorded = controller.buzzer.frequencies
     # a click for new, the flight-start tune, then each mark's own tune (10 s: one beep, 5 s:
     # two, 3 s: three, 2 s: two higher, 1 s: one highest), the alarm.
     assert recorded == pytest.approx(
-        [2637.0, 1047.0, 1568.0, 1568.0, 1760.0, 1760.0, 2093.0, 2093.0, 2093.0,
-         2349.0, 2349.0, 2794.0, 1760.0])
+        [2637.0, 1047.0, 1568.0, 3136.0, 3520.0, 3520.0, 3951.0, 3951.0, 3951.0,
+         4186.0, 4186.0, 4435.0, 4000.0])
     assert controller.played[-1] == "alarm"
 
 

@@ -196,14 +196,14 @@ def table_page_app():
 def test_app_menu_offers_the_table_page_only_while_the_web_is_on(app):
     assert "Table page" not in app.menu_items(AppState())
     items = table_page_app().menu_items(AppState())
-    assert items[-3:] == ["Table page", "Volume 3/5", "Sound: on"]
+    assert items[-4:] == ["Table page", "Power off", "Volume 3/5", "Sound: on"]
 
 
 @pytest.mark.parametrize("button", list(Button))
 def test_app_table_page_opens_from_the_menu_and_any_button_goes_back(button):
     app = table_page_app()
     state = AppState()
-    for _ in range(3):  # up from the first row wraps: mute, volume, table page
+    for _ in range(4):  # up from the first row wraps: mute, volume, power off, table page
         state, _ = press(app, state, Button.UP, 0.0)
     row = state.menu.cursor
     state, effects = press(app, state, Button.NEXT, 0.0)

@@ -70,16 +70,16 @@ def test_resume_a_game_is_offered_only_with_past_games(app):
     assert "Resume a game" not in app.menu_items(AppState())
     past = (PastGame(4, "planes", "2026-01-01T12:00:00+00:00"),)
     items = app.menu_items(AppState(resumable=past))
-    # After the games, before the Volume and Sound rows that end the page.
-    assert items.index("Resume a game") == len(items) - 3
-    assert items[-4] == [game.title for game in app.games.values()][-1]
+    # After the games, before the Power off, Volume and Sound rows that end the page.
+    assert items.index("Resume a game") == len(items) - 4
+    assert items[-5] == [game.title for game in app.games.values()][-1]
 
 
 def test_resuming_a_past_game_asks_first_then_asks_the_runtime_to_replay_it(app):
     past = (PastGame(7, "planes", "2026-01-01T12:00:00+00:00"),
             PastGame(4, "timer", "2026-01-01T11:00:00+00:00"))
     state = AppState(session=in_play(app).session, menu=None, resumable=past)
-    state, _ = press(app, state, BACK, UP, UP, UP)  # wraps past Sound and Volume
+    state, _ = press(app, state, BACK, UP, UP, UP, UP)  # wraps past Sound, Volume, Power off
     assert app.menu_items(state)[state.menu.cursor] == "Resume a game"
     state, _ = press(app, state, NEXT)
     assert state.menu.page == "history"
@@ -93,7 +93,7 @@ def test_resuming_a_past_game_asks_first_then_asks_the_runtime_to_replay_it(app)
 
 def test_resuming_with_no_game_in_play_needs_no_question(app):
     past = (PastGame(3, "planes", "2026-01-01T12:00:00+00:00"),)
-    resumed, effects = press(app, AppState(resumable=past), UP, UP, UP, NEXT, NEXT)
+    resumed, effects = press(app, AppState(resumable=past), UP, UP, UP, UP, NEXT, NEXT)
     assert effects == [ResumeGame(3), Play("click")]
     assert resumed.menu is None
 

@@ -10,7 +10,10 @@ from companion.core.app import App, AppState, Effect
 from companion.core.buttons import Button, Gesture
 from companion.core.game import Play
 from companion.core.tunes import (
+    ALARM_TUNES,
     EVENT_TUNES,
+    LOUD_BAND,
+    RESONANCE_HZ,
     TUNES,
     VOLUME_DUTY,
     SoundSettings,
@@ -37,8 +40,27 @@ def test_tunes_no_two_tunes_sound_alike() -> None:
 def test_tunes_stay_in_the_passive_buzzers_range(name: str) -> None:
     notes = TUNES[name]
     assert notes and tune_length(name) > 0
-    assert all(220 <= frequency <= 3520 for frequency, _ in notes if frequency is not None)
+    # Inside the passive buzzer's range (TonalBuzzer A5 +/- 3 octaves: 110-7040 Hz).
+    assert all(220 <= frequency <= 4700 for frequency, _ in notes if frequency is not None)
     assert notes[0][0] is not None  # a tune starts sounding at once
+
+
+@pytest.mark.parametrize("name", ALARM_TUNES)
+def test_tunes_alarms_sit_near_the_piezos_resonance(name: str) -> None:
+    low, high = LOUD_BAND
+    assert low < RESONANCE_HZ < high
+    assert all(low <= frequency <= high for frequency, _ in TUNES[name]
+               if frequency is not None)
+
+
+def test_tunes_time_up_is_the_resonance_and_every_warning_is_its_own() -> None:
+    assert TUNES["alarm"] == ((RESONANCE_HZ, 1.2),)
+    warnings = [TUNES[name] for name in ALARM_TUNES]
+    assert len(set(warnings)) == len(warnings)
+    # Told apart by ear: no two alarm tunes have the same count of beeps at the same pitch.
+    shapes = [(sum(1 for f, _ in TUNES[n] if f), max(f for f, _ in TUNES[n] if f))
+              for n in ALARM_TUNES]
+    assert len(set(shapes)) == len(shapes)
 
 
 @pytest.mark.parametrize(("settings", "duty"), [

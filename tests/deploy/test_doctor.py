@@ -12,8 +12,11 @@ import pytest
 from companion.doctor import CHECKS, SystemProbe, run_doctor
 
 DEFAULTS = Path(__file__).resolve().parents[2] / "companion" / "default_config.toml"
-GOOD_CONFIG_TXT = ("dtparam=audio=on\n[all]\ndtparam=i2c_arm=on\nenable_uart=1\n"
+GOOD_CONFIG_TXT = ("dtparam=audio=on\n[all]\ndtparam=i2c_arm=on\n"
+                   "dtparam=i2c_arm_baudrate=400000\nenable_uart=1\n"
                    "dtoverlay=gpio-shutdown,gpio_pin=21\n")
+PI4 = "Raspberry Pi 4 Model B Rev 1.5"
+PI5 = "Raspberry Pi 5 Model B Rev 1.0"
 
 
 def _defaults() -> dict:
@@ -25,8 +28,9 @@ class FakePi:
     """A healthy Pi 4 unless a test breaks something."""
 
     pi: bool = True
+    model: str = PI4
     devices: set = field(default_factory=lambda: {"/dev/i2c-1", "/dev/gpiochip0",
-                                                  "/dev/serial0"})
+                                                  "/dev/serial0", "/dev/ttyS0"})
     files: dict = field(default_factory=lambda: {
         "/boot/firmware/config.txt": GOOD_CONFIG_TXT,
         "/boot/firmware/cmdline.txt": "console=tty1 root=PARTUUID=x rootwait\n",
@@ -38,12 +42,16 @@ class FakePi:
     properties: dict | None = None  # systemctl show; None: systemctl could not tell
     claimed: list = field(default_factory=list)
     touched_hardware: bool = False
+    links: dict = field(default_factory=lambda: {"/dev/serial0": "/dev/ttyS0"})
+    units: dict = field(default_factory=dict)  # other systemd units' is-active answers
+    i2c_clock: int | None = None  # the running bus's clock-frequency; None: not shown
+    throttle: str | None = "throttled=0x0"  # vcgencmd get_throttled; None: no vcgencmd
 
     def is_raspberry_pi(self):
         return self.pi
 
     def board_model(self):
-        return "Raspberry Pi 4 Model B Rev 1.5"
+        return self.model
 
     def exists(self, path):
         return path in self.devices or path in self.files
@@ -74,13 +82,25 @@ class FakePi:
         self.touched_hardware = True
 
     def service_state(self, unit):
-        assert unit == "companion"
-        return self.service
+        if unit == "companion":
+            return self.service
+        assert unit.startswith("serial-getty@"), unit
+        return self.units.get(unit, "inactive")
 
     def service_properties(self, unit, names):
         assert unit == "companion.service"
         assert tuple(names) == ("ActiveState", "Result", "NRestarts")
         return self.properties
+
+    def real_path(self, path):
+        target = self.links.get(path, path)
+        return target if target in self.devices else None
+
+    def i2c_clock_hz(self, port):
+        return self.i2c_clock
+
+    def throttled(self):
+        return self.throttle
 
 
 def _run(probe, config=None) -> tuple[int, str]:
@@ -140,14 +160,156 @@ def test_doctor_reports_a_busy_buzzer_pin_and_skips_pins_while_the_service_runs(
     assert running.claimed == []
 
 
-def test_doctor_reports_the_login_console_on_the_serial_line():
+def _line_of(text, name):
+    return next(line for line in text.splitlines() if line[6:].startswith(f"{name} "))
+
+
+def _fix_of(text, name):
+    lines = text.splitlines()
+    return lines[lines.index(_line_of(text, name)) + 1]
+
+
+PI5_CONFIG_TXT = GOOD_CONFIG_TXT.replace("enable_uart=1\n", "[pi5]\ndtparam=uart0=on\n[all]\n")
+CONSOLE = "console=serial0,115200 console=tty1 rootwait\n"
+PI5_LINKS = {"/dev/serial0": "/dev/ttyAMA10"}
+PI5_DEVICES = {"/dev/i2c-1", "/dev/gpiochip0", "/dev/serial0", "/dev/ttyAMA10", "/dev/ttyAMA0"}
+
+
+# (board, url, config.txt, cmdline.txt, links, devices, getty units) -> boot-config ok,
+# serial ok, words in the serial line or its fix.
+SERIAL_CASES = [
+    # Pi 4: serial0 is the mini UART on GPIO14/15.
+    ("pi4 serial0", PI4, "/dev/serial0", GOOD_CONFIG_TXT, None, None, None, {}, True, True,
+     ["/dev/serial0 -> /dev/ttyS0 (GPIO14/15), no console on it"]),
+    ("pi4 console on serial0", PI4, "/dev/serial0", GOOD_CONFIG_TXT, CONSOLE, None, None, {},
+     True, False, ["a console owns /dev/ttyS0 (console=serial0,115200)", "--free-serial"]),
+    ("pi4 getty on ttyS0", PI4, "/dev/serial0", GOOD_CONFIG_TXT, None, None, None,
+     {"serial-getty@ttyS0.service": "active"}, True, False,
+     ["serial-getty@ttyS0.service"]),
+    ("pi4 no enable_uart", PI4, "/dev/serial0",
+     GOOD_CONFIG_TXT.replace("enable_uart=1\n", ""), None, None, None, {}, False, True, []),
+    ("pi4 no uart at all", PI4, "/dev/serial0", GOOD_CONFIG_TXT, None, {},
+     {"/dev/i2c-1", "/dev/gpiochip0"}, {}, True, False,
+     ["/dev/serial0 does not exist", "writes enable_uart=1"]),
+    # Pi 5: serial0 is the debug connector; GPIO14/15 are ttyAMA0 with dtparam=uart0=on.
+    ("pi5 serial0 is the debug header", PI5, "/dev/serial0", PI5_CONFIG_TXT, None, PI5_LINKS,
+     PI5_DEVICES, {}, True, False,
+     ["leads to /dev/ttyAMA10, the Pi 5's 3-pin debug connector", 'serial.url = "/dev/ttyAMA0"']),
+    ("pi5 ttyAMA0", PI5, "/dev/ttyAMA0", PI5_CONFIG_TXT, CONSOLE, PI5_LINKS, PI5_DEVICES, {},
+     True, True, ["/dev/ttyAMA0 -> /dev/ttyAMA0 (GPIO14/15), no console on it"]),
+    ("pi5 console moved to GPIO14/15", PI5, "/dev/ttyAMA0", PI5_CONFIG_TXT,
+     "console=ttyAMA0,115200 console=tty1 rootwait\n", PI5_LINKS, PI5_DEVICES, {}, True, False,
+     ["a console owns /dev/ttyAMA0 (console=ttyAMA0,115200)"]),
+    ("pi5 set up with enable_uart only", PI5, "/dev/ttyAMA0", GOOD_CONFIG_TXT, None, PI5_LINKS,
+     PI5_DEVICES - {"/dev/ttyAMA0"}, {}, False, False,
+     ["/dev/ttyAMA0 does not exist", "dtparam=uart0=on"]),
+    # A USB adapter: no UART settings, no console question.
+    ("usb adapter", PI5, "/dev/ttyUSB0", GOOD_CONFIG_TXT.replace("enable_uart=1\n", ""),
+     CONSOLE, None, {"/dev/i2c-1", "/dev/gpiochip0", "/dev/ttyUSB0"}, {}, True, True,
+     ["/dev/ttyUSB0 (a USB adapter: no UART settings needed) opens"]),
+    ("usb adapter unplugged", PI4, "/dev/ttyACM0", GOOD_CONFIG_TXT.replace("enable_uart=1\n", ""),
+     None, None, None, {}, True, False, ["/dev/ttyACM0 does not exist", "plug in the USB"]),
+]
+
+
+@pytest.mark.parametrize("case", SERIAL_CASES, ids=[case[0] for case in SERIAL_CASES])
+def test_doctor_checks_the_serial_line_for_the_board(case):
+    (_name, model, url, config_txt, cmdline, links, devices, units, boot_ok, serial_ok,
+     says) = case
     config = _defaults()
-    config["serial"]["url"] = "/dev/serial0"
-    probe = FakePi(service="active")
-    probe.files["/boot/firmware/cmdline.txt"] = "console=serial0,115200 console=tty1 rootwait\n"
+    config["serial"]["url"] = url
+    probe = FakePi(service="active", model=model, units=units)
+    probe.files["/boot/firmware/config.txt"] = config_txt
+    if cmdline is not None:
+        probe.files["/boot/firmware/cmdline.txt"] = cmdline
+    if links is not None:
+        probe.links = links
+    if devices is not None:
+        probe.devices = set(devices)
     status, text = _run(probe, config)
-    assert status == 1
-    assert "remove console=serial0,115200" in text
+    assert _line_of(text, "boot-config").startswith("OK " if boot_ok else "FAIL"), text
+    serial = _line_of(text, "serial")
+    assert serial.startswith("OK " if serial_ok else "FAIL"), text
+    said = serial if serial_ok else serial + _fix_of(text, "serial")
+    for words in says:
+        assert words in said, said
+    assert status == (0 if boot_ok and serial_ok else 1)
+
+
+@pytest.mark.parametrize(("overlay", "shutdown_pin", "ok", "says"), [
+    ("dtoverlay=gpio-shutdown,gpio_pin=21,active_low=1,gpio_pull=up", 21, True, ""),
+    ("dtoverlay=gpio-shutdown", 21, False, "takes GPIO3, the OLED's I2C line"),
+    ("dtoverlay=gpio-shutdown,gpio_pin=3", 21, False, "takes GPIO3"),
+    ("dtoverlay=gpio-shutdown,gpio_pin=26", 21, False, "watches GPIO26 but shutdown.pin is 21"),
+    ("", 21, False, "no dtoverlay=gpio-shutdown: the shutdown button on GPIO21 does nothing"),
+    ("", 0, True, ""),
+])
+def test_doctor_checks_gpio_shutdown_against_the_config(overlay, shutdown_pin, ok, says):
+    config = _defaults()
+    config["shutdown"]["pin"] = shutdown_pin
+    probe = FakePi(service="active")
+    base = GOOD_CONFIG_TXT.replace("dtoverlay=gpio-shutdown,gpio_pin=21\n", "")
+    probe.files["/boot/firmware/config.txt"] = base + overlay + "\n"
+    status, text = _run(probe, config)
+    line = _line_of(text, "boot-config")
+    assert line.startswith("OK " if ok else "FAIL"), text
+    assert says in line
+    assert status == (0 if ok else 1)
+
+
+@pytest.mark.parametrize(("config_txt", "running", "ok", "says"), [
+    (GOOD_CONFIG_TXT, None, True, "bus 1 at 400 kHz (config.txt)"),
+    (GOOD_CONFIG_TXT, 400_000, True, "bus 1 at 400 kHz (running)"),
+    (GOOD_CONFIG_TXT.replace("dtparam=i2c_arm_baudrate=400000\n", ""), None, False,
+     "bus 1 at 100 kHz (config.txt): a full frame takes about 90 ms"),
+    (GOOD_CONFIG_TXT, 100_000, False, "asks for 400 kHz but bus 1 runs at 100 kHz"),
+    (GOOD_CONFIG_TXT.replace("dtparam=i2c_arm_baudrate=400000\n", "").replace(
+        "i2c_arm=on", "i2c_arm=on,i2c_arm_baudrate=1000000"), 1_000_000, True,
+     "bus 1 at 1000 kHz (running)"),
+])
+def test_doctor_checks_the_i2c_speed(config_txt, running, ok, says):
+    probe = FakePi(service="active", i2c_clock=running)
+    probe.files["/boot/firmware/config.txt"] = config_txt
+    status, text = _run(probe)
+    line = _line_of(text, "i2c-speed")
+    assert line.startswith("OK " if ok else "FAIL") and says in line, text
+    assert status == (0 if ok else 1)
+
+
+@pytest.mark.parametrize(("answer", "ok", "says", "fix"), [
+    ("throttled=0x0", True, "no under-voltage or throttling since boot", ""),
+    ("throttled=0x50000", False, "under-voltage since boot, throttled since boot",
+     "use the official supply"),
+    ("throttled=0x50005", False, "under-voltage now, throttled now", "5.1 V 5 A USB-C"),
+    ("throttled=0x80008", False, "soft temperature limit now", "let air through the case"),
+    (None, True, "not checked: vcgencmd get_throttled gave no answer", ""),
+    ("garbled", True, "not checked: vcgencmd said 'garbled'", ""),
+])
+def test_doctor_reports_under_voltage_and_throttling(answer, ok, says, fix):
+    probe = FakePi(service="active", throttle=answer)
+    status, text = _run(probe)
+    line = _line_of(text, "power")
+    assert line.startswith("OK " if ok else "FAIL") and says in line, text
+    if not ok:
+        assert fix in _fix_of(text, "power")
+    assert status == (0 if ok else 1)
+
+
+def test_system_probe_asks_vcgencmd_with_an_argument_list():
+    vcgencmd = FakeSystemctl((0, "throttled=0x50000\n"))
+    assert SystemProbe(vcgencmd).throttled() == "throttled=0x50000"
+    assert vcgencmd.calls == [["vcgencmd", "get_throttled"]]
+    missing = FakeSystemctl(error=FileNotFoundError(2, "No such file", "vcgencmd"))
+    assert SystemProbe(missing).throttled() is None
+
+
+def test_system_probe_follows_links_and_reads_the_i2c_clock(tmp_path):
+    probe = SystemProbe()
+    (tmp_path / "ttyAMA10").write_text("")
+    (tmp_path / "serial0").symlink_to(tmp_path / "ttyAMA10")
+    assert probe.real_path(str(tmp_path / "serial0")) == str(tmp_path / "ttyAMA10")
+    assert probe.real_path(str(tmp_path / "serial1")) is None
+    assert probe.i2c_clock_hz(999) is None  # no such bus here
 
 
 def test_doctor_reports_a_broken_config_file_and_gpio_shutdown_on_gpio3():

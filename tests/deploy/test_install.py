@@ -117,6 +117,51 @@ def test_uninstall_restores_config_txt_and_cmdline(tmp_path):
     assert not (root / "etc/companion").exists()
 
 
+UART_FRAGMENT = (ROOT / "firmware_config/uart.fragment").read_text()
+
+
+def test_install_lets_the_service_power_off_and_uninstall_takes_it_back(tmp_path):
+    root = _fresh_pi(tmp_path)
+    out = _install(root)
+    rule = root / "etc/polkit-1/rules.d/50-companion-poweroff.rules"
+    assert rule.read_text() == (ROOT / "firmware_config/50-companion-poweroff.rules").read_text()
+    assert 'subject.user == "companion"' in rule.read_text()  # the unit's DynamicUser
+    assert "DynamicUser=yes" in (ROOT / "systemd/companion.service").read_text()
+    assert any("polkitd" in line and "[not run: --root]" in line for line in out.splitlines())
+    _install(root, "--uninstall")
+    assert not rule.exists()
+
+
+@pytest.mark.parametrize(("config", "args", "uart"), [
+    (None, (), False),                                          # the defaults: no serial line
+    ('[serial]\nurl = "/dev/ttyUSB0"\n', (), False),            # a USB adapter
+    ('[serial]\nurl = "pty"\n', (), False),
+    ('[serial]\nurl = "/dev/serial0"\n', (), True),             # on-board UART, Pi 4 style
+    ('[serial]\nurl = "/dev/ttyAMA0"\n', (), True),             # on-board UART, Pi 5 style
+    (None, ("--free-serial",), True),
+])
+def test_install_adds_the_uart_lines_only_for_an_on_board_serial_line(tmp_path, config, args,
+                                                                     uart):
+    root = _fresh_pi(tmp_path)
+    if config is not None:
+        mine = root / "etc/companion/companion.toml"
+        mine.parent.mkdir(parents=True)
+        mine.write_text(config)
+    out = _install(root, *args)
+    boot_config = (root / "boot/firmware/config.txt").read_text()
+    assert (UART_FRAGMENT in boot_config) is uart
+    assert ("enable_uart" in boot_config) is uart
+    assert ("(UART on GPIO14/15" in out) is uart
+
+
+def test_free_serial_is_remembered_by_the_next_update(tmp_path):
+    root = _fresh_pi(tmp_path)
+    _install(root, "--free-serial")
+    again = _install(root)
+    assert UART_FRAGMENT in (root / "boot/firmware/config.txt").read_text()
+    assert "Summary: 0 changed" in again
+
+
 def test_merge_block_replaces_an_old_block_in_place():
     tool = _tool()
     once = tool.merge_block(ORIGINAL_CONFIG, "dtparam=i2c_arm=on\n")

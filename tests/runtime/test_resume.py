@@ -16,8 +16,8 @@ def test_a_replaced_game_is_resumed_from_the_menu_exactly_as_it_was(tmp_path):
     first = controller.game_id
     send(controller, "new planes players=2")
     assert [past.id for past in controller.state.resumable] == [first]
-    # UP wraps past the Sound and Volume rows at the end of the menu to "Resume a game".
-    send(controller, "press back", *("press up",) * 3, "press next")
+    # UP wraps past the Sound, Volume and Power off rows at the end to "Resume a game".
+    send(controller, "press back", *("press up",) * 4, "press next")
     assert controller.screen().title == "Resume a game"
     send(controller, "press next", "press next")  # the timer; yes, replace the planes game
     assert controller.game_id == first
@@ -33,7 +33,7 @@ def test_a_replaced_game_is_resumed_from_the_menu_exactly_as_it_was(tmp_path):
 def test_a_resumed_game_is_the_one_a_restart_comes_back_to(tmp_path):
     controller = simulated_controller(tmp_path)
     send(controller, "new timer seconds=60", "new planes players=2", "press back",
-         *("press up",) * 3, "press next", "press next", "press next")
+         *("press up",) * 4, "press next", "press next", "press next")
     controller.journal.close()
     restarted = simulated_controller(tmp_path)
     assert restarted.app.to_json(restarted.state, restarted.now())["game"] == "timer"
@@ -50,7 +50,7 @@ def test_a_past_game_that_does_not_replay_is_refused_and_the_game_in_play_stays(
         controller.journal._db.execute(
             "INSERT INTO actions (game_id, action, at, wall) VALUES (?, ?, 1.0, '')",
             (broken, '{"kind": "press", "button": "sideways"}'))
-    send(controller, "press back", *("press up",) * 3, "press next", "press next",
+    send(controller, "press back", *("press up",) * 4, "press next", "press next",
          "press next")
     assert controller.game_id == in_play and controller.journal.current().id == in_play
     assert controller.app.to_json(controller.state, controller.now())["game"] == "planes"

@@ -25,7 +25,7 @@ def decoded(image):
 def test_table_page_is_a_menu_entry_of_a_box_with_the_web_on(tmp_path, request):
     controller = simulated_controller(tmp_path)
     controller.set_table_page(HOST_PAGE)
-    for line in ("press up", "press up", "press up", "press next"):
+    for line in ("press up", "press up", "press up", "press up", "press next"):
         assert controller.command_line(line) == "ok"
     screen = controller.screen()
     assert screen.text_lines() == ["Table page", "raspberrypi", ".local:8080", "192.168.1.20",

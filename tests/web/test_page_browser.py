@@ -152,7 +152,7 @@ def test_browser_plays_a_whole_two_player_now_boarding_game_by_tapping(running_b
 
 def test_browser_table_page_menu_entry_shows_the_address_and_a_readable_code(running_box,
                                                                           page):
-    for button in ["up"] * 4 + ["next"]:  # up from the first row wraps to the bottom rows
+    for button in ["up"] * 5 + ["next"]:  # up from the first row wraps to the bottom rows
         assert tap(page, button) == "ok"
     port = str(running_box.port)
     expect(page.locator("#screen-lines li").first).to_have_text("Table page")

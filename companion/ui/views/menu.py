@@ -15,6 +15,7 @@ import re
 import textwrap
 
 from companion.core.app import TABLE_PAGE_ITEM, App, AppState, Menu, PastGame
+from companion.core.power import POWER_OFF_ITEM
 from companion.core.table_page import TablePage
 from companion.ui.screen import (
     LINE_WIDTH,
@@ -52,6 +53,8 @@ def menu_screen(app: App, state: AppState) -> Screen:
         return _history(app, state.resumable, menu)
     if menu.page == "replace":
         return _replace(app, state, menu)
+    if menu.page == "power-off":
+        return _power_off()
     if menu.page == "table-page" and app.table_page is not None:
         return table_page_screen(app.table_page)
     if menu.page == "games" or menu.game is None:
@@ -99,6 +102,12 @@ def _replace(app: App, state: AppState, menu: Menu) -> Screen:
                   status="it stays in Resume a game")
 
 
+def _power_off() -> Screen:
+    """The "Power off" question (core/power.py), asked like replacing a game."""
+    return Screen(POWER_OFF_ITEM, ("Power off the box?", "NEXT yes, BACK no"),
+                  status="games stay saved")
+
+
 def table_page_screen(page: TablePage) -> Screen:
     """The QR code of the page's address, and the addresses as text beside it (without
     ``http://`` and the final ``/``, broken at dots and colons to the narrow column)."""
@@ -131,8 +140,10 @@ SCENES: dict[str, tuple[str, ...]] = {
     "menu-solo": ("press down", "press down", "press down", "press next", "press down",
                   "press next", "press next", "press next", "press next"),
     "menu-replace": ("new flight-plan", "press back", "press down", "press next"),
-    # UP wraps from "Back to game" past the Sound and Volume rows to "Resume a game".
+    # UP wraps from "Back to game" past the Sound, Volume and Power off rows to "Resume a game".
     "menu-resume": ("new flight-plan", "new planes", "press back", "press up", "press up",
-                    "press up", "press next"),
+                    "press up", "press up", "press next"),
+    # UP wraps from the top past the Sound and Volume rows to "Power off", which asks first.
+    "menu-power-off": ("press up", "press up", "press up", "press next"),
 }
 """The menu's own scenes (``menu``, the games page at the start, is in companion/scenes.py)."""

@@ -14,8 +14,8 @@ def clock_text(seconds: int) -> str:
 
 
 SCENES: dict[str, tuple[str, ...]] = {
-    # UP wraps from the top of the menu past the Sound and Volume rows to the Timer.
-    "timer-options": ("press up", "press up", "press up", "press next"),
+    # UP wraps from the top of the menu past the Sound, Volume and Power off rows to the Timer.
+    "timer-options": ("press up", "press up", "press up", "press up", "press next"),
     "timer-idle": ("new timer seconds=90",),
     "timer-running": ("new timer seconds=90", "press next", "wait 27.4"),
     "timer-paused": ("new timer seconds=90", "press next", "wait 52", "hold next"),
