@@ -20,12 +20,7 @@ from typing import Any
 from companion import __version__
 from companion.config import Config, ConfigError
 from companion.config import load as load_config
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-
-
-class UsageError(Exception):
-    """Bad usage or a bad input file: exit 2 with this message."""
+from companion.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -18,8 +18,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from companion.cli import UsageError
 from companion.config import Config
+from companion.exits import UsageError
 
 
 def run_box(args: argparse.Namespace, config: Config, state_dir: Path,

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.cli import EXIT_OK, UsageError
+from companion.exits import EXIT_OK, UsageError
 
 
 def score(args: argparse.Namespace) -> int:
