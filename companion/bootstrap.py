@@ -49,9 +49,9 @@ class Hardware:
 def resolve_backend(backend: str) -> str:
     if backend != "auto":
         return backend
-    from companion.adapters import platform
+    from companion.adapters import pi_probe
 
-    return "pi" if platform.is_raspberry_pi() else "fake"
+    return "pi" if pi_probe.is_raspberry_pi() else "fake"
 
 
 def timing_from(config: Config) -> GestureTiming:

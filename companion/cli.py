@@ -160,12 +160,12 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from companion.adapters.run_record import RunRecord, ready_status
+    from companion.adapters.last_run import LastRunFile, ready_status
 
     config = _config_with_flags(args)
     state_dir = _state_dir(args, config)
     # How this run ends goes into the state dir, for the next start's STATUS= and the doctor.
-    record = RunRecord(state_dir)
+    record = LastRunFile(state_dir)
     previous = record.begin()
     try:
         status = _run_box(args, config, state_dir, ready_status(previous))

@@ -5,7 +5,7 @@ with keys for buttons when both ends are a terminal), the journal in the state d
 serial line as a channel (``--serial pty`` prints ``serial=<path>``; a device that is missing
 or vanishes is reopened with backoff), the table page when ``--web`` or ``[web]`` asks for it
 (``web=<url>`` printed), systemd's notify protocol when it runs under systemd, then ``ready``.
-How the run ends is recorded by the caller (companion/cli.py, adapters/run_record.py).
+How the run ends is recorded by the caller (companion/cli.py, adapters/last_run.py).
 """
 
 from __future__ import annotations

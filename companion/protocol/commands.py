@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from companion.bounded import BoundedInputError, MalformedInput, loads_json
 from companion.core.buttons import Button
-from companion.protocol.bounded import BoundedInputError, MalformedInput, loads_json
 
 ERROR_CODE = re.compile(r"^[a-z]+(-[a-z]+)*$")
 
