@@ -317,6 +317,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _history(args: argparse.Namespace) -> int:
     from companion.adapters.journal import FILE_NAME, Journal
+    from companion.adapters.journal_rows import JournalUnavailable
     from companion.bootstrap import owner_route_guide
     from companion.core.app import App
     from companion.games.registry import playable_games
@@ -326,7 +327,11 @@ def _history(args: argparse.Namespace) -> int:
     state_dir = _state_dir(args, config)
     if not (state_dir / FILE_NAME).exists():
         raise UsageError(f"{state_dir / FILE_NAME}: no journal here (see --state-dir)")
-    journal = Journal.in_directory(state_dir)
+    try:
+        journal = Journal.in_directory(state_dir)
+    except JournalUnavailable as error:  # the disk refused: a failed command, one line
+        print(f"companion history: {state_dir / FILE_NAME}: {error}", file=sys.stderr)
+        return EXIT_FAILED
     try:
         if args.export is not None:
             folder = _output_folder(args.export, "--export")

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.bounded import MAX_INPUT_CHARS, BoundedInputError, loads_toml
+from companion.errors import FixedCodeError
 
 SYSTEM_CONFIG = Path("/etc/companion/companion.toml")
 
@@ -32,8 +33,10 @@ CHOICES: dict[str, tuple[Any, ...]] = {
 Config = dict[str, dict[str, Any]]
 
 
-class ConfigError(Exception):
+class ConfigError(FixedCodeError):
     """A config file that cannot be used; the message says where and what is allowed."""
+
+    CODE = "bad-config"
 
 
 def defaults() -> Config:

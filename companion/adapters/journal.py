@@ -22,6 +22,9 @@ What it promises (DESIGN.md rule 6):
   after a clean stop no game lives only in the ``-wal`` file.
 - A full disk does not stop a write: a ballast file (adapters/disk_reserve.py) is released and
   the write made again at once; :attr:`Journal.on_reserve` is true until the ballast is back.
+- SQLite's and the OS's errors stay inside: a disk that refuses to open or write the journal
+  raises :class:`~companion.adapters.journal_rows.JournalUnavailable` (a ``JournalError``,
+  of the one error family), the library's error as its cause.
 """
 
 from __future__ import annotations
@@ -39,7 +42,12 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from companion.adapters.disk_reserve import RESERVE_BYTES, RESERVE_NAME, Reserve
-from companion.adapters.journal_rows import JournalDamage, JournalError, check_rows
+from companion.adapters.journal_rows import (
+    JournalDamage,
+    JournalError,
+    JournalUnavailable,
+    check_rows,
+)
 from companion.adapters.sqlite_wal import wal_damage
 from companion.core.app import PastGame, Recorded
 from companion.core.game import action_from_json, action_to_json
@@ -167,8 +175,13 @@ class Journal:
 
     @classmethod
     def in_directory(cls, state_dir: Path, *, reserve_bytes: int = RESERVE_BYTES) -> Journal:
-        state_dir.mkdir(parents=True, exist_ok=True)
-        return cls(state_dir / FILE_NAME, reserve_bytes=reserve_bytes)
+        """The journal in ``state_dir`` (made if missing); JournalUnavailable when the disk
+        refuses."""
+        try:
+            state_dir.mkdir(parents=True, exist_ok=True)
+            return cls(state_dir / FILE_NAME, reserve_bytes=reserve_bytes)
+        except (OSError, sqlite3.Error) as error:
+            raise JournalUnavailable(str(error)) from error
 
     @classmethod
     def reader(cls, state_dir: Path) -> Journal:
@@ -202,7 +215,7 @@ class Journal:
         saved, and ``wanted_dir`` set so the runtime can retry the real one."""
         try:
             return cls.in_directory(state_dir)
-        except (OSError, sqlite3.Error) as error:
+        except JournalUnavailable as error:
             log.error("cannot keep a journal in %s (%s); games are not saved", state_dir, error)
             journal = cls(Path(":memory:"))
             journal.durable = False
@@ -263,28 +276,28 @@ class Journal:
 
     def current(self) -> StoredGame | None:
         """The game in play, with every action, or ``None`` on a fresh box."""
-        row = self._db.execute(
+        row = self._one(
             "SELECT id, game, options, seed, started_wall, clock, result FROM games"
-            " WHERE current = 1 ORDER BY id DESC LIMIT 1").fetchone()
+            " WHERE current = 1 ORDER BY id DESC LIMIT 1")
         if row is None:
             return None
         return self._stored(row)
 
     def game(self, game_id: int) -> StoredGame:
-        row = self._db.execute(
+        row = self._one(
             "SELECT id, game, options, seed, started_wall, clock, result FROM games"
-            " WHERE id = ?", (game_id,)).fetchone()
+            " WHERE id = ?", (game_id,))
         if row is None:
             raise JournalError(f"no game {game_id} in {self.path}")
         return self._stored(row)
 
     def games(self) -> list[GameSummary]:
         """Every game, newest first."""
-        rows = self._db.execute(
+        rows = self._all(
             "SELECT g.id, g.game, g.options, g.started_wall, g.result,"
             " COUNT(a.id), COALESCE(MAX(a.wall), g.started_wall)"
             " FROM games g LEFT JOIN actions a ON a.game_id = g.id"
-            " GROUP BY g.id ORDER BY g.id DESC").fetchall()
+            " GROUP BY g.id ORDER BY g.id DESC")
         return [GameSummary(id=row[0], game=row[1], options=json.loads(row[2]),
                             started_wall=row[3],
                             result=None if row[4] is None else json.loads(row[4]),
@@ -293,11 +306,11 @@ class Journal:
     def unfinished(self, limit: int = 5) -> list[PastGame]:
         """Games that did not end and are not current (replaced or set aside), newest
         first: the ones the menu offers to resume."""
-        rows = self._db.execute(
+        rows = self._all(
             "SELECT g.id, g.game, COALESCE(MAX(a.wall), g.started_wall)"
             " FROM games g LEFT JOIN actions a ON a.game_id = g.id"
             " WHERE g.current = 0 AND g.result IS NULL"
-            " GROUP BY g.id ORDER BY g.id DESC LIMIT ?", (limit,)).fetchall()
+            " GROUP BY g.id ORDER BY g.id DESC LIMIT ?", (limit,))
         return [PastGame(id=row[0], game=row[1], last_wall=row[2]) for row in rows]
 
     def last_clock(self) -> float:
@@ -308,14 +321,14 @@ class Journal:
         because a game begun while the journal could not be opened (on a game clock that
         started from zero) may be behind older games; resuming from theirs would make its
         countdown lose time."""
-        row = self._db.execute(
+        row = self._one(
             "SELECT MAX(m) FROM (SELECT MAX(clock) AS m FROM games WHERE current = 1"
             " UNION ALL SELECT MAX(a.at) FROM actions a JOIN games g ON g.id = a.game_id"
-            " WHERE g.current = 1)").fetchone()
+            " WHERE g.current = 1)")
         if row is None or row[0] is None:
-            row = self._db.execute(
+            row = self._one(
                 "SELECT MAX(m) FROM (SELECT MAX(clock) AS m FROM games"
-                " UNION ALL SELECT MAX(at) FROM actions)").fetchone()
+                " UNION ALL SELECT MAX(at) FROM actions)")
         return float(row[0]) if row and row[0] is not None else 0.0
 
     def close(self) -> None:
@@ -367,25 +380,44 @@ class Journal:
 
     def _with_reserve(self, write: Callable[[], _Result], *, restore: bool = True) -> _Result:
         """Run ``write``; if the disk is full, release the reserve and run it again at once.
-        After a write that worked, put the reserve back when the disk has room again."""
+        After a write that worked, put the reserve back when the disk has room again.
+        A write the disk still refuses raises JournalUnavailable."""
         try:
             result = write()
         except (sqlite3.Error, OSError) as error:
             if not is_disk_full(error) or self.reserve is None or not self.reserve.release():
-                raise
+                raise JournalUnavailable(str(error)) from error
             log.error("disk full in %s (%s): released the %d-byte reserve, saving on it",
                       self.path.parent, error, self.reserve.size)
-            result = write()
+            try:
+                result = write()
+            except (sqlite3.Error, OSError) as again:
+                raise JournalUnavailable(str(again)) from again
         if (restore and self.reserve is not None and not self.reserve.present
                 and self.reserve.ensure()):
             log.warning("disk has room again: the reserve in %s is back", self.path.parent)
         return result
 
+    def _one(self, sql: str, parameters: tuple[Any, ...] = ()) -> Any:
+        """The first row ``sql`` reads, or None; SQLite's errors as JournalError."""
+        rows = self._all(sql, parameters)
+        return rows[0] if rows else None
+
+    def _all(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
+        """Every row ``sql`` reads. A disk that refuses is JournalUnavailable; anything else
+        SQLite says on reading (a malformed page) is JournalDamage."""
+        try:
+            return self._db.execute(sql, parameters).fetchall()
+        except sqlite3.Error as error:
+            if _is_circumstance(error):
+                raise JournalUnavailable(str(error)) from error
+            raise JournalDamage(str(error) or type(error).__name__) from error
+
     def _stored(self, row: tuple[Any, ...]) -> StoredGame:
         game_id, game, options, seed, started_wall, clock, result = row
-        rows = self._db.execute(
+        rows = self._all(
             "SELECT action, at, wall FROM actions WHERE game_id = ? ORDER BY id",
-            (game_id,)).fetchall()
+            (game_id,))
         history = tuple(Recorded(action_from_json(json.loads(action)), at)
                         for action, at, _ in rows)
         return StoredGame(id=game_id, game=game, options=json.loads(options), seed=seed,

@@ -23,11 +23,11 @@ from typing import Any
 from PIL import Image
 
 # The terminal simulator's drawing lives with the terminal's keys; imported here for the
-# Display that mirrors frames to it (and for older imports of these names).
-from companion.adapters.terminal import TerminalPreview, braille_lines
+# Display that mirrors frames to it.
+from companion.adapters.terminal import TerminalPreview
 
-__all__ = ["Display", "TerminalPreview", "braille_lines", "dummy_device", "luma_arguments",
-           "partial_device", "real_device"]
+__all__ = ["Display", "TerminalPreview", "dummy_device", "luma_arguments", "partial_device",
+           "real_device"]
 
 LUMA_OPTIONS = ("display", "interface", "i2c_port", "i2c_address", "spi_port", "spi_device",
                 "width", "height", "rotate")

@@ -215,7 +215,7 @@ class App:
             history.pop()
             dropped += 1
         if not history:
-            raise RuleError("nothing to undo")
+            raise RuleError("not-allowed", "nothing to undo")
         undone = history.pop()
         dropped += 1
         game = self._game(session.game)
@@ -329,12 +329,13 @@ class App:
             return self.games[name]
         except KeyError:
             known = ", ".join(self.games)
-            raise RuleError(f"unknown game {name!r}; games: {known}", "bad-argument") from None
+            raise RuleError("bad-argument", f"unknown game {name!r}; games: {known}") from None
 
     @staticmethod
     def _session(state: AppState) -> Session:
         if state.session is None:
-            raise RuleError("no game in play; choose one in the menu or send 'new GAME'")
+            raise RuleError("not-allowed",
+                            "no game in play; choose one in the menu or send 'new GAME'")
         return state.session
 
     @staticmethod
@@ -388,7 +389,7 @@ class App:
         if gesture.kind == "press" and gesture.button is Button.BACK:
             return (replace(state, offer=None, session=None, menu=Menu(), notice=None),
                     [JournalSetAside()])
-        raise RuleError("NEXT resumes the game, BACK starts a new one")
+        raise RuleError("not-allowed", "NEXT resumes the game, BACK starts a new one")
 
     def _menu_input(self, state: AppState, gesture: Gesture,
                     now: float) -> tuple[AppState, list[Effect]]:
@@ -397,7 +398,8 @@ class App:
         if gesture.kind == "hold":
             if gesture.button is Button.BACK and state.session is not None:
                 return replace(state, menu=None, notice=None), []
-            raise RuleError("in the menu: UP / DOWN choose, NEXT selects, BACK goes back")
+            raise RuleError("not-allowed",
+                            "in the menu: UP / DOWN choose, NEXT selects, BACK goes back")
         if menu.page == "table-page":  # any button: back to the row it was opened from
             return replace(state, menu=replace(menu, page="games"), notice=None), []
         if menu.page == "games":
@@ -417,7 +419,7 @@ class App:
             return replace(state, menu=moved, notice=None), []
         if button is Button.BACK:
             if state.session is None:
-                raise RuleError("choose a game to play")
+                raise RuleError("not-allowed", "choose a game to play")
             return replace(state, menu=None, notice=None), []
         chosen = items[menu.cursor]
         if chosen == BACK_TO_GAME:
@@ -486,7 +488,7 @@ class App:
             back = (Menu(page="history", cursor=menu.cursor) if menu.resume is not None
                     else self._games_cursor(state, self.title_of(menu.game)))
             return replace(state, menu=back, notice=None), []
-        raise RuleError("NEXT replaces the game in play, BACK keeps it")
+        raise RuleError("not-allowed", "NEXT replaces the game in play, BACK keeps it")
 
     def _options_page(self, state: AppState, menu: Menu, button: Button,
                       now: float) -> tuple[AppState, list[Effect]]:
@@ -495,7 +497,8 @@ class App:
         spec = specs[menu.cursor]
         if button in (Button.UP, Button.DOWN):
             if not spec.changeable:
-                raise RuleError(f"{spec.label} is {spec.default} here; 'new' sets others")
+                raise RuleError("not-allowed",
+                                f"{spec.label} is {spec.default} here; 'new' sets others")
             choices = spec.choices
             current = menu.values[menu.cursor]
             index = choices.index(current) if current in choices else 0

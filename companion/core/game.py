@@ -23,6 +23,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from companion.core.buttons import Button
 from companion.core.timer import Countdown
+from companion.errors import CompanionError
 
 
 @dataclass(frozen=True)
@@ -105,24 +106,20 @@ class Play:
     tune: str
 
 
-class RuleError(Exception):
+class RuleError(CompanionError):
     """An action the rules do not allow now. The state stays as it was.
 
+    Built as ``(code, message)`` like every error of the family (companion/errors.py):
     ``code`` is the line protocol's error word (``not-allowed``, ``bad-argument``, ...);
     the message is what the screen and the ``err`` line say.
     """
 
-    def __init__(self, message: str, code: str = "not-allowed") -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
 
 class OptionError(RuleError):
-    """A ``new`` option that the game does not know or does not accept."""
+    """A ``new`` option that the game does not know or does not accept (``bad-argument``)."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(message, code="bad-argument")
+        super().__init__("bad-argument", message)
 
 
 @dataclass(frozen=True)

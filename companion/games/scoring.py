@@ -23,6 +23,8 @@ import difflib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
+from companion.errors import FixedCodeError
+
 JsonObject = dict[str, Any]
 
 T = TypeVar("T")
@@ -32,11 +34,14 @@ T = TypeVar("T")
 MAX_MESSAGE: Final = 400
 
 
-class ScoreInputError(ValueError):
+class ScoreInputError(FixedCodeError, ValueError):
     """The score input does not fit the format; the message says where and why.
 
     The message is kept short whatever the input held: its middle is cut past
-    :data:`MAX_MESSAGE` characters, keeping where (the start) and what is allowed (the end)."""
+    :data:`MAX_MESSAGE` characters, keeping where (the start) and what is allowed (the end).
+    Its code is ``bad-argument`` (still a ``ValueError``, which the games' parsers catch)."""
+
+    CODE = "bad-argument"
 
     def __init__(self, message: str) -> None:
         if len(message) > MAX_MESSAGE:

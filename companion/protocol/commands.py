@@ -18,17 +18,13 @@ from typing import Any
 
 from companion.bounded import BoundedInputError, MalformedInput, loads_json
 from companion.core.buttons import Button
+from companion.errors import CompanionError
 
 ERROR_CODE = re.compile(r"^[a-z]+(-[a-z]+)*$")
 
 
-class ProtocolError(Exception):
+class ProtocolError(CompanionError):
     """A line that is not a valid command: ``err <code> <message>``."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,19 @@ from companion.protocol import commands as proto
 from companion.protocol.lines import BadEncoding, Item, TooLong
 from companion.runtime.gameclock import Clock, GameClock, is_stale
 from companion.runtime.health import PartHealth
-from companion.runtime.journaling import GameRef, JournalWriter, damaged_notice
+from companion.runtime.journaling import (
+    Append,
+    BeginGame,
+    Checkpoint,
+    DropLast,
+    GameRef,
+    JournalWrite,
+    JournalWriter,
+    MakeCurrent,
+    SetAside,
+    SetResult,
+    damaged_notice,
+)
 from companion.runtime.sound import Buzzer, TunePlayer
 from companion.ui.render import render
 from companion.ui.screen import Screen
@@ -142,13 +154,9 @@ class Controller:
         return self.writer.game
 
     @property
-    def unsaved(self) -> list[tuple[GameRef, str, tuple[Any, ...]]]:
+    def unsaved(self) -> list[tuple[GameRef, JournalWrite]]:
         """Journal writes accepted but not yet on disk, oldest first."""
         return self.writer.unsaved
-
-    @property
-    def journal_health(self) -> PartHealth:
-        return self.writer.health
 
     @property
     def played(self) -> Any:
@@ -201,14 +209,14 @@ class Controller:
             self._show_journal_news()
         if (self._countdown_running() and self.game_id is not None
                 and self.game_clock.checkpoint_due(now)):
-            self.writer.write(now, "checkpoint", now)
+            self.writer.write(now, Checkpoint(now))
             self.game_clock.checkpointed(now)
 
     def advance(self, seconds: float) -> None:
         """Simulation only: move the fake clock, doing everything due in order."""
         set_clock = getattr(self.clock, "set", None)
         if set_clock is None:
-            raise RuleError("wait works only in simulate", "unsupported")
+            raise RuleError("unsupported", "wait works only in simulate")
         target = self.now() + seconds
         while (wake := self.next_wake()) is not None and wake <= target:
             set_clock(max(self.clock.monotonic(), self.game_clock.to_monotonic(wake)))
@@ -312,7 +320,7 @@ class Controller:
         """Save and blank: the journal is already up to date; checkpoint the clock."""
         now = self.now()
         if self.game is not None:
-            self.writer.write(now, "checkpoint", now)
+            self.writer.write(now, Checkpoint(now))
         self.writer.stop(now)
         self.tunes.sound(now, None)
         try:
@@ -390,28 +398,29 @@ class Controller:
                 return proto.ok_json(self._score(game, data))
             case proto.WaitCommand(seconds):
                 if not self.simulated:
-                    raise RuleError("wait works only in simulate", "unsupported")
+                    raise RuleError("unsupported", "wait works only in simulate")
                 self.advance(seconds)
                 return proto.ok()
             case proto.ExpectCommand(path, expected):
                 if not self.simulated:
-                    raise RuleError("expect works only in simulate", "unsupported")
+                    raise RuleError("unsupported", "expect works only in simulate")
                 actual = proto.lookup(self.app.to_json(self.state, now), path)
                 if not same_value(actual, expected):
-                    raise RuleError(f"{path} is {proto.ok_json(actual)[3:]}, expected "
-                                    f"{proto.ok_json(expected)[3:]}", "expect-failed")
+                    raise RuleError("expect-failed",
+                                    f"{path} is {proto.ok_json(actual)[3:]}, expected "
+                                    f"{proto.ok_json(expected)[3:]}")
                 return proto.ok()
-        raise RuleError(f"unhandled command {command!r}", "unsupported")
+        raise RuleError("unsupported", f"unhandled command {command!r}")
 
     def _score(self, game: str, data: Any) -> dict[str, Any]:
         scorer = self.scorers.get(game)
         if scorer is None:
             known = ", ".join(sorted(self.scorers))
-            raise RuleError(f"no scorer for {game!r}; scorers: {known}", "bad-argument")
+            raise RuleError("bad-argument", f"no scorer for {game!r}; scorers: {known}")
         try:
             result = scorer(data)
         except ScoreInputError as error:
-            raise RuleError(str(error), "bad-argument") from None
+            raise RuleError("bad-argument", str(error)) from None
         # The box's screen shows the result too (a score entered on the table page, or sent
         # on the serial line), in the alert box until the next input.
         self.state = replace(self.state, notice=score_summary(result))
@@ -436,17 +445,17 @@ class Controller:
         for effect in effects:
             match effect:
                 case JournalNew(game, options, seed, at):
-                    self.writer.begin(now, game, options, seed, at, self.clock.wall())
+                    self.writer.begin(now, BeginGame(game, options, seed, at, self.clock.wall()))
                     self.game_clock.checkpointed(at)
                     self.state = replace(self.state, next_seed=self._draw_seed())
                 case JournalAction(action, at):
-                    self.writer.write(now, "append", Recorded(action, at), self.clock.wall())
+                    self.writer.write(now, Append(Recorded(action, at), self.clock.wall()))
                 case JournalUndo(dropped):
-                    self.writer.write(now, "drop_last", dropped)
+                    self.writer.write(now, DropLast(dropped))
                 case ResultChanged(result):
-                    self.writer.write(now, "set_result", result)
+                    self.writer.write(now, SetResult(result))
                 case JournalSetAside():
-                    self.writer.write(now, "set_aside")
+                    self.writer.write(now, SetAside())
                 case SoundChanged(sound):
                     self.tunes.apply(sound, now)
                     if self.settings is not None:
@@ -485,7 +494,7 @@ class Controller:
             self.state = replace(self.state, notice=f"Cannot resume that game: {error}")
             return
         self.writer.resume(game_id)
-        self.writer.write(now, "make_current")
+        self.writer.write(now, MakeCurrent())
         self.state = replace(state, next_seed=self.state.next_seed,
                              resumable=self.state.resumable)
         if self._countdown_running():
@@ -506,11 +515,6 @@ class Controller:
         for effect in effects:
             if isinstance(effect, Play):
                 self.tunes.start(effect.tune, now)
-
-    @property
-    def journal_ok(self) -> bool:
-        """Whether everything accepted so far is on disk."""
-        return not self.writer.unsaved
 
     def _countdown_running(self) -> bool:
         countdown = self.app.countdown(self.state)

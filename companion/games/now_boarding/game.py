@@ -197,9 +197,9 @@ class NowBoarding:
             case Restore():
                 return self._restore(state, now)
             case Press(Button.BACK) | Hold(Button.BACK):
-                raise RuleError("BACK belongs to the box: menu / hold to undo")
+                raise RuleError("not-allowed", "BACK belongs to the box: menu / hold to undo")
         if state.step == "over":
-            raise RuleError("game over: BACK menu, hold BACK undo")
+            raise RuleError("not-allowed", "game over: BACK menu, hold BACK undo")
         match action:
             case Press(Button.NEXT):
                 return self._next(state, now)
@@ -209,7 +209,7 @@ class NowBoarding:
                 return self._up_down(state, +1)
             case Press(Button.DOWN) | Hold(Button.DOWN):
                 return self._up_down(state, -1)
-        raise RuleError("that does nothing here")
+        raise RuleError("not-allowed", "that does nothing here")
 
     def countdown(self, state: NowBoardingState) -> Countdown | None:
         return state.countdown
@@ -285,7 +285,7 @@ class NowBoarding:
                 return self._ready(replace(state, round=state.round + 1))
             case "exit":
                 return self._exit(state)
-        raise RuleError(f"NEXT does nothing at {state.step}")  # pragma: no cover
+        raise RuleError("not-allowed", f"NEXT does nothing at {state.step}")  # pragma: no cover
 
     def _passengers(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         if not deck_empty(state):
@@ -419,9 +419,9 @@ class NowBoarding:
                 now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
         countdown = state.countdown
         if state.step != "flight" or countdown is None:
-            raise RuleError("no flight timer is running")
+            raise RuleError("not-allowed", "no flight timer is running")
         if not countdown.is_due(now):
-            raise RuleError("the flight timer has time left")
+            raise RuleError("not-allowed", "the flight timer has time left")
         return self._end_flight(state, now, "time")
 
     def _restore(self, state: NowBoardingState,
@@ -437,14 +437,14 @@ class NowBoarding:
         if state.step == "upgrades":
             return self._buy(state)
         if state.step != "flight":
-            raise RuleError("hold NEXT pauses a flight only")
+            raise RuleError("not-allowed", "hold NEXT pauses a flight only")
         countdown = state.countdown
         if countdown is None:
-            raise RuleError("no timer to pause: timer=off")
+            raise RuleError("not-allowed", "no timer to pause: timer=off")
         if countdown.state is TimerState.PAUSED:
             return replace(state, countdown=countdown.resume(now)), (Play("click"),)
         if state.strict:
-            raise RuleError("pause is off: strict=on")
+            raise RuleError("not-allowed", "pause is off: strict=on")
         return replace(state, countdown=countdown.pause(now)), (Play("click"),)
 
     # -- UP / DOWN --------------------------------------------------------------------------
@@ -456,30 +456,30 @@ class NowBoarding:
                 state = replace(state, page=1)  # UP / DOWN on the cubes page: to the count
                 value = state.pending + direction
                 if value < 0:
-                    raise RuleError("complaints cannot go below 0")
+                    raise RuleError("not-allowed", "complaints cannot go below 0")
                 if state.complaints + value > COMPLAINT_LIMIT:
-                    raise RuleError("3 complaints already lose")
+                    raise RuleError("not-allowed", "3 complaints already lose")
                 return replace(state, pending=value), ()
             case "exit":
                 value = state.pending + direction
                 if value < 0:
-                    raise RuleError("passengers cannot go below 0")
+                    raise RuleError("not-allowed", "passengers cannot go below 0")
                 if value > max_undelivered(state):
-                    raise RuleError(f"at most {max_undelivered(state)} passengers")
+                    raise RuleError("not-allowed", f"at most {max_undelivered(state)} passengers")
                 return replace(state, pending=value), ()
             case "vip":
                 if state.page == 0 and direction < 0:  # "Serve a VIP?" DOWN: no
                     return self._vip(replace(state, serve_vip=False))
                 if state.page == 0:
-                    raise RuleError("Serve a VIP? NEXT yes, DOWN no")
-                raise RuleError("NEXT goes on; hold BACK takes the VIP back")
+                    raise RuleError("not-allowed", "Serve a VIP? NEXT yes, DOWN no")
+                raise RuleError("not-allowed", "NEXT goes on; hold BACK takes the VIP back")
             case "upgrades":
                 rows = len(UPGRADE_ITEMS)
                 first = state.page // rows * rows
                 # UP moves up the player's list (to the row before), DOWN to the row after.
                 return replace(state, page=first + (state.page - first - direction) % rows), ()
             case "ready":
-                raise RuleError("NEXT starts the flight")
+                raise RuleError("not-allowed", "NEXT starts the flight")
             case "setup":
                 page = setup_page(state)
                 if page.startswith("free-"):
@@ -487,10 +487,10 @@ class NowBoarding:
                     tiles = list(state.free_tiles)
                     tiles[player] = "seat" if direction > 0 else "speed"
                     return replace(state, free_tiles=tuple(tiles)), ()
-                raise RuleError("NEXT turns the page")
+                raise RuleError("not-allowed", "NEXT turns the page")
             case "flight":
-                raise RuleError("flying: NEXT ends the flight")
-        raise RuleError("NEXT moves on; UP/DOWN do nothing here")
+                raise RuleError("not-allowed", "flying: NEXT ends the flight")
+        raise RuleError("not-allowed", "NEXT moves on; UP/DOWN do nothing here")
 
     def _buy(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         player, item = upgrade_row(state)
@@ -501,12 +501,12 @@ class NowBoarding:
                 used = Purchase(state.round, player, f"{item}-used")
                 return replace(state, purchases=(*state.purchases, used)), (Play("click"),)
             if holder is not None:
-                raise RuleError(f"P{holder + 1} holds it until used")
+                raise RuleError("not-allowed", f"P{holder + 1} holds it until used")
         else:
             if supply_left(state, item) <= 0:
-                raise RuleError(f"no {item} tiles left")
+                raise RuleError("not-allowed", f"no {item} tiles left")
             if next_price(state, player, item) is None:
                 most = MAX_SEATS if item == "seat" else MAX_SPEED
-                raise RuleError(f"{label} has the most {item}: {most}")
+                raise RuleError("not-allowed", f"{label} has the most {item}: {most}")
         bought = Purchase(state.round, player, item)
         return replace(state, purchases=(*state.purchases, bought)), (Play("click"),)
