@@ -222,8 +222,8 @@ def _state_dir(args: argparse.Namespace, config: Config) -> Path:
 def _simulate(args: argparse.Namespace) -> int:
     import tempfile
 
-    from companion.bootstrap import build_controller, build_hardware
-    from companion.runtime import Controller, simulate
+    from companion.bootstrap import build_box
+    from companion.runtime import simulate
     from companion.testing.clock import FakeClock
 
     config = load_config(args.config)
@@ -237,24 +237,17 @@ def _simulate(args: argparse.Namespace) -> int:
         source = sys.stdin.fileno()
     with tempfile.TemporaryDirectory(prefix="companion-simulate-") as temporary:
         state_dir = Path(args.state_dir) if args.state_dir is not None else Path(temporary)
-        controller: Controller | None = None
-
-        def on_edge(button: Any, pressed: bool) -> None:
-            if controller is not None:
-                controller.edge(button, pressed)
-
-        hardware = build_hardware(config, "fake", on_edge=on_edge)
-        controller = build_controller(config, hardware, clock=FakeClock(),
-                                      state_dir=state_dir, rng=random.Random(args.seed),
-                                      simulated=True)
+        # No event loop: the fake clock moves only on 'wait', so the lines drive the
+        # controller directly, one reply each.
+        box = build_box(config, backend="fake", clock=FakeClock(), state_dir=state_dir,
+                        rng=random.Random(args.seed), drive="inline", simulated=True)
         try:
-            failed = simulate(controller, source, sys.stdout,
+            failed = simulate(box.controller, source, sys.stdout,
                               stop_on_error=args.script is not None)
         finally:
             if args.script is not None:
                 source.close()
-            controller.journal.close()
-            hardware.close()
+            box.close()
     if failed is not None:
         print(f"{args.script}:{failed}: the command got an error reply", file=sys.stderr)
         return EXIT_FAILED
