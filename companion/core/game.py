@@ -59,9 +59,9 @@ AUTOMATIC_ACTIONS = (Expire, Restore)
 def action_to_json(action: GameAction) -> dict[str, str]:
     """How the journal stores an action."""
     match action:
-        case Press(button):
+        case Press(button=button):
             return {"kind": "press", "button": str(button)}
-        case Hold(button):
+        case Hold(button=button):
             return {"kind": "hold", "button": str(button)}
         case Expire():
             return {"kind": "expire"}
@@ -88,9 +88,9 @@ def action_from_json(data: object) -> GameAction:
 def describe_action(action: GameAction) -> str:
     """An action in a few words (``press NEXT``), for a game that cannot say more."""
     match action:
-        case Press(button):
+        case Press(button=button):
             return f"press {str(button).upper()}"
-        case Hold(button):
+        case Hold(button=button):
             return f"hold {str(button).upper()}"
         case Expire():
             return "timer end"

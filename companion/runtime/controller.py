@@ -375,13 +375,13 @@ class Controller:
         match command:
             case proto.Help():
                 return proto.ok_json(proto.help_json())
-            case proto.PressCommand(button):
+            case proto.PressCommand(button=button):
                 self._gesture(Gesture("press", button, now), raise_errors=True)
                 return proto.ok()
-            case proto.HoldCommand(button):
+            case proto.HoldCommand(button=button):
                 self._gesture(Gesture("hold", button, now), raise_errors=True)
                 return proto.ok()
-            case proto.NewCommand(game, options):
+            case proto.NewCommand(game=game, options=options):
                 self.state, effects = self.app.new_game(self.state, game, dict(options),
                                                         self.state.next_seed, now)
                 self._perform(effects, now)
@@ -394,14 +394,14 @@ class Controller:
                 self.state, effects = self.app.undo(self.state, now)
                 self._perform(effects, now)
                 return proto.ok()
-            case proto.ScoreCommand(game, data):
+            case proto.ScoreCommand(game=game, data=data):
                 return proto.ok_json(self._score(game, data))
-            case proto.WaitCommand(seconds):
+            case proto.WaitCommand(seconds=seconds):
                 if not self.simulated:
                     raise RuleError("unsupported", "wait works only in simulate")
                 self.advance(seconds)
                 return proto.ok()
-            case proto.ExpectCommand(path, expected):
+            case proto.ExpectCommand(path=path, value=expected):
                 if not self.simulated:
                     raise RuleError("unsupported", "expect works only in simulate")
                 actual = proto.lookup(self.app.to_json(self.state, now), path)
@@ -444,23 +444,23 @@ class Controller:
             self._start_tunes(effects, now)
         for effect in effects:
             match effect:
-                case JournalNew(game, options, seed, at):
+                case JournalNew(game=game, options=options, seed=seed, at=at):
                     self.writer.begin(now, BeginGame(game, options, seed, at, self.clock.wall()))
                     self.game_clock.checkpointed(at)
                     self.state = replace(self.state, next_seed=self._draw_seed())
-                case JournalAction(action, at):
+                case JournalAction(action=action, at=at):
                     self.writer.write(now, Append(Recorded(action, at), self.clock.wall()))
-                case JournalUndo(dropped):
+                case JournalUndo(dropped=dropped):
                     self.writer.write(now, DropLast(dropped))
-                case ResultChanged(result):
+                case ResultChanged(result=result):
                     self.writer.write(now, SetResult(result))
                 case JournalSetAside():
                     self.writer.write(now, SetAside())
-                case SoundChanged(sound):
+                case SoundChanged(sound=sound):
                     self.tunes.apply(sound, now)
                     if self.settings is not None:
                         self.settings.save(sound)
-                case ResumeGame(game_id):
+                case ResumeGame(game_id=game_id):
                     self._resume(game_id, now)
                 case ForgetPhones():
                     for listener in self.forget_phones_listeners:

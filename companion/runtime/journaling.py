@@ -104,17 +104,17 @@ def apply(journal: Journal, game_id: int | None, write: JournalWrite) -> int | N
         return journal.begin_game(write.game, write.options, write.seed, write.at, write.wall)
     assert game_id is not None, "a game's writes follow its begin row"
     match write:
-        case Append(recorded, wall):
+        case Append(recorded=recorded, wall=wall):
             journal.append(game_id, recorded, wall)
-        case DropLast(count):
+        case DropLast(count=count):
             journal.drop_last(game_id, count)
-        case SetResult(result):
+        case SetResult(result=result):
             journal.set_result(game_id, result)
         case SetAside():
             journal.set_aside(game_id)
         case MakeCurrent():
             journal.make_current(game_id)
-        case Checkpoint(at):
+        case Checkpoint(at=at):
             journal.checkpoint(game_id, at)
     return None
 

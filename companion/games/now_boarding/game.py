@@ -196,18 +196,18 @@ class NowBoarding:
                 return self._expire(state, now)
             case Restore():
                 return self._restore(state, now)
-            case Press(Button.BACK) | Hold(Button.BACK):
+            case Press(button=Button.BACK) | Hold(button=Button.BACK):
                 raise RuleError("not-allowed", "BACK belongs to the box: menu / hold to undo")
         if state.step == "over":
             raise RuleError("not-allowed", "game over: BACK menu, hold BACK undo")
         match action:
-            case Press(Button.NEXT):
+            case Press(button=Button.NEXT):
                 return self._next(state, now)
-            case Hold(Button.NEXT):
+            case Hold(button=Button.NEXT):
                 return self._hold_next(state, now)
-            case Press(Button.UP) | Hold(Button.UP):
+            case Press(button=Button.UP) | Hold(button=Button.UP):
                 return self._up_down(state, +1)
-            case Press(Button.DOWN) | Hold(Button.DOWN):
+            case Press(button=Button.DOWN) | Hold(button=Button.DOWN):
                 return self._up_down(state, -1)
         raise RuleError("not-allowed", "that does nothing here")
 
@@ -224,31 +224,31 @@ class NowBoarding:
         """What ``action`` did at ``state``, for undo's notice (``flight R3 start``)."""
         flight = f"flight R{state.round}"
         match action, state.step:
-            case Press(Button.NEXT), "ready":
+            case Press(button=Button.NEXT), "ready":
                 return f"{flight} start"
-            case Press(Button.NEXT), "flight":
+            case Press(button=Button.NEXT), "flight":
                 return f"{flight} end"
-            case Hold(Button.NEXT), "flight":
+            case Hold(button=Button.NEXT), "flight":
                 paused = state.countdown is not None \
                     and state.countdown.state is TimerState.PAUSED
                 return f"{flight} {'resume' if paused else 'pause'}"
-            case Hold(Button.NEXT), "upgrades":
+            case Hold(button=Button.NEXT), "upgrades":
                 player, item = upgrade_row(state)
                 verb = "used" if temp_holder(state, item) == player else "bought"
                 return f"P{player + 1} {verb} {item.replace('-', ' ')}"
-            case Press(Button.NEXT), "upgrades":
+            case Press(button=Button.NEXT), "upgrades":
                 return f"P{state.page // len(UPGRADE_ITEMS) + 1}'s upgrades"
-            case Press(Button.NEXT), "anger":
+            case Press(button=Button.NEXT), "anger":
                 if state.page == 0:
                     return f"anger cubes R{state.round}"
                 return f"+{state.pending} complaints R{state.round}"
-            case Press(Button.NEXT), "exit":
+            case Press(button=Button.NEXT), "exit":
                 return f"{state.pending} undelivered"
-            case Press(Button.NEXT), "passengers":
+            case Press(button=Button.NEXT), "passengers":
                 return f"{data.STAGE_TITLES[state.stage]} draw R{state.round}"
-            case Press(Button.NEXT) | Press(Button.DOWN), "vip":
+            case Press(button=Button.NEXT) | Press(button=Button.DOWN), "vip":
                 return "VIP answer"
-            case Press(Button.NEXT), "weather":
+            case Press(button=Button.NEXT), "weather":
                 return "weather card"
         return None
 
