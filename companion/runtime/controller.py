@@ -21,19 +21,20 @@ journal) are retried with backoff (:mod:`companion.runtime.health`); play goes o
 The controller is single-threaded: the event loop (:mod:`companion.runtime.loop`) or
 ``simulate`` calls it, never two threads at once.
 
-It is long (about 500 lines) and kept whole on purpose: every way the state changes passes
-through its few entry points (``edge``, ``gesture``, ``handle``, ``tick``), and the order of
-journal, sound and screen in ``_perform`` is the rule it enforces. The rooms it delegates to
-are its neighbours in this package.
+Every way the state changes passes through its few entry points (``edge``, ``gesture``,
+``handle``, ``tick``), and the order of journal, sound and screen in ``_perform`` is the rule
+it enforces. The rooms it delegates to are its neighbours in this package: the journal queue
+(:mod:`~companion.runtime.journaling`), the tunes (:mod:`~companion.runtime.sound`), the
+display and LED (:mod:`~companion.runtime.output`).
 """
 
 from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
 from companion.adapters.journal import DAMAGE_ERRORS, Journal
 from companion.core.app import (
@@ -61,9 +62,8 @@ from companion.core.game import Play, Restore, RuleError
 from companion.core.table_page import TablePage
 from companion.core.timer import TimerState
 from companion.core.tunes import SoundSettings
-from companion.games.scoring import ScoreInputError, score_summary
-from companion.protocol import commands as proto
-from companion.protocol.lines import BadEncoding, Item, TooLong
+from companion.protocol.lines import Item
+from companion.runtime import commanding
 from companion.runtime.gameclock import Clock, GameClock, is_stale
 from companion.runtime.health import PartHealth
 from companion.runtime.journaling import (
@@ -79,30 +79,12 @@ from companion.runtime.journaling import (
     SetResult,
     damaged_notice,
 )
-from companion.runtime.sound import Buzzer, TunePlayer
-from companion.ui.render import render
+from companion.runtime.output import FrameSink, Output, StatusLed
+from companion.runtime.sound import Buzzer, SettingsStore, TunePlayer
 from companion.ui.screen import Screen
 from companion.ui.views import screen_for
 
 log = logging.getLogger(__name__)
-
-class FrameSink(Protocol):
-    def show(self, image: Any, text: Sequence[str] = ...) -> bool: ...
-
-    def blank(self) -> None: ...
-
-
-class StatusLed(Protocol):
-    def set(self, lit: bool) -> None: ...
-
-
-class SettingsStore(Protocol):
-    """Where volume and mute are remembered (adapters/settings.py)."""
-
-    def load(self) -> SoundSettings: ...
-
-    def save(self, settings: SoundSettings) -> bool: ...
-
 
 Scorers = Mapping[str, Callable[[Any], dict[str, Any]]]
 
@@ -116,9 +98,8 @@ class Controller:
                  led: StatusLed | None = None, settings: SettingsStore | None = None) -> None:
         self.app = app
         self.clock = clock
-        self.display = display
+        self.output = Output(display, led)
         self.buzzer = buzzer
-        self.led = led
         self.settings = settings
         self.rng = rng
         self.scorers = scorers
@@ -127,10 +108,7 @@ class Controller:
         self.game_clock = GameClock(clock, journal.last_clock())
         self.writer = JournalWriter(journal)
         self.state = AppState(next_seed=self._draw_seed(), last_tick=self.now())
-        self.last_screen: Screen | None = None
         self.tunes = TunePlayer(buzzer)
-        self.display_health = PartHealth("display")
-        self._led_lit: bool | None = None
         # Called when "Forget phones" is chosen (the table page revokes its pairings).
         self.forget_phones_listeners: list[Callable[[], None]] = []
         self._restore()
@@ -157,6 +135,23 @@ class Controller:
     def unsaved(self) -> list[tuple[GameRef, JournalWrite]]:
         """Journal writes accepted but not yet on disk, oldest first."""
         return self.writer.unsaved
+
+    @property
+    def display(self) -> FrameSink:
+        return self.output.display
+
+    @property
+    def display_health(self) -> PartHealth:
+        return self.output.health
+
+    @property
+    def last_screen(self) -> Screen | None:
+        """The screen model the display shows now (None before the first frame)."""
+        return self.output.last_screen
+
+    @last_screen.setter
+    def last_screen(self, screen: Screen | None) -> None:
+        self.output.last_screen = screen
 
     @property
     def played(self) -> Any:
@@ -196,13 +191,13 @@ class Controller:
         now = self.now() if now is None else now
         self.recognizer, gestures = self.recognizer.on_tick(now)
         for gesture in gestures:
-            self._gesture(gesture)
+            self.act_on(gesture)
         self.state, effects = self.app.tick(self.state, now)
         # Time-driven effects sound first: a warning or the alarm must not wait for the disk
         # (an fsync takes milliseconds on an SD card). This is safe for durability because an
         # expiry follows from the journal and the clock alone: replayed after a power cut, the
         # countdown reaches the same deadline and comes back paused at zero.
-        self._perform(effects, now, sound_first=True)
+        self.perform(effects, now, sound_first=True)
         self.tunes.play_due(now)
         if self.writer.retry_due(now):
             self.writer.flush(now)
@@ -233,7 +228,7 @@ class Controller:
         at = self.now() if at is None else at
         self.recognizer, gestures = self.recognizer.on_edge(Edge(button, pressed, at))
         for gesture in gestures:
-            self._gesture(gesture)
+            self.act_on(gesture)
         self.refresh()
 
     def gesture(self, kind: str, button: Button) -> None:
@@ -241,36 +236,16 @@ class Controller:
         self.tick()
         gesture_kind: GestureKind = ("hold" if kind == "hold" else "chord" if kind == "chord"
                                      else "press")
-        self._gesture(Gesture(gesture_kind, button, self.now()))
+        self.act_on(Gesture(gesture_kind, button, self.now()))
         self.refresh()
 
     def handle(self, item: Item) -> str | None:
         """One protocol line (or a line-splitter fault) -> the reply, or ``None``."""
-        if isinstance(item, TooLong):
-            return proto.err("too-long", f"line longer than {item.limit} bytes; dropped")
-        if isinstance(item, BadEncoding):
-            return proto.err("bad-encoding",
-                             f"line is not valid UTF-8 at byte {item.offset}; dropped")
-        return self.command_line(item.text)
+        return commanding.handle(self, item)
 
     def command_line(self, text: str) -> str | None:
-        try:
-            command = proto.parse(text)
-        except proto.ProtocolError as error:
-            return proto.err(error.code, error.message)
-        if command is None:
-            return None
-        if not self.simulated:
-            self.tick()
-        try:
-            reply = self._command(command)
-        except RuleError as error:
-            self.state = self.app.refuse(self.state, error)
-            reply = proto.err(error.code, error.message)
-        except proto.ProtocolError as error:
-            reply = proto.err(error.code, error.message)
-        self.refresh()
-        return reply
+        """One protocol line's text -> the reply, or ``None`` (a blank or comment line)."""
+        return commanding.command_line(self, text)
 
     def show_pair_code(self, code: str | None, seconds: float) -> None:
         """The table page's pairing code on the display for ``seconds`` (None: remove it)."""
@@ -293,22 +268,8 @@ class Controller:
         ``now`` is the instant being processed (``advance`` passes the exact wake-up, so a
         retry due then is made then, whatever the float rounding of the clock)."""
         now = self.now() if now is None else now
-        screen = screen_for(self.app, self.state, now, self._mark())
-        # A failing display is retried even with nothing new to show: it may have lost its
-        # picture, and a retry that is due but never made would keep the loop awake.
-        changed = screen != self.last_screen or self.display_health.failing
-        if changed and self.display_health.may_try(now):
-            try:
-                self.display.show(render(screen), screen.marked_lines())
-            except Exception as error:  # any driver fault: play goes on
-                self.display_health.failed(now, error)
-            else:
-                self.last_screen = screen
-                self.display_health.succeeded()
-        lit = self._countdown_running()
-        if self.led is not None and lit != self._led_lit:
-            self._led_lit = lit
-            self.led.set(lit)
+        self.output.show(screen_for(self.app, self.state, now, self._mark()), now,
+                         countdown_running=self._countdown_running())
 
     def set_table_page(self, page: TablePage | None) -> None:
         """Offer the table page's address in the menu (None: take it away); from the loop's
@@ -323,10 +284,7 @@ class Controller:
             self.writer.write(now, Checkpoint(now))
         self.writer.stop(now)
         self.tunes.sound(now, None)
-        try:
-            self.display.blank()
-        except Exception as error:  # stopping anyway
-            log.warning("display failed while blanking: %s", error)
+        self.output.blank()
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -351,7 +309,7 @@ class Controller:
         self.game_clock.checkpointed(now)
         if self._countdown_running():
             self.state, effects = self.app.act(self.state, Restore(), now)
-            self._perform(effects, now)
+            self.perform(effects, now)
             self.state = replace(self.state, notice="Resumed after a power cut: hold NEXT")
         if stored.result is None and is_stale(stored.last_wall, self.clock.wall()):
             self.state = replace(self.state, offer=f"Game of {stored.last_wall[:10]}?")
@@ -370,63 +328,7 @@ class Controller:
         for news in self.writer.take_news():
             self.state = replace(self.state, notice=news)
 
-    def _command(self, command: proto.Command) -> str:
-        now = self.now()
-        match command:
-            case proto.Help():
-                return proto.ok_json(proto.help_json())
-            case proto.PressCommand(button=button):
-                self._gesture(Gesture("press", button, now), raise_errors=True)
-                return proto.ok()
-            case proto.HoldCommand(button=button):
-                self._gesture(Gesture("hold", button, now), raise_errors=True)
-                return proto.ok()
-            case proto.NewCommand(game=game, options=options):
-                self.state, effects = self.app.new_game(self.state, game, dict(options),
-                                                        self.state.next_seed, now)
-                self._perform(effects, now)
-                return proto.ok()
-            case proto.StateCommand():
-                return proto.ok_json(self.app.to_json(self.state, now))
-            case proto.ScreenCommand():
-                return proto.ok_json({"lines": self.screen().text_lines()})
-            case proto.UndoCommand():
-                self.state, effects = self.app.undo(self.state, now)
-                self._perform(effects, now)
-                return proto.ok()
-            case proto.ScoreCommand(game=game, data=data):
-                return proto.ok_json(self._score(game, data))
-            case proto.WaitCommand(seconds=seconds):
-                if not self.simulated:
-                    raise RuleError("unsupported", "wait works only in simulate")
-                self.advance(seconds)
-                return proto.ok()
-            case proto.ExpectCommand(path=path, value=expected):
-                if not self.simulated:
-                    raise RuleError("unsupported", "expect works only in simulate")
-                actual = proto.lookup(self.app.to_json(self.state, now), path)
-                if not same_value(actual, expected):
-                    raise RuleError("expect-failed",
-                                    f"{path} is {proto.ok_json(actual)[3:]}, expected "
-                                    f"{proto.ok_json(expected)[3:]}")
-                return proto.ok()
-        raise RuleError("unsupported", f"unhandled command {command!r}")
-
-    def _score(self, game: str, data: Any) -> dict[str, Any]:
-        scorer = self.scorers.get(game)
-        if scorer is None:
-            known = ", ".join(sorted(self.scorers))
-            raise RuleError("bad-argument", f"no scorer for {game!r}; scorers: {known}")
-        try:
-            result = scorer(data)
-        except ScoreInputError as error:
-            raise RuleError("bad-argument", str(error)) from None
-        # The box's screen shows the result too (a score entered on the table page, or sent
-        # on the serial line), in the alert box until the next input.
-        self.state = replace(self.state, notice=score_summary(result))
-        return result
-
-    def _gesture(self, gesture: Gesture, raise_errors: bool = False) -> None:
+    def act_on(self, gesture: Gesture, raise_errors: bool = False) -> None:
         try:
             self.state, effects = self.app.gesture(self.state, gesture, gesture.at)
         except RuleError as error:
@@ -435,9 +337,9 @@ class Controller:
             if raise_errors:
                 raise
             return
-        self._perform(effects, gesture.at)
+        self.perform(effects, gesture.at)
 
-    def _perform(self, effects: list[Any], now: float, sound_first: bool = False) -> None:
+    def perform(self, effects: list[Any], now: float, sound_first: bool = False) -> None:
         # Journal first: an action is durable before anything else shows it happened
         # (except time-driven tunes, see tick()).
         if sound_first:
@@ -499,7 +401,7 @@ class Controller:
                              resumable=self.state.resumable)
         if self._countdown_running():
             self.state, effects = self.app.act(self.state, Restore(), now)
-            self._perform(effects, now)
+            self.perform(effects, now)
 
     def _list_resumable(self) -> None:
         """Refresh the menu's list of resumable games from the journal."""
@@ -523,9 +425,3 @@ class Controller:
     def _draw_seed(self) -> int:
         return self.rng.randrange(2**31)
 
-
-def same_value(actual: Any, expected: Any) -> bool:
-    """``expect`` equality: JSON's, so 20 equals 20.0 but true is not 1."""
-    if isinstance(actual, bool) or isinstance(expected, bool):
-        return type(actual) is type(expected) and actual == expected
-    return bool(actual == expected)
