@@ -36,7 +36,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.adapters.journal import DAMAGE_ERRORS, Journal
+from companion.adapters.journal import Journal
+from companion.adapters.journal_rows import JournalError
 from companion.core.app import (
     App,
     AppState,
@@ -408,7 +409,7 @@ class Controller:
         try:
             past = tuple(game for game in self.journal.unfinished()
                          if game.id != self.game_id)
-        except (*DAMAGE_ERRORS, OSError) as error:
+        except JournalError as error:  # the adapter's translation of SQLite's and the OS's
             log.warning("cannot list past games: %s", error)
             return
         self.state = replace(self.state, resumable=past)
