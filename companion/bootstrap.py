@@ -5,25 +5,35 @@ device named by the display config; ``--backend fake`` builds the same gpiozero 
 ``MockFactory`` pins and luma's ``dummy`` device; ``auto`` is ``pi`` on a Raspberry Pi and
 ``fake`` anywhere else. Hardware libraries are imported only here, lazily, and only for the
 chosen backend.
+
+:func:`build_box` assembles the whole box: hardware -> the edges' way to the loop, the
+controller, the channels (serial line, table page), the notifier, the keyboard, the clock.
+``companion run``, ``companion simulate``, the bench and the tests all build it here; a
+:class:`Box` runs with the signals (``run``) or without them on any thread
+(``run_without_signals``), and closes everything it built. No test fake is wired here:
+whoever wants to watch a part (the bench, a test) wraps it through ``instrument``.
 """
 
 from __future__ import annotations
 
+import io
 import logging
 import random
+import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 from companion.adapters.journal import Journal
 from companion.config import Config
 from companion.core.app import App
 from companion.core.buttons import Button, GestureTiming
 from companion.core.idle import IdlePolicy
+from companion.exits import UsageError
 from companion.games.registry import playable_games, scorers
-from companion.runtime import Clock, Controller
-from companion.testing.recording import RecordingBuzzer
+from companion.runtime import Clock, Controller, EventLoop, LineSource, Notifier
 
 EdgeSink = Callable[[Button, bool], None]
 
@@ -50,9 +60,9 @@ class Hardware:
 def resolve_backend(backend: str) -> str:
     if backend != "auto":
         return backend
-    from companion.adapters import platform
+    from companion.adapters import pi_probe
 
-    return "pi" if platform.is_raspberry_pi() else "fake"
+    return "pi" if pi_probe.is_raspberry_pi() else "fake"
 
 
 def timing_from(config: Config) -> GestureTiming:
@@ -118,13 +128,12 @@ def build_controller(config: Config, hardware: Hardware, *, clock: Clock, state_
                      rng: random.Random, simulated: bool = False) -> Controller:
     """The controller over ``hardware``, its journal in ``state_dir``."""
     journal = Journal.open_or_in_memory(state_dir)
-    buzzer = RecordingBuzzer(hardware.buzzer, clock=clock.monotonic)
     games = playable_games(owner_route_guide(config))
     from companion.adapters.settings import SettingsFile
 
     display = config["display"]  # idle dimming: never in simulate (its clock jumps)
     idle = None if simulated else IdlePolicy(display["dim_after_s"], display["saver_after_s"])
-    controller = Controller(App(games), journal, clock, hardware.display, buzzer,
+    controller = Controller(App(games), journal, clock, hardware.display, hardware.buzzer,
                             rng=rng, scorers=scorers(), timing=timing_from(config),
                             simulated=simulated, led=hardware.led,
                             settings=SettingsFile(state_dir), idle=idle)
@@ -164,3 +173,166 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
     except ValueError as error:  # a host name too long for a panel-sized code
         logging.getLogger(__name__).warning("no table page in the menu: %s", error)
     return service
+
+
+class EdgeRelay:
+    """Where the buttons' edges go. gpiozero calls back from the moment a button exists,
+    which is before the loop (or the controller) it feeds; the relay is built first and
+    pointed at its target once that exists (edges before that are dropped, as no game
+    could have seen them). The one late binding in the house, kept here."""
+
+    def __init__(self) -> None:
+        self.target: EdgeSink | None = None
+
+    def forward(self, button: Button, pressed: bool) -> None:
+        """The buttons' callback (a plain method: gpiozero inspects its callbacks)."""
+        if self.target is not None:
+            self.target(button, pressed)
+
+
+@dataclass(frozen=True)
+class WebAddress:
+    """Where the table page listens, and which setting asked for it (for messages)."""
+
+    host: str
+    port: int
+    source: str = "--web"
+
+
+Drive = Literal["loop", "inline"]
+
+
+@dataclass
+class Box:
+    """The assembled box (see :func:`build_box`)."""
+
+    hardware: Hardware
+    controller: Controller
+    loop: EventLoop | None
+    channels: list[LineSource] = field(default_factory=list)
+    web: Any = None
+    keyboard: Any = None
+    serial_path: str | None = None
+    _closed: bool = False
+
+    def _the_loop(self) -> EventLoop:
+        if self.loop is None:
+            raise RuntimeError("this box was built to be driven inline: it has no loop")
+        return self.loop
+
+    def run(self) -> int:
+        """The loop on the main thread until SIGTERM / SIGINT; then everything is closed."""
+        try:
+            if self.keyboard is not None:
+                self.keyboard.start()
+            return self._the_loop().run()
+        finally:
+            self.close()
+
+    def run_without_signals(self) -> int:
+        """The loop on the calling thread (any thread) until ``box.loop.stop()``; the
+        caller closes the box (tests, the bench). ``box.loop.ready`` tells other threads
+        when it accepts input."""
+        return self._the_loop().run_without_signals()
+
+    def close(self) -> None:
+        """Close everything built (idempotent): the keyboard, the terminal preview, the
+        journal (checkpointed: after a clean stop no game lives only in the -wal file), the
+        devices, the loop's pipe."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.keyboard is not None:
+            self.keyboard.close()
+        preview = getattr(self.hardware.display, "preview", None)
+        if preview is not None:
+            preview.close()
+        self.controller.journal.close()
+        self.hardware.close()
+        if self.loop is not None:
+            self.loop.close()
+
+
+def build_box(config: Config, *, backend: str, clock: Clock, state_dir: Path,
+              rng: random.Random, drive: Drive = "loop", simulated: bool = False,
+              out: TextIO | None = None, serial: bool = False, web: WebAddress | None = None,
+              interactive: bool = False, notifier: Notifier | None = None,
+              instrument: Callable[[Hardware], None] | None = None) -> Box:
+    """The whole box on ``backend`` (``pi`` or ``fake``).
+
+    ``drive="loop"``: button edges go to an event loop (``out`` gets its ``ready`` line);
+    ``"inline"``: no loop, edges go straight to the controller on the caller's thread (mock
+    pins call back inline): ``companion simulate`` and tests that drive the controller.
+    ``serial`` opens the config's serial line as a channel (``box.serial_path`` is a pty's
+    path); ``web`` serves the table page (UsageError if it cannot listen); ``interactive``
+    draws the display in the terminal on ``out`` and takes keys as buttons.
+    ``instrument(hardware)`` may wrap parts (record tones, time frames) before the
+    controller is built over them."""
+    relay = EdgeRelay()
+    preview_out = out if interactive else None
+    footer = ""
+    if interactive:
+        from companion.adapters.terminal import KEY_HELP
+
+        footer = KEY_HELP
+    hardware = build_hardware(config, backend, on_edge=relay.forward, preview=preview_out,
+                              preview_footer=footer)
+    if instrument is not None:
+        instrument(hardware)
+    controller = build_controller(config, hardware, clock=clock, state_dir=state_dir, rng=rng,
+                                  simulated=simulated)
+    if drive == "inline":
+        relay.target = controller.edge
+        return Box(hardware, controller, None)
+    box = Box(hardware, controller, None)
+    if serial:
+        _add_serial(box, config)
+    if web is not None:
+        box.web = _serve_web(config, controller, web, state_dir)
+        box.channels.append(box.web.channel)
+    loop = EventLoop(controller, out=out if out is not None else io.StringIO(),
+                     channels=box.channels, notifier=notifier)
+    box.loop = loop
+    relay.target = loop.post_edge
+    from companion.adapters.power import power_off
+
+    # The menu's "Power off": systemctl poweroff on a Pi, a clean stop on the fake backend.
+    controller.power_off_listeners.append(
+        partial(power_off, pi=backend == "pi", stop=loop.stop, out=loop.out))
+    if interactive:
+        from companion.adapters.terminal import Keyboard
+
+        box.keyboard = Keyboard(sys.stdin.fileno(), loop.post_gesture, loop.stop)
+    return box
+
+
+def _add_serial(box: Box, config: Config) -> None:
+    """The config's serial line as a channel; a device missing at start (or vanishing) is
+    reopened with backoff (a pty cannot be); ``none`` adds nothing."""
+    from companion.adapters.serial_link import PtyLink, open_device, open_link
+    from companion.runtime import SerialChannel
+
+    serial_url, baudrate = config["serial"]["url"], config["serial"]["baudrate"]
+    try:
+        link = open_link(serial_url, baudrate)
+    except OSError as error:
+        # A serial adapter not plugged in yet: play on, and keep trying to open it.
+        logging.getLogger("companion").error("serial line %s: %s; retrying", serial_url, error)
+        link = None
+    if isinstance(link, PtyLink):
+        box.serial_path = link.peer_path
+        preview = getattr(box.hardware.display, "preview", None)
+        if preview is not None:
+            # The serial= line scrolls away; the simulator's status line keeps the path.
+            preview.show_serial(link.peer_path)
+    if serial_url != "none":
+        reopen = None if serial_url == "pty" else partial(open_device, serial_url, baudrate)
+        box.channels.append(SerialChannel(link, reopen=reopen))
+
+
+def _serve_web(config: Config, controller: Controller, web: WebAddress, state_dir: Path) -> Any:
+    try:
+        return build_web(config, controller, host=web.host, port=web.port, state_dir=state_dir)
+    except OSError as error:
+        raise UsageError(f"{web.source}: cannot listen on {web.host}:{web.port}: "
+                         f"{error.strerror or error}") from None

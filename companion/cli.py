@@ -20,12 +20,7 @@ from typing import Any
 from companion import __version__
 from companion.config import Config, ConfigError
 from companion.config import load as load_config
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-
-
-class UsageError(Exception):
-    """Bad usage or a bad input file: exit 2 with this message."""
+from companion.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -165,12 +160,12 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from companion.adapters.run_record import RunRecord, ready_status
+    from companion.adapters.last_run import LastRunFile, ready_status
 
     config = _config_with_flags(args)
     state_dir = _state_dir(args, config)
     # How this run ends goes into the state dir, for the next start's STATUS= and the doctor.
-    record = RunRecord(state_dir)
+    record = LastRunFile(state_dir)
     previous = record.begin()
     try:
         status = _run_box(args, config, state_dir, ready_status(previous))
@@ -227,8 +222,8 @@ def _state_dir(args: argparse.Namespace, config: Config) -> Path:
 def _simulate(args: argparse.Namespace) -> int:
     import tempfile
 
-    from companion.bootstrap import build_controller, build_hardware
-    from companion.runtime import Controller, simulate
+    from companion.bootstrap import build_box
+    from companion.runtime import simulate
     from companion.testing.clock import FakeClock
 
     config = load_config(args.config)
@@ -242,24 +237,17 @@ def _simulate(args: argparse.Namespace) -> int:
         source = sys.stdin.fileno()
     with tempfile.TemporaryDirectory(prefix="companion-simulate-") as temporary:
         state_dir = Path(args.state_dir) if args.state_dir is not None else Path(temporary)
-        controller: Controller | None = None
-
-        def on_edge(button: Any, pressed: bool) -> None:
-            if controller is not None:
-                controller.edge(button, pressed)
-
-        hardware = build_hardware(config, "fake", on_edge=on_edge)
-        controller = build_controller(config, hardware, clock=FakeClock(),
-                                      state_dir=state_dir, rng=random.Random(args.seed),
-                                      simulated=True)
+        # No event loop: the fake clock moves only on 'wait', so the lines drive the
+        # controller directly, one reply each.
+        box = build_box(config, backend="fake", clock=FakeClock(), state_dir=state_dir,
+                        rng=random.Random(args.seed), drive="inline", simulated=True)
         try:
-            failed = simulate(controller, source, sys.stdout,
+            failed = simulate(box.controller, source, sys.stdout,
                               stop_on_error=args.script is not None)
         finally:
             if args.script is not None:
                 source.close()
-            controller.journal.close()
-            hardware.close()
+            box.close()
     if failed is not None:
         print(f"{args.script}:{failed}: the command got an error reply", file=sys.stderr)
         return EXIT_FAILED
@@ -322,6 +310,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _history(args: argparse.Namespace) -> int:
     from companion.adapters.journal import FILE_NAME, Journal
+    from companion.adapters.journal_rows import JournalUnavailable
     from companion.bootstrap import owner_route_guide
     from companion.core.app import App
     from companion.games.registry import playable_games
@@ -331,7 +320,11 @@ def _history(args: argparse.Namespace) -> int:
     state_dir = _state_dir(args, config)
     if not (state_dir / FILE_NAME).exists():
         raise UsageError(f"{state_dir / FILE_NAME}: no journal here (see --state-dir)")
-    journal = Journal.in_directory(state_dir)
+    try:
+        journal = Journal.in_directory(state_dir)
+    except JournalUnavailable as error:  # the disk refused: a failed command, one line
+        print(f"companion history: {state_dir / FILE_NAME}: {error}", file=sys.stderr)
+        return EXIT_FAILED
     try:
         if args.export is not None:
             folder = _output_folder(args.export, "--export")

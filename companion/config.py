@@ -7,7 +7,7 @@ Rules it enforces:
   message names the file, the key and what is allowed (the command line exits 2).
 - A config file that is not valid TOML (or not UTF-8) is refused the same way, with its line
   and column; so is one nested too deep or holding a number too long to be real
-  (companion/protocol/bounded.py).
+  (companion/bounded.py).
 - The system file is read only when it exists; a file named with ``--config`` must exist.
 """
 
@@ -19,7 +19,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from companion.protocol.bounded import MAX_INPUT_CHARS, BoundedInputError, loads_toml
+from companion.bounded import MAX_INPUT_CHARS, BoundedInputError, loads_toml
+from companion.errors import FixedCodeError
 
 SYSTEM_CONFIG = Path("/etc/companion/companion.toml")
 
@@ -32,8 +33,10 @@ CHOICES: dict[str, tuple[Any, ...]] = {
 Config = dict[str, dict[str, Any]]
 
 
-class ConfigError(Exception):
+class ConfigError(FixedCodeError):
     """A config file that cannot be used; the message says where and what is allowed."""
+
+    CODE = "bad-config"
 
 
 def defaults() -> Config:

@@ -17,6 +17,8 @@ Pure: the standard library only, so the core, the games and the protocol may all
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 
 class CompanionError(Exception):
     """An error with a protocol code and a human message, in that order."""
@@ -28,3 +30,13 @@ class CompanionError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+class FixedCodeError(CompanionError):
+    """A :class:`CompanionError` whose every instance has the same code, the class's ``CODE``;
+    built from the message alone (the code is never passed in another position)."""
+
+    CODE: ClassVar[str] = "error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(self.CODE, message)

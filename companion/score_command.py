@@ -1,7 +1,7 @@
 """``companion score GAME [FILE|-]``: one finished game, scored from a file.
 
 What it promises (CONTRACT.md sections 1 and 4, docs/scoring.md): the input is JSON, or TOML
-for a ``.toml`` file, read within the bounds of companion/protocol/bounded.py (depth, number
+for a ``.toml`` file, read within the bounds of companion/bounded.py (depth, number
 size, text size); it is checked by the same scorer the protocol's ``score`` uses, so a refusal
 names the player, row and column or the field, with exit 2. The text output carries every
 fact the ``--json`` object does. With no file and a terminal on standard input it prints the
@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.cli import EXIT_OK, UsageError
+from companion.exits import EXIT_OK, UsageError
 
 
 def score(args: argparse.Namespace) -> int:
@@ -28,7 +28,7 @@ def score(args: argparse.Namespace) -> int:
     base = Path.cwd() if args.file == "-" else Path(args.file).resolve().parent
 
     def read_guide(path: str) -> str:
-        from companion.protocol.bounded import MAX_INPUT_CHARS
+        from companion.bounded import MAX_INPUT_CHARS
 
         guide = base / path
         try:
@@ -65,8 +65,8 @@ def score(args: argparse.Namespace) -> int:
 
 def read_score_file(name: str) -> Any:
     """The decoded score input: JSON, or TOML for a ``.toml`` file, within the bounds of
-    companion/protocol/bounded.py (depth, number size, text size)."""
-    from companion.protocol.bounded import (
+    companion/bounded.py (depth, number size, text size)."""
+    from companion.bounded import (
         MAX_INPUT_CHARS,
         BoundedInputError,
         loads_json,

@@ -17,12 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.bounded import BoundedInputError, loads_json, loads_toml
 from companion.config import ConfigError, defaults, load
 from companion.games.flight_plan import example_guide_text, parse_guide
 from companion.games.registry import scorers
 from companion.games.score_formats import EXAMPLES
 from companion.games.scoring import ScoreInputError, format_table
-from companion.protocol.bounded import BoundedInputError, loads_json, loads_toml
 
 EXAMPLES_RUN = 120
 

@@ -22,92 +22,51 @@ What it promises (DESIGN.md rule 6):
   after a clean stop no game lives only in the ``-wal`` file.
 - A full disk does not stop a write: a ballast file (adapters/disk_reserve.py) is released and
   the write made again at once; :attr:`Journal.on_reserve` is true until the ballast is back.
+- SQLite's and the OS's errors stay inside: a disk that refuses to open or write the journal
+  raises :class:`~companion.adapters.journal_rows.JournalUnavailable` (a ``JournalError``,
+  of the one error family), the library's error as its cause.
+
+The file itself (schema, opening, migrating, moving aside, which errors blame the disk) is in
+adapters/journal_schema.py; the row checks in adapters/journal_rows.py.
 """
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import json
 import logging
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 from companion.adapters.disk_reserve import RESERVE_BYTES, RESERVE_NAME, Reserve
-from companion.adapters.journal_rows import JournalDamage, JournalError, check_rows
+from companion.adapters.journal_rows import (
+    JournalDamage,
+    JournalError,
+    JournalUnavailable,
+)
+from companion.adapters.journal_schema import (
+    DAMAGE_ERRORS,
+    FILE_NAME,
+    SCHEMA_VERSION,
+    is_circumstance,
+    is_disk_full,
+    move_aside,
+    open_database,
+)
 from companion.adapters.sqlite_wal import wal_damage
 from companion.core.app import PastGame, Recorded
 from companion.core.game import action_from_json, action_to_json
 
+# Re-exported: where the journal's users have always found them.
+__all__ = ["DAMAGE_ERRORS", "FILE_NAME", "SCHEMA_VERSION", "GameSummary", "Journal",
+           "JournalError", "StoredGame", "is_disk_full"]
+
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
-FILE_NAME = "journal.sqlite3"
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    game TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    started_at REAL NOT NULL,
-    started_wall TEXT NOT NULL,
-    clock REAL NOT NULL,
-    result TEXT,
-    current INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS actions (
-    id INTEGER PRIMARY KEY,
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    action TEXT NOT NULL,
-    at REAL NOT NULL,
-    wall TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS actions_by_game ON actions(game_id, id);
-"""
-
-
-WAL_AUTOCHECKPOINT_PAGES = 128
-"""The write-ahead log is folded into the database every this many pages (SQLite's default
-is 1000): a log of at most about half a megabyte, reused in place, keeps a full disk's
-reserve for new rows rather than for a growing log, and bounds the log read at start."""
-
 _Result = TypeVar("_Result")
-
-
-def is_disk_full(error: BaseException) -> bool:
-    """Whether ``error`` means no space is left (SQLite's SQLITE_FULL, or ENOSPC/EDQUOT)."""
-    if isinstance(error, sqlite3.Error):
-        code = getattr(error, "sqlite_errorcode", None)
-        return code == sqlite3.SQLITE_FULL or "disk is full" in str(error)
-    return isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT)
-
-
-CIRCUMSTANCE_CODES = frozenset({
-    sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_BUSY,
-    sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_NOMEM,
-    sqlite3.SQLITE_AUTH})
-"""SQLite's primary result codes that blame the disk or the system, not the file's content:
-such a journal is not moved aside (it may be fine once the disk is back)."""
-
-
-def _is_circumstance(error: sqlite3.Error) -> bool:
-    code = getattr(error, "sqlite_errorcode", None)
-    if code is None:  # raised by the sqlite3 module itself, not by SQLite
-        return isinstance(error, sqlite3.OperationalError)
-    return code & 0xFF in CIRCUMSTANCE_CODES
-
-
-DAMAGE_ERRORS = (JournalError, sqlite3.DatabaseError, ValueError, KeyError, TypeError,
-                 RecursionError)
-"""What reading a damaged file raises (a missing table, a malformed page, a bad row)."""
-
 
 @dataclass(frozen=True)
 class StoredGame:
@@ -167,8 +126,13 @@ class Journal:
 
     @classmethod
     def in_directory(cls, state_dir: Path, *, reserve_bytes: int = RESERVE_BYTES) -> Journal:
-        state_dir.mkdir(parents=True, exist_ok=True)
-        return cls(state_dir / FILE_NAME, reserve_bytes=reserve_bytes)
+        """The journal in ``state_dir`` (made if missing); JournalUnavailable when the disk
+        refuses."""
+        try:
+            state_dir.mkdir(parents=True, exist_ok=True)
+            return cls(state_dir / FILE_NAME, reserve_bytes=reserve_bytes)
+        except (OSError, sqlite3.Error) as error:
+            raise JournalUnavailable(str(error)) from error
 
     @classmethod
     def reader(cls, state_dir: Path) -> Journal:
@@ -202,7 +166,7 @@ class Journal:
         saved, and ``wanted_dir`` set so the runtime can retry the real one."""
         try:
             return cls.in_directory(state_dir)
-        except (OSError, sqlite3.Error) as error:
+        except JournalUnavailable as error:
             log.error("cannot keep a journal in %s (%s); games are not saved", state_dir, error)
             journal = cls(Path(":memory:"))
             journal.durable = False
@@ -263,28 +227,28 @@ class Journal:
 
     def current(self) -> StoredGame | None:
         """The game in play, with every action, or ``None`` on a fresh box."""
-        row = self._db.execute(
+        row = self._one(
             "SELECT id, game, options, seed, started_wall, clock, result FROM games"
-            " WHERE current = 1 ORDER BY id DESC LIMIT 1").fetchone()
+            " WHERE current = 1 ORDER BY id DESC LIMIT 1")
         if row is None:
             return None
         return self._stored(row)
 
     def game(self, game_id: int) -> StoredGame:
-        row = self._db.execute(
+        row = self._one(
             "SELECT id, game, options, seed, started_wall, clock, result FROM games"
-            " WHERE id = ?", (game_id,)).fetchone()
+            " WHERE id = ?", (game_id,))
         if row is None:
             raise JournalError(f"no game {game_id} in {self.path}")
         return self._stored(row)
 
     def games(self) -> list[GameSummary]:
         """Every game, newest first."""
-        rows = self._db.execute(
+        rows = self._all(
             "SELECT g.id, g.game, g.options, g.started_wall, g.result,"
             " COUNT(a.id), COALESCE(MAX(a.wall), g.started_wall)"
             " FROM games g LEFT JOIN actions a ON a.game_id = g.id"
-            " GROUP BY g.id ORDER BY g.id DESC").fetchall()
+            " GROUP BY g.id ORDER BY g.id DESC")
         return [GameSummary(id=row[0], game=row[1], options=json.loads(row[2]),
                             started_wall=row[3],
                             result=None if row[4] is None else json.loads(row[4]),
@@ -293,11 +257,11 @@ class Journal:
     def unfinished(self, limit: int = 5) -> list[PastGame]:
         """Games that did not end and are not current (replaced or set aside), newest
         first: the ones the menu offers to resume."""
-        rows = self._db.execute(
+        rows = self._all(
             "SELECT g.id, g.game, COALESCE(MAX(a.wall), g.started_wall)"
             " FROM games g LEFT JOIN actions a ON a.game_id = g.id"
             " WHERE g.current = 0 AND g.result IS NULL"
-            " GROUP BY g.id ORDER BY g.id DESC LIMIT ?", (limit,)).fetchall()
+            " GROUP BY g.id ORDER BY g.id DESC LIMIT ?", (limit,))
         return [PastGame(id=row[0], game=row[1], last_wall=row[2]) for row in rows]
 
     def last_clock(self) -> float:
@@ -308,14 +272,14 @@ class Journal:
         because a game begun while the journal could not be opened (on a game clock that
         started from zero) may be behind older games; resuming from theirs would make its
         countdown lose time."""
-        row = self._db.execute(
+        row = self._one(
             "SELECT MAX(m) FROM (SELECT MAX(clock) AS m FROM games WHERE current = 1"
             " UNION ALL SELECT MAX(a.at) FROM actions a JOIN games g ON g.id = a.game_id"
-            " WHERE g.current = 1)").fetchone()
+            " WHERE g.current = 1)")
         if row is None or row[0] is None:
-            row = self._db.execute(
+            row = self._one(
                 "SELECT MAX(m) FROM (SELECT MAX(clock) AS m FROM games"
-                " UNION ALL SELECT MAX(at) FROM actions)").fetchone()
+                " UNION ALL SELECT MAX(at) FROM actions)")
         return float(row[0]) if row and row[0] is not None else 0.0
 
     def close(self) -> None:
@@ -344,11 +308,11 @@ class Journal:
         self._db.close()
         if str(self.path) == ":memory:":
             aside_name = "nothing (it was in memory)"
-            self._db = self._open(self.path)
+            self._db = self._open_database(self.path)
         else:
-            aside = self._move_aside(self.path)
+            aside = move_aside(self.path)
             aside_name = aside.name
-            self._db = self._with_reserve(lambda: self._open(self.path), restore=False)
+            self._db = self._with_reserve(lambda: self._open_database(self.path), restore=False)
         self._closed = False
         self.kept_aside = aside_name
         self.recovered_from = f"{reason}; the old journal is kept as {aside_name}"
@@ -367,25 +331,44 @@ class Journal:
 
     def _with_reserve(self, write: Callable[[], _Result], *, restore: bool = True) -> _Result:
         """Run ``write``; if the disk is full, release the reserve and run it again at once.
-        After a write that worked, put the reserve back when the disk has room again."""
+        After a write that worked, put the reserve back when the disk has room again.
+        A write the disk still refuses raises JournalUnavailable."""
         try:
             result = write()
         except (sqlite3.Error, OSError) as error:
             if not is_disk_full(error) or self.reserve is None or not self.reserve.release():
-                raise
+                raise JournalUnavailable(str(error)) from error
             log.error("disk full in %s (%s): released the %d-byte reserve, saving on it",
                       self.path.parent, error, self.reserve.size)
-            result = write()
+            try:
+                result = write()
+            except (sqlite3.Error, OSError) as again:
+                raise JournalUnavailable(str(again)) from again
         if (restore and self.reserve is not None and not self.reserve.present
                 and self.reserve.ensure()):
             log.warning("disk has room again: the reserve in %s is back", self.path.parent)
         return result
 
+    def _one(self, sql: str, parameters: tuple[Any, ...] = ()) -> Any:
+        """The first row ``sql`` reads, or None; SQLite's errors as JournalError."""
+        rows = self._all(sql, parameters)
+        return rows[0] if rows else None
+
+    def _all(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
+        """Every row ``sql`` reads. A disk that refuses is JournalUnavailable; anything else
+        SQLite says on reading (a malformed page) is JournalDamage."""
+        try:
+            return self._db.execute(sql, parameters).fetchall()
+        except sqlite3.Error as error:
+            if is_circumstance(error):
+                raise JournalUnavailable(str(error)) from error
+            raise JournalDamage(str(error) or type(error).__name__) from error
+
     def _stored(self, row: tuple[Any, ...]) -> StoredGame:
         game_id, game, options, seed, started_wall, clock, result = row
-        rows = self._db.execute(
+        rows = self._all(
             "SELECT action, at, wall FROM actions WHERE game_id = ? ORDER BY id",
-            (game_id,)).fetchall()
+            (game_id,))
         history = tuple(Recorded(action_from_json(json.loads(action)), at)
                         for action, at, _ in rows)
         return StoredGame(id=game_id, game=game, options=json.loads(options), seed=seed,
@@ -399,71 +382,19 @@ class Journal:
         damage = None if str(path) == ":memory:" else wal_damage(path)
         if damage is None:
             try:
-                return self._open(path)
+                return self._open_database(path)
             except sqlite3.Error as error:
-                if _is_circumstance(error):
+                if is_circumstance(error):
                     raise  # the disk, not the file: full, read-only, locked, unplugged
                 damage = str(error) or type(error).__name__
             except DAMAGE_ERRORS as error:
                 damage = str(error) or type(error).__name__
-        aside = self._move_aside(path)
+        aside = move_aside(path)
         self.kept_aside = aside.name
         self.recovered_from = f"{damage}; the old journal is kept as {aside.name}"
         log.error("journal %s unusable (%s); moved aside to %s, starting fresh",
                   path, damage, aside)
-        return self._open(path)
+        return self._open_database(path)
 
-    def _open(self, path: Path) -> sqlite3.Connection:
-        if str(path) != ":memory:" and path.is_dir():
-            raise JournalError(f"{path} is a directory, not a journal")
-        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        try:
-            db.isolation_level = "DEFERRED"
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
-            db.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
-            with db:
-                db.executescript(SCHEMA)
-                row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-                if row is None:
-                    db.execute("INSERT INTO meta (key, value) VALUES ('schema', ?)",
-                               (str(self.schema_version),))
-                else:
-                    self._migrate(db, int(row[0]))
-            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise JournalDamage("the SQLite integrity check failed")
-            # Read every stored row once, so damage shows now and not mid-game.
-            check_rows(db)
-        except BaseException:
-            db.close()
-            raise
-        return db
-
-    def _migrate(self, db: sqlite3.Connection, version: int) -> None:
-        """Bring a journal of ``version`` up to this program's schema (in the caller's
-        transaction), or refuse it."""
-        if version > self.schema_version:
-            raise JournalError(f"schema version {version} is newer than this program's "
-                               f"{self.schema_version}")
-        for step in range(version, self.schema_version):
-            if step not in self.migrations:
-                raise JournalError(f"schema version {version}: no migration from {step}")
-            for statement in self.migrations[step]:
-                db.execute(statement)
-            log.warning("journal migrated from schema %d to %d", step, step + 1)
-        db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(self.schema_version),))
-
-    @staticmethod
-    def _move_aside(path: Path) -> Path:
-        """Rename the database and its ``-wal`` and ``-shm`` files to one dated name."""
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        aside = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
-        counter = 1
-        while any(aside.with_name(aside.name + suffix).exists() for suffix in ("", "-wal")):
-            aside = path.with_name(f"{path.stem}.damaged-{stamp}-{counter}{path.suffix}")
-            counter += 1
-        for suffix in ("", "-wal", "-shm"):
-            with contextlib.suppress(FileNotFoundError):  # a log without a database, say
-                path.with_name(path.name + suffix).rename(aside.with_name(aside.name + suffix))
-        return aside
+    def _open_database(self, path: Path) -> sqlite3.Connection:
+        return open_database(path, self.schema_version, self.migrations)

@@ -16,19 +16,32 @@ import sqlite3
 from typing import Any
 
 from companion.core.game import action_from_json
+from companion.errors import FixedCodeError
 
 MAX_GAME_CLOCK = 1e12
 """Game-clock seconds a journal can plausibly hold (30,000 years of play); beyond it float
 seconds stop advancing, so a larger value is damage."""
 
 
-class JournalError(Exception):
+class JournalError(FixedCodeError):
     """The journal cannot be used (and could not be recovered)."""
+
+    CODE = "journal"
 
 
 class JournalDamage(JournalError):
     """The journal holds something this program could not have written; the message names
     the table, the row and the column."""
+
+    CODE = "journal-damage"
+
+
+class JournalUnavailable(JournalError):
+    """The disk refused to open or write the journal (full past the reserve, read-only,
+    unplugged, locked): SQLite's or the OS's error, translated at this adapter's boundary.
+    The message is the library's own; the library error is the ``__cause__``."""
+
+    CODE = "journal-unavailable"
 
 
 def check_rows(db: sqlite3.Connection) -> None:

@@ -4,7 +4,7 @@ What it promises:
 - Real devices are built by luma's own command-line machinery (``luma.core.cmdline``) from
   luma-style options (``--display ssd1306 --interface i2c --i2c-address 0x3C``), so every
   panel luma supports works without a branch per driver here.
-- SSD1306, SSD1309 and SH1106 panels get partial updates (adapters/partial.py): only the changed
+- SSD1306, SSD1309 and SH1106 panels get partial updates (adapters/oled_pages.py): only the changed
   part of a frame goes over the bus, and the panel still ends up with exactly the frame.
   ``display.partial_updates = false`` in the config goes back to luma's full frames; other
   drivers always get luma's own ``display()``.
@@ -23,11 +23,11 @@ from typing import Any
 from PIL import Image
 
 # The terminal simulator's drawing lives with the terminal's keys; imported here for the
-# Display that mirrors frames to it (and for older imports of these names).
-from companion.adapters.terminal import TerminalPreview, braille_lines
+# Display that mirrors frames to it.
+from companion.adapters.terminal import TerminalPreview
 
-__all__ = ["Display", "TerminalPreview", "braille_lines", "dummy_device", "luma_arguments",
-           "partial_device", "real_device"]
+__all__ = ["Display", "TerminalPreview", "dummy_device", "luma_arguments", "partial_device",
+           "real_device"]
 
 LUMA_OPTIONS = ("display", "interface", "i2c_port", "i2c_address", "spi_port", "spi_device",
                 "width", "height", "rotate")
@@ -62,10 +62,10 @@ def real_device(options: Mapping[str, Any]) -> Any:
 
 def partial_device(device: Any, enabled: bool = True) -> Any:
     """``device`` sending only changed regions when ``enabled`` and it is an SSD1306,
-    SSD1309 or SH1106 (see adapters/partial.py); ``device`` itself otherwise."""
+    SSD1309 or SH1106 (see adapters/oled_pages.py); ``device`` itself otherwise."""
     if not enabled:
         return device
-    from companion.adapters.partial import with_partial_updates
+    from companion.adapters.oled_pages import with_partial_updates
 
     return with_partial_updates(device)
 

@@ -37,7 +37,7 @@ def partial_ssd1306(bus: Any) -> Any:
     from luma.core.interface.serial import i2c
     from luma.oled.device import ssd1306
 
-    from companion.adapters.partial import with_partial_updates
+    from companion.adapters.oled_pages import with_partial_updates
 
     return with_partial_updates(ssd1306(serial_interface=i2c(bus=bus, address=0x3C)))
 
@@ -64,7 +64,12 @@ def measure_display_bus() -> dict[str, Any]:
     from luma.core.interface.serial import i2c
     from luma.oled.device import sh1106, ssd1306
 
-    from companion.adapters.partial import SimulatedPanel, WireCost, wire_cost, with_partial_updates
+    from companion.adapters.oled_pages import (
+        SimulatedPanel,
+        WireCost,
+        wire_cost,
+        with_partial_updates,
+    )
     from companion.testing.recording import RecordingI2CBus
 
     frames = countdown_frames(120)

@@ -1,4 +1,4 @@
-"""The rig: the real wiring (bootstrap) on the real monotonic clock, instrumented.
+"""The rig: the real wiring (bootstrap.build_box) on the real monotonic clock, instrumented.
 
 What it promises: the controller, the event loop, gpiozero ``MockFactory`` pins and luma's
 real ``ssd1306`` driver with partial updates (on a counting I2C bus, which takes no time) are
@@ -90,29 +90,26 @@ class Rig:
         import random
 
         from companion.adapters.clock import MonotonicClock
-        from companion.bootstrap import build_controller, build_hardware
+        from companion.bootstrap import Hardware, build_box
         from companion.config import defaults
-        from companion.runtime import EventLoop
 
-        config = defaults()
-        self.loop: Any = None
-
-        def on_edge(button: Any, pressed: bool) -> None:
-            if self.loop is not None:
-                self.loop.post_edge(button, pressed)
-
-        self.hardware = build_hardware(config, "fake", on_edge=on_edge)
         self.display = BenchDisplay(work)
-        self.buzzer = BenchBuzzer(self.hardware.buzzer, self.display)
-        self.hardware.display = self.display
-        self.hardware.buzzer = self.buzzer
+
+        def instrument(hardware: Hardware) -> None:
+            self.buzzer = BenchBuzzer(hardware.buzzer, self.display)
+            hardware.display = self.display
+            hardware.buzzer = self.buzzer
+
         state_dir.mkdir(parents=True, exist_ok=True)
-        self.controller = build_controller(config, self.hardware, clock=MonotonicClock(),
-                                           state_dir=state_dir, rng=random.Random(1))
+        self.box = build_box(defaults(), backend="fake", clock=MonotonicClock(),
+                             state_dir=state_dir, rng=random.Random(1), out=io.StringIO(),
+                             instrument=instrument)
+        assert self.box.loop is not None
+        self.hardware, self.controller, self.loop = (self.box.hardware, self.box.controller,
+                                                     self.box.loop)
         self.display.controller = self.controller
         self.buzzer.controller = self.controller
         self._instrument()
-        self.loop = EventLoop(self.controller, out=io.StringIO())
 
     def _instrument(self) -> None:
         """Time the loop's wake-ups and the journal's writes (instance attributes wrapping
@@ -175,7 +172,8 @@ class Rig:
         return time.process_time() - cpu, time.perf_counter() - wall
 
     def run(self, script: Callable[[Rig], None]) -> None:
-        """The event loop on this (main) thread; ``script`` on another; then close."""
+        """The event loop on this thread (without signals); ``script`` on another; then
+        close."""
         import threading
 
         failure: list[BaseException] = []
@@ -191,10 +189,9 @@ class Rig:
         driver = threading.Thread(target=drive, name="bench-driver", daemon=True)
         driver.start()
         try:
-            self.loop.run()
+            self.box.run_without_signals()
         finally:
             driver.join(10)
-            self.controller.journal.close()
-            self.hardware.close()
+            self.box.close()
         if failure:
             raise failure[0]

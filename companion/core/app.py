@@ -51,10 +51,10 @@ Rules it enforces:
   "Forget phones". A pending pairing code shows in the alert box ("Pair code 123456") until
   its deadline, which is a wake-up like any other; it never reaches the state JSON.
 
-This module is one state machine, kept whole on purpose (issue #12 allows it where that reads
-better): every input is routed here, to the game, the menu's pages, the offer of a stale game
-or the sound, and reading the routes in one place is what shows that no input is lost or
-handled twice. Its data moved out (core/appstate.py); its pages share the routing.
+Every input is routed here (:meth:`App.gesture`), to the game, the menu, the offer of a stale
+game or the sound, so reading the routes in one place shows that no input is lost or handled
+twice. The state and effect records are in core/appstate.py; the menu's pages, which the
+routes hand a button to, are in core/menu.py.
 """
 
 from __future__ import annotations
@@ -99,9 +99,19 @@ from companion.core.game import (
     describe_action,
     resolve_options,
 )
+from companion.core.menu import (
+    BACK_TO_GAME,
+    FORGET_PHONES,
+    RESUME_A_GAME,
+    TABLE_PAGE_ITEM,
+    answer_offer,
+    menu_input,
+    mute_item,
+    volume_item,
+)
 from companion.core.table_page import TablePage
 from companion.core.timer import Countdown, TimerState
-from companion.core.tunes import VOLUME_STEPS, SoundSettings, warning_tune
+from companion.core.tunes import SoundSettings, warning_tune
 
 __all__ = [
     "BACK_TO_GAME",
@@ -127,22 +137,6 @@ __all__ = [
     "mute_item",
     "volume_item",
 ]
-
-BACK_TO_GAME = "Back to game"
-RESUME_A_GAME = "Resume a game"
-TABLE_PAGE_ITEM = "Table page"
-FORGET_PHONES = "Forget phones"
-
-
-def volume_item(sound: SoundSettings) -> str:
-    """The menu row for the volume."""
-    return f"Volume {sound.volume}/{VOLUME_STEPS}"
-
-
-def mute_item(sound: SoundSettings) -> str:
-    """The menu row for mute."""
-    return "Sound: muted" if sound.muted else "Sound: on"
-
 
 class App:
     """The pure state machine of the whole box; see the module docstring."""
@@ -184,9 +178,9 @@ class App:
         if gesture.kind == "chord":
             return self.set_sound(state, state.sound.toggled())
         if state.offer is not None:
-            return self._answer_offer(state, gesture)
+            return answer_offer(state, gesture)
         if state.menu is not None:
-            return self._menu_input(state, gesture, now)
+            return menu_input(self, state, gesture, now)
         if gesture.kind == "press" and gesture.button is Button.BACK:
             return replace(state, menu=Menu(), notice=None), []
         if gesture.kind == "hold" and gesture.button is Button.BACK:
@@ -218,7 +212,7 @@ class App:
             history.pop()
             dropped += 1
         if not history:
-            raise RuleError("nothing to undo")
+            raise RuleError("not-allowed", "nothing to undo")
         undone = history.pop()
         dropped += 1
         game = self._game(session.game)
@@ -333,12 +327,13 @@ class App:
             return self.games[name]
         except KeyError:
             known = ", ".join(self.games)
-            raise RuleError(f"unknown game {name!r}; games: {known}", "bad-argument") from None
+            raise RuleError("bad-argument", f"unknown game {name!r}; games: {known}") from None
 
     @staticmethod
     def _session(state: AppState) -> Session:
         if state.session is None:
-            raise RuleError("no game in play; choose one in the menu or send 'new GAME'")
+            raise RuleError("not-allowed",
+                            "no game in play; choose one in the menu or send 'new GAME'")
         return state.session
 
     @staticmethod
@@ -384,144 +379,3 @@ class App:
             body["values"] = dict(zip((spec.key for spec in self._game(menu.game).options),
                                       menu.values, strict=False))
         return body
-
-    @staticmethod
-    def _answer_offer(state: AppState, gesture: Gesture) -> tuple[AppState, list[Effect]]:
-        if gesture.kind == "press" and gesture.button is Button.NEXT:
-            return replace(state, offer=None, notice=None), []
-        if gesture.kind == "press" and gesture.button is Button.BACK:
-            return (replace(state, offer=None, session=None, menu=Menu(), notice=None),
-                    [JournalSetAside()])
-        raise RuleError("NEXT resumes the game, BACK starts a new one")
-
-    def _menu_input(self, state: AppState, gesture: Gesture,
-                    now: float) -> tuple[AppState, list[Effect]]:
-        menu = state.menu
-        assert menu is not None
-        if gesture.kind == "hold":
-            if gesture.button is Button.BACK and state.session is not None:
-                return replace(state, menu=None, notice=None), []
-            raise RuleError("in the menu: UP / DOWN choose, NEXT selects, BACK goes back")
-        if menu.page == "table-page":  # any button: back to the row it was opened from
-            return replace(state, menu=replace(menu, page="games"), notice=None), []
-        if menu.page == "games":
-            return self._games_page(state, menu, gesture.button, now)
-        if menu.page == "history":
-            return self._history_page(state, menu, gesture.button)
-        if menu.page == "replace":
-            return self._replace_page(state, menu, gesture.button, now)
-        if menu.page == "power-off":
-            return power.answer(state, menu, gesture.button)
-        return self._options_page(state, menu, gesture.button, now)
-
-    def _games_page(self, state: AppState, menu: Menu, button: Button,
-                    now: float) -> tuple[AppState, list[Effect]]:
-        items = self.menu_items(state)
-        if button in (Button.UP, Button.DOWN):
-            step = -1 if button is Button.UP else 1
-            moved = replace(menu, cursor=(menu.cursor + step) % len(items))
-            return replace(state, menu=moved, notice=None), []
-        if button is Button.BACK:
-            if state.session is None:
-                raise RuleError("choose a game to play")
-            return replace(state, menu=None, notice=None), []
-        chosen = items[menu.cursor]
-        if chosen == BACK_TO_GAME:
-            return replace(state, menu=None, notice=None), []
-        if chosen == volume_item(state.sound):
-            return self.set_sound(state, state.sound.louder())
-        if chosen == mute_item(state.sound):
-            return self.set_sound(state, state.sound.toggled())
-        if chosen == RESUME_A_GAME:
-            return replace(state, menu=Menu(page="history"), notice=None), []
-        if chosen == TABLE_PAGE_ITEM:
-            return replace(state, menu=replace(menu, page="table-page"), notice=None), []
-        if chosen == power.POWER_OFF_ITEM:
-            return power.ask(state, menu), []
-        if chosen == FORGET_PHONES:
-            return replace(state, notice="Phones forgotten: they must pair again"), [
-                ForgetPhones(), Play("click")]
-        name = next(game.name for game in self.games.values() if game.title == chosen)
-        if self.in_play(state):
-            return replace(state, menu=Menu(page="replace", game=name), notice=None), []
-        return self._choose(state, name, now)
-
-    def _choose(self, state: AppState, name: str,
-                now: float) -> tuple[AppState, list[Effect]]:
-        """Game ``name`` was chosen (and, if one was in play, replacing it was agreed)."""
-        defaults = tuple(spec.default for spec in self._game(name).options)
-        if not defaults:
-            return self.new_game(state, name, {}, state.next_seed, now)
-        options_page = Menu(page="options", cursor=0, game=name, values=defaults)
-        return replace(state, menu=options_page, notice=None), []
-
-    def _games_cursor(self, state: AppState, item: str) -> Menu:
-        """The games page with the cursor on ``item`` (the top if it is gone)."""
-        items = self.menu_items(state)
-        return Menu(cursor=items.index(item) if item in items else 0)
-
-    def _history_page(self, state: AppState, menu: Menu,
-                      button: Button) -> tuple[AppState, list[Effect]]:
-        past = state.resumable
-        if button is Button.BACK or not past:
-            return replace(state, menu=self._games_cursor(state, RESUME_A_GAME),
-                           notice=None), []
-        if button in (Button.UP, Button.DOWN):
-            step = -1 if button is Button.UP else 1
-            moved = replace(menu, cursor=(menu.cursor + step) % len(past))
-            return replace(state, menu=moved, notice=None), []
-        chosen = past[min(menu.cursor, len(past) - 1)]
-        if self.in_play(state):
-            asking = Menu(page="replace", cursor=menu.cursor, game=chosen.game,
-                          resume=chosen.id)
-            return replace(state, menu=asking, notice=None), []
-        return self._resume(state, chosen.id)
-
-    @staticmethod
-    def _resume(state: AppState, game_id: int) -> tuple[AppState, list[Effect]]:
-        resumable = tuple(past for past in state.resumable if past.id != game_id)
-        return (replace(state, menu=None, notice=None, resumable=resumable),
-                [ResumeGame(game_id), Play("click")])
-
-    def _replace_page(self, state: AppState, menu: Menu, button: Button,
-                      now: float) -> tuple[AppState, list[Effect]]:
-        assert menu.game is not None
-        if button is Button.NEXT:
-            if menu.resume is not None:
-                return self._resume(state, menu.resume)
-            return self._choose(state, menu.game, now)
-        if button is Button.BACK:
-            back = (Menu(page="history", cursor=menu.cursor) if menu.resume is not None
-                    else self._games_cursor(state, self.title_of(menu.game)))
-            return replace(state, menu=back, notice=None), []
-        raise RuleError("NEXT replaces the game in play, BACK keeps it")
-
-    def _options_page(self, state: AppState, menu: Menu, button: Button,
-                      now: float) -> tuple[AppState, list[Effect]]:
-        assert menu.game is not None
-        specs = self._game(menu.game).options
-        spec = specs[menu.cursor]
-        if button in (Button.UP, Button.DOWN):
-            if not spec.changeable:
-                raise RuleError(f"{spec.label} is {spec.default} here; 'new' sets others")
-            choices = spec.choices
-            current = menu.values[menu.cursor]
-            index = choices.index(current) if current in choices else 0
-            index = (index + (1 if button is Button.UP else -1)) % len(choices)
-            values = list(menu.values)
-            values[menu.cursor] = choices[index]
-            return replace(state, menu=replace(menu, values=tuple(values)), notice=None), []
-        shown = self.visible_options(menu)
-        if button is Button.BACK:
-            before = [index for index in shown if index < menu.cursor]
-            if not before:
-                back = self._games_cursor(state, self._game(menu.game).title)
-                return replace(state, menu=back, notice=None), []
-            return replace(state, menu=replace(menu, cursor=before[-1]), notice=None), []
-        after = [index for index in shown if index > menu.cursor]
-        if after:
-            return replace(state, menu=replace(menu, cursor=after[0]), notice=None), []
-        # A hidden option starts at its default, whatever it was before it was hidden.
-        given = {spec.key: value if index in shown else spec.default
-                 for index, (spec, value) in enumerate(zip(specs, menu.values, strict=True))}
-        return self.new_game(state, menu.game, given, state.next_seed, now)

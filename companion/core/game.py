@@ -23,6 +23,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from companion.core.buttons import Button
 from companion.core.timer import Countdown
+from companion.errors import CompanionError
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,9 @@ AUTOMATIC_ACTIONS = (Expire, Restore)
 def action_to_json(action: GameAction) -> dict[str, str]:
     """How the journal stores an action."""
     match action:
-        case Press(button):
+        case Press(button=button):
             return {"kind": "press", "button": str(button)}
-        case Hold(button):
+        case Hold(button=button):
             return {"kind": "hold", "button": str(button)}
         case Expire():
             return {"kind": "expire"}
@@ -87,9 +88,9 @@ def action_from_json(data: object) -> GameAction:
 def describe_action(action: GameAction) -> str:
     """An action in a few words (``press NEXT``), for a game that cannot say more."""
     match action:
-        case Press(button):
+        case Press(button=button):
             return f"press {str(button).upper()}"
-        case Hold(button):
+        case Hold(button=button):
             return f"hold {str(button).upper()}"
         case Expire():
             return "timer end"
@@ -105,24 +106,20 @@ class Play:
     tune: str
 
 
-class RuleError(Exception):
+class RuleError(CompanionError):
     """An action the rules do not allow now. The state stays as it was.
 
+    Built as ``(code, message)`` like every error of the family (companion/errors.py):
     ``code`` is the line protocol's error word (``not-allowed``, ``bad-argument``, ...);
     the message is what the screen and the ``err`` line say.
     """
 
-    def __init__(self, message: str, code: str = "not-allowed") -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
 
 class OptionError(RuleError):
-    """A ``new`` option that the game does not know or does not accept."""
+    """A ``new`` option that the game does not know or does not accept (``bad-argument``)."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(message, code="bad-argument")
+        super().__init__("bad-argument", message)
 
 
 @dataclass(frozen=True)

@@ -37,4 +37,4 @@ def answer(state: AppState, menu: Menu, button: Button) -> tuple[AppState, list[
         return replace(state, menu=None, notice=POWERING_OFF), [Play("end"), PowerOff()]
     if button is Button.BACK:
         return replace(state, menu=Menu(cursor=menu.cursor), notice=None), []
-    raise RuleError("NEXT powers off, BACK keeps it on")
+    raise RuleError("not-allowed", "NEXT powers off, BACK keeps it on")

@@ -24,6 +24,8 @@ import math
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from companion.errors import FixedCodeError
+
 
 class TimerState(StrEnum):
     IDLE = "idle"
@@ -32,8 +34,11 @@ class TimerState(StrEnum):
     EXPIRED = "expired"
 
 
-class TimerError(ValueError):
-    """An operation the countdown's current state does not allow."""
+class TimerError(FixedCodeError, ValueError):
+    """An operation the countdown's current state does not allow (``not-allowed``; still a
+    ``ValueError``, which the games catch)."""
+
+    CODE = "not-allowed"
 
 
 DEFAULT_WARNINGS: tuple[float, ...] = (10, 5, 3, 2, 1)

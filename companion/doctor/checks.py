@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.bounded import BoundedInputError, loads_toml
 from companion.doctor.probe import DoctorProbe
-from companion.protocol.bounded import BoundedInputError, loads_toml
 
 BOOT_DIRS = ("/boot/firmware", "/boot")
 SERVICE = "companion"
@@ -155,7 +155,7 @@ def check_display(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -
 PANELS = {"ssd1309": "2.42 in SSD1309 (recommended)", "sh1106": "1.3 in SH1106",
           "ssd1306": "0.96 in SSD1306"}
 """The panels the box is built and tested for (hardware/README.md), by luma driver name. All
-three take partial updates (adapters/partial.py)."""
+three take partial updates (adapters/oled_pages.py)."""
 PANEL_SIZE = (128, 64)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from companion.adapters import platform
+from companion.adapters import pi_probe
 
 __all__ = ["COMMAND_TIMEOUT_S", "DoctorProbe", "Runner", "SystemProbe", "run_command"]
 
@@ -95,10 +95,10 @@ class SystemProbe:
         self._run = run
 
     def is_raspberry_pi(self) -> bool:
-        return platform.is_raspberry_pi()
+        return pi_probe.is_raspberry_pi()
 
     def board_model(self) -> str | None:
-        return platform.board_model()
+        return pi_probe.board_model()
 
     def exists(self, path: str) -> bool:
         return os.path.exists(path)

@@ -3,7 +3,7 @@
 Rules these checks keep (as every check, see checks.py), and what they read:
 - `service`: `systemctl is-active companion`. When systemd gave up restarting it (the start
   limit), its fix is `systemctl reset-failed`, since `systemctl start` alone is refused then.
-- `last-run`: the run record the daemon keeps in its state directory (adapters/run_record.py:
+- `last-run`: the run record the daemon keeps in its state directory (adapters/last_run.py:
   crashes in a row and the last one-line reason) and `systemctl show companion.service -p
   ActiveState,Result,NRestarts`. It fails when the service failed, when systemd gave up after
   repeated crashes (Result=start-limit-hit: then it says why and how to re-arm it), or when the
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.adapters.run_record import CRASHED, FILE_NAME, RUNNING, STOPPED, LastRun, parse
+from companion.adapters.last_run import CRASHED, FILE_NAME, RUNNING, STOPPED, LastRun, parse
 from companion.doctor.checks import Check, Context
 from companion.doctor.probe import DoctorProbe
 

@@ -23,6 +23,9 @@ import difflib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
+from companion.core.game import RuleError
+from companion.errors import FixedCodeError
+
 JsonObject = dict[str, Any]
 
 T = TypeVar("T")
@@ -32,11 +35,14 @@ T = TypeVar("T")
 MAX_MESSAGE: Final = 400
 
 
-class ScoreInputError(ValueError):
+class ScoreInputError(FixedCodeError, ValueError):
     """The score input does not fit the format; the message says where and why.
 
     The message is kept short whatever the input held: its middle is cut past
-    :data:`MAX_MESSAGE` characters, keeping where (the start) and what is allowed (the end)."""
+    :data:`MAX_MESSAGE` characters, keeping where (the start) and what is allowed (the end).
+    Its code is ``bad-argument`` (still a ``ValueError``, which the games' parsers catch)."""
+
+    CODE = "bad-argument"
 
     def __init__(self, message: str) -> None:
         if len(message) > MAX_MESSAGE:
@@ -258,3 +264,17 @@ def score_summary(result: Mapping[str, Any]) -> str:
     verb = "wins" if len(winners) == 1 else "win"
     text = f"Scored {game}: {named} {verb}"
     return text if len(text) <= SUMMARY_LIMIT else text[: SUMMARY_LIMIT - 1] + "~"
+
+
+def score_input(scorers: Mapping[str, Callable[[Any], dict[str, Any]]], game: str,
+                data: Any) -> dict[str, Any]:
+    """``score GAME <json>`` on the line protocol: the scorer's result, or a refusal
+    (``bad-argument``) naming the scorers, or saying what the input lacks."""
+    scorer = scorers.get(game)
+    if scorer is None:
+        raise RuleError("bad-argument", f"no scorer for {game!r}; scorers: "
+                                        f"{', '.join(sorted(scorers))}")
+    try:
+        return scorer(data)
+    except ScoreInputError as error:
+        raise RuleError("bad-argument", str(error)) from None

@@ -95,7 +95,8 @@ class RoundTimer:
                 return replace(state, countdown=countdown.end_early(now)), (Play("end"),)
             case Press(Button.UP | Button.DOWN as button):
                 if countdown.state is not TimerState.IDLE:
-                    raise RuleError("the duration changes only before the timer starts")
+                    raise RuleError("not-allowed",
+                                    "the duration changes only before the timer starts")
                 direction = 1 if button is Button.UP else -1
                 seconds = duration_step(countdown.duration, direction)
                 return replace(state, countdown=countdown.with_duration(seconds)), ()
@@ -104,16 +105,16 @@ class RoundTimer:
                     return replace(state, countdown=countdown.pause(now)), (Play("click"),)
                 if countdown.state is TimerState.PAUSED:
                     return replace(state, countdown=countdown.resume(now)), (Play("click"),)
-                raise RuleError("only a running timer can pause")
+                raise RuleError("not-allowed", "only a running timer can pause")
             case Expire():
                 if not countdown.is_due(now):
-                    raise RuleError("the timer has time left")
+                    raise RuleError("not-allowed", "the timer has time left")
                 return replace(state, countdown=countdown.expire(now)), (Play("alarm"),)
             case Restore():
                 if countdown.state is TimerState.RUNNING:
                     return replace(state, countdown=countdown.pause(now)), ()
                 return state, ()
-        raise RuleError(f"{_describe(action)} does nothing in the round timer")
+        raise RuleError("not-allowed", f"{_describe(action)} does nothing in the round timer")
 
     def countdown(self, state: TimerGame) -> Countdown:
         return state.countdown

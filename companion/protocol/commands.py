@@ -16,19 +16,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from companion.bounded import BoundedInputError, MalformedInput, loads_json
 from companion.core.buttons import Button
-from companion.protocol.bounded import BoundedInputError, MalformedInput, loads_json
+from companion.errors import CompanionError
 
 ERROR_CODE = re.compile(r"^[a-z]+(-[a-z]+)*$")
 
 
-class ProtocolError(Exception):
+class ProtocolError(CompanionError):
     """A line that is not a valid command: ``err <code> <message>``."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -276,3 +272,18 @@ def _expect(rest: str) -> ExpectCommand:
         raise ProtocolError("bad-argument",
                             "expect needs PATH=VALUE, e.g. expect timer.state=running")
     return ExpectCommand(path.strip(), literal(value.strip()))
+
+
+def same_value(actual: Any, expected: Any) -> bool:
+    """``expect`` equality: JSON's, so 20 equals 20.0 but true is not 1."""
+    if isinstance(actual, bool) or isinstance(expected, bool):
+        return type(actual) is type(expected) and actual == expected
+    return bool(actual == expected)
+
+
+def expect_failure(state: Any, path: str, expected: Any) -> str | None:
+    """What ``expect PATH=VALUE`` says when the state's field differs (None: it holds)."""
+    actual = lookup(state, path)
+    if same_value(actual, expected):
+        return None
+    return f"{path} is {ok_json(actual)[3:]}, expected {ok_json(expected)[3:]}"

@@ -13,8 +13,9 @@ The rooms (docs/architecture.md has the picture and the path of a button press):
 - :mod:`~companion.runtime.simulate`: ``companion simulate``'s line runner.
 """
 
+from companion.protocol.commands import same_value
 from companion.runtime.channels import LineEvent, LineSource, ReplyTarget, SerialChannel
-from companion.runtime.controller import Controller, same_value
+from companion.runtime.controller import Controller
 from companion.runtime.gameclock import CHECKPOINT_SECONDS, STALE_HOURS, Clock
 from companion.runtime.loop import EdgeEvent, EventLoop, GestureEvent, Notifier, StopEvent
 from companion.runtime.simulate import simulate

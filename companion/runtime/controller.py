@@ -21,21 +21,23 @@ journal) are retried with backoff (:mod:`companion.runtime.health`); play goes o
 The controller is single-threaded: the event loop (:mod:`companion.runtime.loop`) or
 ``simulate`` calls it, never two threads at once.
 
-It is long (about 500 lines) and kept whole on purpose: every way the state changes passes
-through its few entry points (``edge``, ``gesture``, ``handle``, ``tick``), and the order of
-journal, sound and screen in ``_perform`` is the rule it enforces. The rooms it delegates to
-are its neighbours in this package.
+Every way the state changes passes through its few entry points (``edge``, ``gesture``,
+``handle``, ``tick``), and the order of journal, sound and screen in ``_perform`` is the rule
+it enforces. The rooms it delegates to are its neighbours in this package: the journal queue
+(:mod:`~companion.runtime.journaling`), the tunes (:mod:`~companion.runtime.sound`), the
+display and LED (:mod:`~companion.runtime.output`).
 """
 
 from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
-from companion.adapters.journal import DAMAGE_ERRORS, Journal
+from companion.adapters.journal import Journal
+from companion.adapters.journal_rows import JournalError
 from companion.core.app import (
     App,
     AppState,
@@ -63,37 +65,30 @@ from companion.core.idle import IdlePolicy
 from companion.core.table_page import TablePage
 from companion.core.timer import TimerState
 from companion.core.tunes import SoundSettings
-from companion.games.scoring import ScoreInputError, score_summary
-from companion.protocol import commands as proto
-from companion.protocol.lines import BadEncoding, Item, TooLong
+from companion.protocol.lines import Item
+from companion.runtime import commanding
 from companion.runtime.gameclock import Clock, GameClock, is_stale
 from companion.runtime.health import PartHealth
 from companion.runtime.idle_screen import Dimmable, IdleScreen
-from companion.runtime.journaling import GameRef, JournalWriter, damaged_notice
-from companion.runtime.sound import Buzzer, TunePlayer
-from companion.ui.render import render
+from companion.runtime.journaling import (
+    Append,
+    BeginGame,
+    Checkpoint,
+    DropLast,
+    GameRef,
+    JournalWrite,
+    JournalWriter,
+    MakeCurrent,
+    SetAside,
+    SetResult,
+    damaged_notice,
+)
+from companion.runtime.output import FrameSink, Output, StatusLed
+from companion.runtime.sound import Buzzer, SettingsStore, TunePlayer
 from companion.ui.screen import Screen
 from companion.ui.views import screen_for
 
 log = logging.getLogger(__name__)
-
-class FrameSink(Protocol):
-    def show(self, image: Any, text: Sequence[str] = ...) -> bool: ...
-
-    def blank(self) -> None: ...
-
-
-class StatusLed(Protocol):
-    def set(self, lit: bool) -> None: ...
-
-
-class SettingsStore(Protocol):
-    """Where volume and mute are remembered (adapters/settings.py)."""
-
-    def load(self) -> SoundSettings: ...
-
-    def save(self, settings: SoundSettings) -> bool: ...
-
 
 Scorers = Mapping[str, Callable[[Any], dict[str, Any]]]
 
@@ -108,9 +103,8 @@ class Controller:
                  idle: IdlePolicy | None = None) -> None:
         self.app = app
         self.clock = clock
-        self.display = display
+        self.output = Output(display, led)
         self.buzzer = buzzer
-        self.led = led
         self.settings = settings
         self.rng = rng
         self.scorers = scorers
@@ -119,10 +113,7 @@ class Controller:
         self.game_clock = GameClock(clock, journal.last_clock())
         self.writer = JournalWriter(journal)
         self.state = AppState(next_seed=self._draw_seed(), last_tick=self.now())
-        self.last_screen: Screen | None = None
         self.tunes = TunePlayer(buzzer)
-        self.display_health = PartHealth("display")
-        self._led_lit: bool | None = None
         # Called when "Forget phones" is chosen (the table page revokes its pairings).
         self.forget_phones_listeners: list[Callable[[], None]] = []
         # Called when "Power off" is confirmed (bootstrap: adapters/power.py).
@@ -151,13 +142,26 @@ class Controller:
         return self.writer.game
 
     @property
-    def unsaved(self) -> list[tuple[GameRef, str, tuple[Any, ...]]]:
+    def unsaved(self) -> list[tuple[GameRef, JournalWrite]]:
         """Journal writes accepted but not yet on disk, oldest first."""
         return self.writer.unsaved
 
     @property
-    def journal_health(self) -> PartHealth:
-        return self.writer.health
+    def display(self) -> FrameSink:
+        return self.output.display
+
+    @property
+    def display_health(self) -> PartHealth:
+        return self.output.health
+
+    @property
+    def last_screen(self) -> Screen | None:
+        """The screen model the display shows now (None before the first frame)."""
+        return self.output.last_screen
+
+    @last_screen.setter
+    def last_screen(self, screen: Screen | None) -> None:
+        self.output.last_screen = screen
 
     @property
     def played(self) -> Any:
@@ -199,27 +203,27 @@ class Controller:
         now = self.now() if now is None else now
         self.recognizer, gestures = self.recognizer.on_tick(now)
         for gesture in gestures:
-            self._gesture(gesture)
+            self.act_on(gesture)
         self.state, effects = self.app.tick(self.state, now)
         # Time-driven effects sound first: a warning or the alarm must not wait for the disk
         # (an fsync takes milliseconds on an SD card). This is safe for durability because an
         # expiry follows from the journal and the clock alone: replayed after a power cut, the
         # countdown reaches the same deadline and comes back paused at zero.
-        self._perform(effects, now, sound_first=True)
+        self.perform(effects, now, sound_first=True)
         self.tunes.play_due(now)
         if self.writer.retry_due(now):
             self.writer.flush(now)
             self._show_journal_news()
         if (self._countdown_running() and self.game_id is not None
                 and self.game_clock.checkpoint_due(now)):
-            self.writer.write(now, "checkpoint", now)
+            self.writer.write(now, Checkpoint(now))
             self.game_clock.checkpointed(now)
 
     def advance(self, seconds: float) -> None:
         """Simulation only: move the fake clock, doing everything due in order."""
         set_clock = getattr(self.clock, "set", None)
         if set_clock is None:
-            raise RuleError("wait works only in simulate", "unsupported")
+            raise RuleError("unsupported", "wait works only in simulate")
         target = self.now() + seconds
         while (wake := self.next_wake()) is not None and wake <= target:
             set_clock(max(self.clock.monotonic(), self.game_clock.to_monotonic(wake)))
@@ -239,7 +243,7 @@ class Controller:
             return
         self.recognizer, gestures = self.recognizer.on_edge(Edge(button, pressed, at))
         for gesture in gestures:
-            self._gesture(gesture)
+            self.act_on(gesture)
         self.refresh()
 
     def gesture(self, kind: str, button: Button) -> None:
@@ -250,38 +254,21 @@ class Controller:
             return
         gesture_kind: GestureKind = ("hold" if kind == "hold" else "chord" if kind == "chord"
                                      else "press")
-        self._gesture(Gesture(gesture_kind, button, self.now()))
+        self.act_on(Gesture(gesture_kind, button, self.now()))
         self.refresh()
 
     def handle(self, item: Item) -> str | None:
         """One protocol line (or a line-splitter fault) -> the reply, or ``None``."""
-        if isinstance(item, TooLong):
-            return proto.err("too-long", f"line longer than {item.limit} bytes; dropped")
-        if isinstance(item, BadEncoding):
-            return proto.err("bad-encoding",
-                             f"line is not valid UTF-8 at byte {item.offset}; dropped")
-        return self.command_line(item.text)
+        return commanding.handle(self, item)
 
     def command_line(self, text: str) -> str | None:
-        try:
-            command = proto.parse(text)
-        except proto.ProtocolError as error:
-            return proto.err(error.code, error.message)
-        if command is None:
-            return None
+        """One protocol line's text -> the reply, or ``None`` (a blank or comment line)."""
+        return commanding.command_line(self, text)
+
+    def note_activity(self) -> None:
+        """A command arrived: the panel wakes and its idle time starts again."""
         if self.idle is not None:
             self.idle.activity(self.now())
-        if not self.simulated:
-            self.tick()
-        try:
-            reply = self._command(command)
-        except RuleError as error:
-            self.state = self.app.refuse(self.state, error)
-            reply = proto.err(error.code, error.message)
-        except proto.ProtocolError as error:
-            reply = proto.err(error.code, error.message)
-        self.refresh()
-        return reply
 
     def show_pair_code(self, code: str | None, seconds: float) -> None:
         """The table page's pairing code on the display for ``seconds`` (None: remove it)."""
@@ -304,24 +291,11 @@ class Controller:
         ``now`` is the instant being processed (``advance`` passes the exact wake-up, so a
         retry due then is made then, whatever the float rounding of the clock)."""
         now = self.now() if now is None else now
-        screen = screen_for(self.app, self.state, now, self._mark())
-        # A failing display is retried even with nothing new to show: it may have lost its
-        # picture, and a retry that is due but never made would keep the loop awake.
-        changed = screen != self.last_screen or self.display_health.failing
-        if changed and self.display_health.may_try(now):
-            try:
-                self.display.show(render(screen), screen.marked_lines())
-            except Exception as error:  # any driver fault: play goes on
-                self.display_health.failed(now, error)
-            else:
-                self.last_screen = screen
-                self.display_health.succeeded()
+        running = self._countdown_running()
+        changed = self.output.show(screen_for(self.app, self.state, now, self._mark()), now,
+                                   countdown_running=running)
         if self.idle is not None:
-            self.idle.update(now, self._countdown_running(), changed)
-        lit = self._countdown_running()
-        if self.led is not None and lit != self._led_lit:
-            self._led_lit = lit
-            self.led.set(lit)
+            self.idle.update(now, running, changed)
 
     def set_table_page(self, page: TablePage | None) -> None:
         """Offer the table page's address in the menu (None: take it away); from the loop's
@@ -333,13 +307,10 @@ class Controller:
         """Save and blank: the journal is already up to date; checkpoint the clock."""
         now = self.now()
         if self.game is not None:
-            self.writer.write(now, "checkpoint", now)
+            self.writer.write(now, Checkpoint(now))
         self.writer.stop(now)
         self.tunes.sound(now, None)
-        try:
-            self.display.blank()
-        except Exception as error:  # stopping anyway
-            log.warning("display failed while blanking: %s", error)
+        self.output.blank()
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -364,7 +335,7 @@ class Controller:
         self.game_clock.checkpointed(now)
         if self._countdown_running():
             self.state, effects = self.app.act(self.state, Restore(), now)
-            self._perform(effects, now)
+            self.perform(effects, now)
             self.state = replace(self.state, notice="Resumed after a power cut: hold NEXT")
         if stored.result is None and is_stale(stored.last_wall, self.clock.wall()):
             self.state = replace(self.state, offer=f"Game of {stored.last_wall[:10]}?")
@@ -383,62 +354,7 @@ class Controller:
         for news in self.writer.take_news():
             self.state = replace(self.state, notice=news)
 
-    def _command(self, command: proto.Command) -> str:
-        now = self.now()
-        match command:
-            case proto.Help():
-                return proto.ok_json(proto.help_json())
-            case proto.PressCommand(button):
-                self._gesture(Gesture("press", button, now), raise_errors=True)
-                return proto.ok()
-            case proto.HoldCommand(button):
-                self._gesture(Gesture("hold", button, now), raise_errors=True)
-                return proto.ok()
-            case proto.NewCommand(game, options):
-                self.state, effects = self.app.new_game(self.state, game, dict(options),
-                                                        self.state.next_seed, now)
-                self._perform(effects, now)
-                return proto.ok()
-            case proto.StateCommand():
-                return proto.ok_json(self.app.to_json(self.state, now))
-            case proto.ScreenCommand():
-                return proto.ok_json({"lines": self.screen().text_lines()})
-            case proto.UndoCommand():
-                self.state, effects = self.app.undo(self.state, now)
-                self._perform(effects, now)
-                return proto.ok()
-            case proto.ScoreCommand(game, data):
-                return proto.ok_json(self._score(game, data))
-            case proto.WaitCommand(seconds):
-                if not self.simulated:
-                    raise RuleError("wait works only in simulate", "unsupported")
-                self.advance(seconds)
-                return proto.ok()
-            case proto.ExpectCommand(path, expected):
-                if not self.simulated:
-                    raise RuleError("expect works only in simulate", "unsupported")
-                actual = proto.lookup(self.app.to_json(self.state, now), path)
-                if not same_value(actual, expected):
-                    raise RuleError(f"{path} is {proto.ok_json(actual)[3:]}, expected "
-                                    f"{proto.ok_json(expected)[3:]}", "expect-failed")
-                return proto.ok()
-        raise RuleError(f"unhandled command {command!r}", "unsupported")
-
-    def _score(self, game: str, data: Any) -> dict[str, Any]:
-        scorer = self.scorers.get(game)
-        if scorer is None:
-            known = ", ".join(sorted(self.scorers))
-            raise RuleError(f"no scorer for {game!r}; scorers: {known}", "bad-argument")
-        try:
-            result = scorer(data)
-        except ScoreInputError as error:
-            raise RuleError(str(error), "bad-argument") from None
-        # The box's screen shows the result too (a score entered on the table page, or sent
-        # on the serial line), in the alert box until the next input.
-        self.state = replace(self.state, notice=score_summary(result))
-        return result
-
-    def _gesture(self, gesture: Gesture, raise_errors: bool = False) -> None:
+    def act_on(self, gesture: Gesture, raise_errors: bool = False) -> None:
         try:
             self.state, effects = self.app.gesture(self.state, gesture, gesture.at)
         except RuleError as error:
@@ -447,32 +363,32 @@ class Controller:
             if raise_errors:
                 raise
             return
-        self._perform(effects, gesture.at)
+        self.perform(effects, gesture.at)
 
-    def _perform(self, effects: list[Any], now: float, sound_first: bool = False) -> None:
+    def perform(self, effects: list[Any], now: float, sound_first: bool = False) -> None:
         # Journal first: an action is durable before anything else shows it happened
         # (except time-driven tunes, see tick()).
         if sound_first:
             self._start_tunes(effects, now)
         for effect in effects:
             match effect:
-                case JournalNew(game, options, seed, at):
-                    self.writer.begin(now, game, options, seed, at, self.clock.wall())
+                case JournalNew(game=game, options=options, seed=seed, at=at):
+                    self.writer.begin(now, BeginGame(game, options, seed, at, self.clock.wall()))
                     self.game_clock.checkpointed(at)
                     self.state = replace(self.state, next_seed=self._draw_seed())
-                case JournalAction(action, at):
-                    self.writer.write(now, "append", Recorded(action, at), self.clock.wall())
-                case JournalUndo(dropped):
-                    self.writer.write(now, "drop_last", dropped)
-                case ResultChanged(result):
-                    self.writer.write(now, "set_result", result)
+                case JournalAction(action=action, at=at):
+                    self.writer.write(now, Append(Recorded(action, at), self.clock.wall()))
+                case JournalUndo(dropped=dropped):
+                    self.writer.write(now, DropLast(dropped))
+                case ResultChanged(result=result):
+                    self.writer.write(now, SetResult(result))
                 case JournalSetAside():
-                    self.writer.write(now, "set_aside")
-                case SoundChanged(sound):
+                    self.writer.write(now, SetAside())
+                case SoundChanged(sound=sound):
                     self.tunes.apply(sound, now)
                     if self.settings is not None:
                         self.settings.save(sound)
-                case ResumeGame(game_id):
+                case ResumeGame(game_id=game_id):
                     self._resume(game_id, now)
                 case ForgetPhones():
                     for listener in self.forget_phones_listeners:
@@ -510,19 +426,19 @@ class Controller:
             self.state = replace(self.state, notice=f"Cannot resume that game: {error}")
             return
         self.writer.resume(game_id)
-        self.writer.write(now, "make_current")
+        self.writer.write(now, MakeCurrent())
         self.state = replace(state, next_seed=self.state.next_seed,
                              resumable=self.state.resumable)
         if self._countdown_running():
             self.state, effects = self.app.act(self.state, Restore(), now)
-            self._perform(effects, now)
+            self.perform(effects, now)
 
     def _list_resumable(self) -> None:
         """Refresh the menu's list of resumable games from the journal."""
         try:
             past = tuple(game for game in self.journal.unfinished()
                          if game.id != self.game_id)
-        except (*DAMAGE_ERRORS, OSError) as error:
+        except JournalError as error:  # the adapter's translation of SQLite's and the OS's
             log.warning("cannot list past games: %s", error)
             return
         self.state = replace(self.state, resumable=past)
@@ -532,11 +448,6 @@ class Controller:
             if isinstance(effect, Play):
                 self.tunes.start(effect.tune, now)
 
-    @property
-    def journal_ok(self) -> bool:
-        """Whether everything accepted so far is on disk."""
-        return not self.writer.unsaved
-
     def _countdown_running(self) -> bool:
         countdown = self.app.countdown(self.state)
         return countdown is not None and countdown.state is TimerState.RUNNING
@@ -544,9 +455,3 @@ class Controller:
     def _draw_seed(self) -> int:
         return self.rng.randrange(2**31)
 
-
-def same_value(actual: Any, expected: Any) -> bool:
-    """``expect`` equality: JSON's, so 20 equals 20.0 but true is not 1."""
-    if isinstance(actual, bool) or isinstance(expected, bool):
-        return type(actual) is type(expected) and actual == expected
-    return bool(actual == expected)

@@ -15,15 +15,22 @@ What it promises (DESIGN.md rule 6, "one event log"):
   written into it and writing goes on there, so a restart after that loses nothing.
 - What the table should know is queued in :attr:`JournalWriter.news` for the screen: the disk
   filled and writes use the reserve, the real journal opened after all.
+- A write is a typed value (:data:`JournalWrite`: :class:`BeginGame`, :class:`Append`, ...),
+  matched to the journal's method here, so the type checker sees every write and its fields.
+  The journal's refusals arrive as ``JournalUnavailable`` (adapters/journal.py translates
+  SQLite's and the OS's errors); nothing here knows SQLite.
 """
 
 from __future__ import annotations
 
 import logging
-import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from companion.adapters.journal import Journal
+from companion.adapters.journal_rows import JournalUnavailable
+from companion.core.app import Recorded
 from companion.runtime.health import PartHealth
 
 log = logging.getLogger(__name__)
@@ -39,6 +46,79 @@ def damaged_notice(kept_aside: str) -> str:
     return f"Journal damaged: kept as {label}"
 
 
+@dataclass(frozen=True)
+class BeginGame:
+    """A new game's row; the journal answers its id."""
+
+    game: str
+    options: Mapping[str, str]
+    seed: int
+    at: float
+    wall: str
+
+
+@dataclass(frozen=True)
+class Append:
+    """One accepted action of the game."""
+
+    recorded: Recorded
+    wall: str
+
+
+@dataclass(frozen=True)
+class DropLast:
+    """Undo: the game's last ``count`` actions go."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class SetResult:
+    result: Any
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """The game stays in history; none is current."""
+
+
+@dataclass(frozen=True)
+class MakeCurrent:
+    """A past game is the game in play again."""
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """The game clock reached ``at``."""
+
+    at: float
+
+
+JournalWrite = BeginGame | Append | DropLast | SetResult | SetAside | MakeCurrent | Checkpoint
+
+
+def apply(journal: Journal, game_id: int | None, write: JournalWrite) -> int | None:
+    """Make ``write`` for game ``game_id`` (None only for :class:`BeginGame`, which answers
+    the new game's id)."""
+    if isinstance(write, BeginGame):
+        return journal.begin_game(write.game, write.options, write.seed, write.at, write.wall)
+    assert game_id is not None, "a game's writes follow its begin row"
+    match write:
+        case Append(recorded=recorded, wall=wall):
+            journal.append(game_id, recorded, wall)
+        case DropLast(count=count):
+            journal.drop_last(game_id, count)
+        case SetResult(result=result):
+            journal.set_result(game_id, result)
+        case SetAside():
+            journal.set_aside(game_id)
+        case MakeCurrent():
+            journal.make_current(game_id)
+        case Checkpoint(at=at):
+            journal.checkpoint(game_id, at)
+    return None
+
+
 class GameRef:
     """A game in the journal, as queued writes refer to it (see the module docstring)."""
 
@@ -52,7 +132,7 @@ class JournalWriter:
     def __init__(self, journal: Journal) -> None:
         self.journal = journal
         self.health = PartHealth("journal")
-        self.unsaved: list[tuple[GameRef, str, tuple[Any, ...]]] = []
+        self.unsaved: list[tuple[GameRef, JournalWrite]] = []
         # The game that writes are queued for now (None before any game).
         self.game: GameRef | None = None
         # Notices for the screen, oldest first; the controller takes them.
@@ -73,16 +153,16 @@ class JournalWriter:
         """Writes from now on go to a game already in the journal (after a restore)."""
         self.game = GameRef(game_id)
 
-    def begin(self, now: float, *arguments: Any) -> None:
+    def begin(self, now: float, write: BeginGame) -> None:
         """A new game: its writes, from this one on, belong to it."""
         self.game = GameRef()
-        self.write(now, "begin_game", *arguments)
+        self.write(now, write)
 
-    def write(self, now: float, method: str, *arguments: Any) -> None:
+    def write(self, now: float, write: JournalWrite) -> None:
         """Queue one journal write for the current game and write everything queued."""
         if self.game is None:
             return  # no game in play: nothing to save
-        self.unsaved.append((self.game, method, arguments))
+        self.unsaved.append((self.game, write))
         if self.health.may_try(now):
             self.flush(now)
 
@@ -135,7 +215,7 @@ class JournalWriter:
         assert stand_in.wanted_dir is not None
         try:
             real = Journal.in_directory(stand_in.wanted_dir)
-        except (sqlite3.Error, OSError) as error:
+        except JournalUnavailable as error:
             self.health.failed(now, error)
             return False
         stand_in.close()
@@ -149,15 +229,13 @@ class JournalWriter:
 
     def _flush(self, now: float) -> None:
         while self.unsaved:
-            game, method, arguments = self.unsaved[0]
-            # begin_game creates the game; every other write names it first.
-            prefix = () if method == "begin_game" else (game.id,)
+            game, write = self.unsaved[0]
             try:
-                result = getattr(self.journal, method)(*prefix, *arguments)
-            except (sqlite3.Error, OSError) as error:
+                result = apply(self.journal, game.id, write)
+            except JournalUnavailable as error:
                 self.health.failed(now, error)
                 return
             self.unsaved.pop(0)
-            if method == "begin_game":
+            if isinstance(write, BeginGame):
                 game.id = result
         self.health.succeeded()

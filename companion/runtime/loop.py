@@ -11,6 +11,10 @@ What it promises:
   a signal arriving after such a ``get()`` checked for Python handlers and before it waited
   would be a lost wakeup (seen as a box that ignored SIGTERM).
 - **SIGTERM / SIGINT stop it cleanly**: the controller saves and blanks, channels close.
+  :meth:`EventLoop.run` takes the signals (the main thread only, ``companion run``);
+  :meth:`EventLoop.run_without_signals` is the same loop on any thread, stopped by
+  :meth:`EventLoop.stop` (tests, the bench); :attr:`EventLoop.ready` is set once it accepts
+  input. :meth:`EventLoop.close` frees the self-pipe afterwards (``run`` does it itself).
 - **The watchdog is pinged from the loop itself**, so a hung loop is what systemd catches.
 - **Every line is answered**, once, to the reply target it names
   (:mod:`companion.runtime.channels`), with ``None`` for a line that gets no reply; the loop
@@ -33,6 +37,7 @@ import os
 import queue
 import select
 import signal
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO, cast
@@ -111,11 +116,17 @@ class EventLoop:
         self._wake_read, self._wake_write = os.pipe()
         os.set_blocking(self._wake_read, False)
         os.set_blocking(self._wake_write, False)
+        self._closed = False
+        # Set once the loop accepts input (after ``ready`` is printed), for other threads.
+        self.ready = threading.Event()
 
     def post(self, event: Event) -> None:
         """Hand an event to the loop, from any thread, and wake it."""
         self.events.put(event)
-        # A full pipe already wakes the loop; a closed one means the loop has stopped.
+        # A full pipe already wakes the loop; a closed one means the loop has stopped (and
+        # its descriptor number may belong to another file by now: never write to it).
+        if self._closed:
+            return
         with contextlib.suppress(OSError):
             os.write(self._wake_write, b"\0")
 
@@ -130,8 +141,21 @@ class EventLoop:
         self.post(StopEvent(reason))
 
     def run(self) -> int:
+        """Run until SIGTERM / SIGINT (or :meth:`stop`), on the main thread; then close."""
         previous = {sig: signal.signal(sig, self._on_signal) for sig in STOP_SIGNALS}
         previous_wakeup = signal.set_wakeup_fd(self._wake_write, warn_on_full_buffer=False)
+        try:
+            return self.run_without_signals()
+        finally:
+            signal.set_wakeup_fd(previous_wakeup)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            self.close()
+
+    def run_without_signals(self) -> int:
+        """Run on the calling thread (any thread) until :meth:`stop`: channels start, the
+        screen is drawn, ``ready`` is written and :attr:`ready` set; at the end the
+        controller saves and blanks and the channels close. The caller closes the loop."""
         for channel in self.channels:
             channel.start(self.post)
         try:
@@ -141,6 +165,7 @@ class EventLoop:
                 self.notifier.ready()
             self.out.write("ready\n")
             self.out.flush()
+            self.ready.set()
             self._loop()
         finally:
             if self.notifier is not None:
@@ -148,12 +173,15 @@ class EventLoop:
             self.controller.shutdown()
             for channel in self.channels:
                 channel.close()
-            signal.set_wakeup_fd(previous_wakeup)
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
-            os.close(self._wake_read)
-            os.close(self._wake_write)
         return 0
+
+    def close(self) -> None:
+        """Free the self-pipe (idempotent); posting afterwards is silently dropped."""
+        if self._closed:
+            return
+        self._closed = True
+        os.close(self._wake_read)
+        os.close(self._wake_write)
 
     def _loop(self) -> None:
         controller = self.controller

@@ -35,6 +35,14 @@ class Buzzer(Protocol):
     def tone(self, frequency: float | None) -> None: ...
 
 
+class SettingsStore(Protocol):
+    """Where volume and mute are remembered (adapters/settings.py)."""
+
+    def load(self) -> SoundSettings: ...
+
+    def save(self, settings: SoundSettings) -> bool: ...
+
+
 @runtime_checkable
 class VolumeBuzzer(Protocol):
     """A buzzer whose loudness can be set: ``duty`` is the PWM duty of its tones (0..0.5)."""

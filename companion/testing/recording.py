@@ -97,9 +97,5 @@ class RecordingI2CBus:
     def data_bytes(self) -> list[int]:
         return [byte for _, register, data in self.writes if register == 0x40 for byte in data]
 
-    def total_bytes(self) -> int:
-        """Bytes on the wire after the address: one control byte per write plus its payload."""
-        return sum(1 + len(data) for _, _, data in self.writes)
-
     def clear(self) -> None:
         self.writes.clear()

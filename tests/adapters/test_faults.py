@@ -9,6 +9,7 @@ import sqlite3
 import threading
 
 from companion.adapters.journal import FILE_NAME, Journal
+from companion.adapters.journal_rows import JournalUnavailable
 from companion.core.app import Recorded
 from companion.core.buttons import Button
 from companion.core.game import Hold, Press
@@ -19,7 +20,8 @@ from companion.testing.simulated import simulated_controller
 
 
 class FlakyJournal:
-    """The real journal, refusing every write while ``failing`` (a full or read-only disk)."""
+    """The real journal, refusing every write while ``failing`` (a full or read-only disk),
+    as the adapter refuses: JournalUnavailable, SQLite's error its cause."""
 
     def __init__(self, journal):
         self.inner = journal
@@ -30,7 +32,9 @@ class FlakyJournal:
         if name in ("begin_game", "append", "drop_last", "set_result", "checkpoint",
                     "set_aside") and self.failing:
             def refuse(*_arguments):
-                raise sqlite3.OperationalError("database or disk is full")
+                # What the journal adapter raises for SQLite's refusal (it translates it).
+                cause = sqlite3.OperationalError("database or disk is full")
+                raise JournalUnavailable(str(cause)) from cause
             return refuse
         return attribute
 

@@ -6,26 +6,28 @@ import pytest
 from PIL import Image
 
 from companion import config as config_module
-from companion.bootstrap import build_controller, build_hardware
+from companion.bootstrap import build_box
 from companion.testing.clock import FakeClock
+from companion.testing.recording import RecordingBuzzer
 
 
 @pytest.fixture
 def box(tmp_path):
     """A controller on the fake backend, buttons wired to it inline (mock pins call back
-    on the caller's thread), and its fake clock."""
+    on the caller's thread), its buzzer recorded, and its fake clock."""
     config = config_module.defaults()
-    holder = {}
-    # The controller is built after the hardware, so the callback looks it up when called.
-    hardware = build_hardware(config, "fake",
-                              on_edge=lambda button, pressed: holder["c"].edge(button, pressed))  # noqa: PLW0108
     clock = FakeClock()
-    controller = build_controller(config, hardware, clock=clock, state_dir=tmp_path,
-                                  rng=random.Random(1), simulated=True)
-    holder["c"] = controller
-    yield controller, hardware, clock, config
-    controller.journal.close()
-    hardware.close()
+
+    def record_tones(hardware):
+        hardware.buzzer = RecordingBuzzer(hardware.buzzer, clock=clock.monotonic)
+
+    built = build_box(config, backend="fake", clock=clock, state_dir=tmp_path,
+                      rng=random.Random(1), drive="inline", simulated=True,
+                      instrument=record_tones)
+    # The controller plays through the recorder; the hardware keeps its own device.
+    built.hardware.buzzer = built.controller.buzzer.inner
+    yield built.controller, built.hardware, clock, config
+    built.close()
 
 
 def pin(hardware, number):

@@ -9,6 +9,7 @@ import pytest
 
 from companion.adapters.disk_reserve import RESERVE_BYTES, RESERVE_NAME, Reserve
 from companion.adapters.journal import FILE_NAME, Journal
+from companion.adapters.journal_rows import JournalUnavailable
 from companion.core.app import Recorded
 from companion.core.buttons import Button
 from companion.core.game import Expire, Hold, Press, Restore
@@ -388,8 +389,9 @@ def test_journal_with_the_reserve_spent_a_full_disk_refuses_the_write(tmp_path, 
     game = journal.begin_game("timer", {}, 1, 0.0, "wall")
     journal.reserve.release()  # spent already, and then the disk fills up again
     disk.fill()
-    with pytest.raises(sqlite3.OperationalError, match="disk is full"):
+    with pytest.raises(JournalUnavailable, match="disk is full") as refused:
         journal.append(game, Recorded(Press(Button.UP), 1.0), "wall")
+    assert isinstance(refused.value.__cause__, sqlite3.OperationalError)  # translated here
     assert journal.current().history == ()
 
 

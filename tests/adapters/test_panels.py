@@ -1,13 +1,13 @@
 """The recommended panels end to end: ``--display ssd1309`` (2.42 in) and ``sh1106`` (1.3 in)
 reach luma's own driver with partial updates, and the panel shows the frame
-(cli.py -> config -> adapters/oled.py -> adapters/partial.py)."""
+(cli.py -> config -> adapters/oled.py -> adapters/oled_pages.py)."""
 
 import pytest
 import smbus2
 
 from companion import cli
 from companion.adapters import oled
-from companion.adapters.partial import PartialUpdates, SimulatedPanel
+from companion.adapters.oled_pages import PartialUpdates, SimulatedPanel
 from companion.scenes import render_scene
 
 

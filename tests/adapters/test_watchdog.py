@@ -28,7 +28,7 @@ class CountingNotifier:
 
 
 def run_loop(loop):
-    runner = threading.Thread(target=loop._loop)
+    runner = threading.Thread(target=loop.run_without_signals)
     runner.start()
     runner.join(timeout=10)
     assert not runner.is_alive()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.adapters.run_record import FILE_NAME, KILLED
+from companion.adapters.last_run import FILE_NAME, KILLED
 
 pytestmark = pytest.mark.slow
 

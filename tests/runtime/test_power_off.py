@@ -70,7 +70,7 @@ def test_power_off_the_controller_calls_its_listeners_after_the_journal(tmp_path
     controller = simulated_controller(tmp_path)
     calls: list[str] = []
     controller.power_off_listeners.append(
-        lambda: calls.append("off" if controller.journal_ok else "unsaved"))
+        lambda: calls.append("off" if controller.writer.saved else "unsaved"))
     assert controller.command_line("new timer seconds=60") == "ok"
     controller.command_line("press back")  # the menu over the game
     for _ in range(3):

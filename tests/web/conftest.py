@@ -1,10 +1,9 @@
 """An in-process table-page server over the fake backend and the real event loop.
 
 The box is built as ``companion run --backend fake --web`` builds it (gpiozero mock pins,
-luma's dummy display, bootstrap.build_web), but on the fake clock. The loop runs on a thread
-of its own (signals belong to the main thread, so the test drives ``_loop`` as the watchdog
-tests do); the server listens on 127.0.0.1, port 0; requests are real HTTP over loopback
-(http.client)."""
+luma's dummy display, bootstrap.build_box), but on the fake clock. The loop runs on a thread
+of its own (signals belong to the main thread: ``Box.run_without_signals``); the server
+listens on 127.0.0.1, port 0; requests are real HTTP over loopback (http.client)."""
 
 import http.client
 import io
@@ -16,7 +15,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from companion import config as config_module
-from companion.bootstrap import build_controller, build_hardware, build_web
+from companion.bootstrap import Box, WebAddress, build_box
 from companion.protocol.lines import Line
 from companion.runtime import EventLoop
 from companion.testing.clock import FakeClock
@@ -55,6 +54,7 @@ class WebBox:
     clock: FakeClock
     hardware: object
     config: dict
+    box: Box
     thread: threading.Thread = field(default=None)
 
     @property
@@ -82,9 +82,7 @@ class WebBox:
         self.loop.stop("test over")
         self.thread.join(timeout=10)
         assert not self.thread.is_alive()
-        self.service.channel.close()
-        self.controller.journal.close()
-        self.hardware.close()
+        self.box.close()  # the loop closed the channel as it stopped
 
     def display_text(self):
         """The text the box's own display shows now, as the loop last drew it."""
@@ -96,24 +94,13 @@ def start_web_box(state_dir, host="127.0.0.1", **settings):
     config = config_module.defaults()
     config["web"].update(settings)
     clock = FakeClock()
-    holder = {}
-
-    def on_edge(button, pressed):
-        # The loop is built after the hardware; the mock pins call back on the test's thread.
-        holder["loop"].post_edge(button, pressed)
-
-    hardware = build_hardware(config, "fake", on_edge=on_edge)
-    controller = build_controller(config, hardware, clock=clock, state_dir=state_dir,
-                                  rng=random.Random(1))
-    service = build_web(config, controller, host=host, port=0, state_dir=state_dir)
-    loop = EventLoop(controller, out=io.StringIO(), channels=[service.channel])
-    holder["loop"] = loop
-    box = WebBox(controller, loop, service, clock, hardware, config)
-    service.channel.start(loop.post)
-    controller.refresh()
-    loop._publish()
-    box.thread = threading.Thread(target=loop._loop, name="test-loop", daemon=True)
+    built = build_box(config, backend="fake", clock=clock, state_dir=state_dir,
+                      rng=random.Random(1), out=io.StringIO(), web=WebAddress(host, 0))
+    box = WebBox(built.controller, built.loop, built.web, clock, built.hardware, config, built)
+    box.thread = threading.Thread(target=built.run_without_signals, name="test-loop",
+                                  daemon=True)
     box.thread.start()
+    assert built.loop.ready.wait(10), "the loop did not get ready"
     return box
 
 

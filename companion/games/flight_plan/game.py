@@ -174,19 +174,20 @@ class FlightPlanBanker:
             case Restore():
                 return state, ()
             case Expire():
-                raise RuleError("the Flight Plan bank has no timer")
+                raise RuleError("not-allowed", "the Flight Plan bank has no timer")
             case Press(button):
                 held = False
             case Hold(button):
                 held = True
         if state.step == "over":
-            raise RuleError(f"the game is over: {state.winner} won; hold BACK to undo")
+            raise RuleError("not-allowed",
+                            f"the game is over: {state.winner} won; hold BACK to undo")
         if button is Button.BACK:
-            raise RuleError("BACK opens the box menu")
+            raise RuleError("not-allowed", "BACK opens the box menu")
         try:
             new = _act(state, button, held)
         except BankError as error:
-            raise RuleError(str(error), error.code) from None
+            raise RuleError(error.code, str(error)) from None
         return check_for_winner(new)
 
     def countdown(self, state: FlightPlanState) -> None:
@@ -263,7 +264,7 @@ def _act(state: FlightPlanState, button: Button, held: bool) -> FlightPlanState:
             return replace(state, step="menu", page=0)
         case "revenue":
             if move:
-                raise RuleError("NEXT opens the turn menu")
+                raise RuleError("not-allowed", "NEXT opens the turn menu")
             return replace(state, step="menu")
         case "menu":
             if move:
@@ -286,7 +287,8 @@ def _open(state: FlightPlanState, key: str) -> FlightPlanState:
         case "route":
             choices = route_choices(state)
             if not choices:
-                raise RuleError(f"none of {player}'s starting routes is in the route guide")
+                raise RuleError("not-allowed",
+                                f"none of {player}'s starting routes is in the route guide")
             first_free = next((i for i, n in enumerate(choices)
                                if state.bank.owner(Asset.route(n)) is None), 0)
             return replace(state, step="route", cursor=first_free)
@@ -297,28 +299,28 @@ def _open(state: FlightPlanState, key: str) -> FlightPlanState:
             return replace(state, step="fleet", cursor=first_free)
         case "hub":
             if not hub_choices(state):
-                raise RuleError(f"{player} owns no route to or from a hub city")
+                raise RuleError("not-allowed", f"{player} owns no route to or from a hub city")
             return replace(state, step="hub", cursor=0)
         case "deactivate":
             if not asset_choices(state):
-                raise RuleError(f"{player} owns nothing to deactivate")
+                raise RuleError("not-allowed", f"{player} owns nothing to deactivate")
             return replace(state, step="deactivate", cursor=0)
         case "pay" | "receive":
             return replace(state, step="amount", entry=Entry(key))
         case "pay-player":
             if not payee_choices(state):
-                raise RuleError("there is nobody else to pay")
+                raise RuleError("not-allowed", "there is nobody else to pay")
             return replace(state, step="payee", cursor=0)
         case "win":
             return replace(state, step="win", page=state.seat)
         case "lift":
             if state.bank.account(player).unrestricted:
-                raise RuleError(f"{player} has no region limit already")
+                raise RuleError("not-allowed", f"{player} has no region limit already")
             bank = lift_region_limit(state.bank, player)
             return transaction_done(replace(state, bank=bank), f"{player}: no region limit")
         case "end":
             return next_turn(state)
-    raise RuleError(f"unknown menu item {key!r}")
+    raise RuleError("not-allowed", f"unknown menu item {key!r}")
 
 
 def _choose(state: FlightPlanState) -> FlightPlanState:
@@ -338,4 +340,4 @@ def _choose(state: FlightPlanState) -> FlightPlanState:
             return replace(state, step="amount", entry=Entry("pay-player", payee=payee))
         case "debt":
             return raise_cash(state, index)
-    raise RuleError(f"NEXT does nothing at {state.step}")
+    raise RuleError("not-allowed", f"NEXT does nothing at {state.step}")

@@ -62,7 +62,7 @@ number and the field):
 - ``cargo`` is true/false; ``price``, ``revenue``, ``use_fee`` and every bank and fleet value
   are whole numbers >= 0 ($M).
 - Unknown keys or columns are refused (typos would otherwise be silently ignored).
-- TOML is decoded within the bounds of companion/protocol/bounded.py (nesting depth, number
+- TOML is decoded within the bounds of companion/bounded.py (nesting depth, number
   size, text size), CSV within its text size; a CSV cell of more digits than any number the
   guide needs is refused as not a number; csv's own errors name the line.
 
@@ -81,6 +81,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
+from companion.bounded import MAX_DIGITS, BoundedInputError, check_size, loads_toml
 from companion.games.flight_plan.data import (
     EXAMPLE_GUIDE,
     FIRST_ROUTE,
@@ -98,7 +99,6 @@ from companion.games.flight_plan.data import (
     haul_of,
 )
 from companion.games.scoring import ScoreInputError, require_int, shown
-from companion.protocol.bounded import MAX_DIGITS, BoundedInputError, check_size, loads_toml
 
 # The records and tables moved to data.py; the names this module always offered stay importable
 # from here, since the guide's readers hand those records out.

@@ -12,31 +12,29 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from companion.errors import FixedCodeError
 from companion.games.flight_plan.data import RouteGuide
 
 AssetKind = Literal["route", "fleet", "hub"]
 
 
-class BankError(ValueError):
-    """An action the rules forbid; ``code`` is one lowercase word for the line protocol."""
+class BankError(FixedCodeError, ValueError):
+    """An action the rules forbid; each subclass's ``CODE`` is its word for the line protocol
+    (still a ``ValueError``, as the banker's callers catch it)."""
 
-    code: str = "not-allowed"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    CODE = "not-allowed"
 
 
 class NotAllowed(BankError):
-    code = "not-allowed"
+    CODE = "not-allowed"
 
 
 class BadArgument(BankError):
-    code = "bad-argument"
+    CODE = "bad-argument"
 
 
 class CannotPay(BankError):
-    code = "cannot-pay"
+    CODE = "cannot-pay"
 
     def __init__(self, message: str, payer: str, amount: int) -> None:
         super().__init__(message)
@@ -45,7 +43,7 @@ class CannotPay(BankError):
 
 
 class MissingAmount(BankError):
-    code = "missing-amount"
+    CODE = "missing-amount"
 
 
 @dataclass(frozen=True, order=True)

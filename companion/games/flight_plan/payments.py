@@ -52,7 +52,7 @@ def amount_input(state: FlightPlanState, button: Button, held: bool) -> FlightPl
         amount = max(0, min(MAX_AMOUNT, entry.amount + change))
         if amount == entry.amount:
             edge = "0" if change < 0 else money(MAX_AMOUNT)
-            raise RuleError(f"the amount is already {edge}")
+            raise RuleError("not-allowed", f"the amount is already {edge}")
         return replace(state, entry=replace(entry, amount=amount))
     if held:
         return back_to_menu(state)
@@ -89,12 +89,12 @@ def enter_amount(state: FlightPlanState, entry: Entry) -> FlightPlanState:
             return pay_or_owe(state, Debt(player, amount, entry.payee, "payment"))
         case "hub-fee":
             return begin_turn(replace(state, hub_fee=amount, entry=None))
-    raise RuleError(f"unknown amount {entry.purpose!r}")
+    raise RuleError("not-allowed", f"unknown amount {entry.purpose!r}")
 
 
 def _positive(amount: int) -> None:
     if amount <= 0:
-        raise RuleError("enter an amount with UP first", "bad-argument")
+        raise RuleError("bad-argument", "enter an amount with UP first")
 
 
 def pay_or_owe(state: FlightPlanState, debt: Debt) -> FlightPlanState:
@@ -118,7 +118,7 @@ def settle(state: FlightPlanState, debt: Debt) -> FlightPlanState:
             assert debt.payee is not None
             bank = pay_player(state.bank, debt.payer, debt.payee, debt.amount)
             return transaction_done(replace(state, bank=bank), note)
-    raise RuleError(f"unknown debt {debt.reason!r}")
+    raise RuleError("not-allowed", f"unknown debt {debt.reason!r}")
 
 
 def raise_cash(state: FlightPlanState, index: int) -> FlightPlanState:

@@ -115,11 +115,13 @@ def back_to_menu(state: FlightPlanState) -> FlightPlanState:
     """Hold NEXT: back to the turn menu, where that is allowed."""
     match state.step:
         case "deal" | "menu":
-            raise RuleError("hold NEXT goes back to the turn menu from a choice")
+            raise RuleError("not-allowed", "hold NEXT goes back to the turn menu from a choice")
         case "debt":
             assert state.debt is not None
-            raise RuleError(f"{state.debt.payer} must raise {money(state.debt.amount)} first; "
+            raise RuleError("not-allowed",
+                            f"{state.debt.payer} must raise {money(state.debt.amount)} first; "
                             "hold BACK undoes")
         case "amount" if state.entry is not None and state.entry.purpose == "hub-fee":
-            raise RuleError(f"the hub use fee is needed to start {state.player}'s turn")
+            raise RuleError("not-allowed",
+                            f"the hub use fee is needed to start {state.player}'s turn")
     return replace(state, step="menu", entry=None, cursor=0)

@@ -33,7 +33,7 @@ def next_turn(state: FlightPlanState) -> FlightPlanState:
     account = state.bank.account(player)
     if state.first_move and not account.bankrupt and not account.assets("route") \
             and route_choices(state):
-        raise RuleError(f"{player} must buy a starting route first")
+        raise RuleError("not-allowed", f"{player} must buy a starting route first")
     count = len(state.names)
     seat = next((s % count for s in range(state.seat + 1, state.seat + count + 1)
                  if not state.bank.account(state.names[s % count]).bankrupt), state.seat)

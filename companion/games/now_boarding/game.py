@@ -77,9 +77,10 @@ Other choices
 - UP / DOWN held (the protocol's ``hold up``) act as presses; BACK never reaches the game.
 - Illegal input raises :class:`RuleError` with a short reason; the state is never changed.
 
-This module stays whole (a little over 400 lines): the phase sequence is one state machine whose
-transitions read better side by side. What it reads lives apart: the state and options in
-rules.py, the printed numbers in data.py, the JSON and the record in record.py.
+This module holds the phase sequence, one state machine whose transitions read better side by
+side. What it reads lives apart: the state and options in rules.py, the printed numbers in
+data.py, the JSON and the record in record.py, and what UP / DOWN and hold NEXT set or buy
+within a step in inputs.py.
 """
 
 from __future__ import annotations
@@ -105,28 +106,21 @@ from companion.games.now_boarding import data
 from companion.games.now_boarding.data import (
     COMPLAINT_LIMIT,
     GAME,
-    MAX_SEATS,
-    MAX_SPEED,
     PREFLIGHT,
     STAGES,
     UPGRADE_ITEMS,
 )
+from companion.games.now_boarding.inputs import hold_next, up_down
 from companion.games.now_boarding.record import state_json
 from companion.games.now_boarding.rules import (
     OPTIONS,
-    TEMP_ITEMS,
     Complaint,
     Flight,
     NowBoardingState,
-    Purchase,
     deck_empty,
     draw_count,
     elapsed,
-    max_undelivered,
-    next_price,
-    setup_page,
     setup_pages,
-    supply_left,
     temp_holder,
     upgrade_row,
     vip_left,
@@ -196,20 +190,20 @@ class NowBoarding:
                 return self._expire(state, now)
             case Restore():
                 return self._restore(state, now)
-            case Press(Button.BACK) | Hold(Button.BACK):
-                raise RuleError("BACK belongs to the box: menu / hold to undo")
+            case Press(button=Button.BACK) | Hold(button=Button.BACK):
+                raise RuleError("not-allowed", "BACK belongs to the box: menu / hold to undo")
         if state.step == "over":
-            raise RuleError("game over: BACK menu, hold BACK undo")
+            raise RuleError("not-allowed", "game over: BACK menu, hold BACK undo")
         match action:
-            case Press(Button.NEXT):
+            case Press(button=Button.NEXT):
                 return self._next(state, now)
-            case Hold(Button.NEXT):
-                return self._hold_next(state, now)
-            case Press(Button.UP) | Hold(Button.UP):
+            case Hold(button=Button.NEXT):
+                return hold_next(state, now)
+            case Press(button=Button.UP) | Hold(button=Button.UP):
                 return self._up_down(state, +1)
-            case Press(Button.DOWN) | Hold(Button.DOWN):
+            case Press(button=Button.DOWN) | Hold(button=Button.DOWN):
                 return self._up_down(state, -1)
-        raise RuleError("that does nothing here")
+        raise RuleError("not-allowed", "that does nothing here")
 
     def countdown(self, state: NowBoardingState) -> Countdown | None:
         return state.countdown
@@ -224,31 +218,31 @@ class NowBoarding:
         """What ``action`` did at ``state``, for undo's notice (``flight R3 start``)."""
         flight = f"flight R{state.round}"
         match action, state.step:
-            case Press(Button.NEXT), "ready":
+            case Press(button=Button.NEXT), "ready":
                 return f"{flight} start"
-            case Press(Button.NEXT), "flight":
+            case Press(button=Button.NEXT), "flight":
                 return f"{flight} end"
-            case Hold(Button.NEXT), "flight":
+            case Hold(button=Button.NEXT), "flight":
                 paused = state.countdown is not None \
                     and state.countdown.state is TimerState.PAUSED
                 return f"{flight} {'resume' if paused else 'pause'}"
-            case Hold(Button.NEXT), "upgrades":
+            case Hold(button=Button.NEXT), "upgrades":
                 player, item = upgrade_row(state)
                 verb = "used" if temp_holder(state, item) == player else "bought"
                 return f"P{player + 1} {verb} {item.replace('-', ' ')}"
-            case Press(Button.NEXT), "upgrades":
+            case Press(button=Button.NEXT), "upgrades":
                 return f"P{state.page // len(UPGRADE_ITEMS) + 1}'s upgrades"
-            case Press(Button.NEXT), "anger":
+            case Press(button=Button.NEXT), "anger":
                 if state.page == 0:
                     return f"anger cubes R{state.round}"
                 return f"+{state.pending} complaints R{state.round}"
-            case Press(Button.NEXT), "exit":
+            case Press(button=Button.NEXT), "exit":
                 return f"{state.pending} undelivered"
-            case Press(Button.NEXT), "passengers":
+            case Press(button=Button.NEXT), "passengers":
                 return f"{data.STAGE_TITLES[state.stage]} draw R{state.round}"
-            case Press(Button.NEXT) | Press(Button.DOWN), "vip":
+            case Press(button=Button.NEXT) | Press(button=Button.DOWN), "vip":
                 return "VIP answer"
-            case Press(Button.NEXT), "weather":
+            case Press(button=Button.NEXT), "weather":
                 return "weather card"
         return None
 
@@ -285,7 +279,7 @@ class NowBoarding:
                 return self._ready(replace(state, round=state.round + 1))
             case "exit":
                 return self._exit(state)
-        raise RuleError(f"NEXT does nothing at {state.step}")  # pragma: no cover
+        raise RuleError("not-allowed", f"NEXT does nothing at {state.step}")  # pragma: no cover
 
     def _passengers(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         if not deck_empty(state):
@@ -419,9 +413,9 @@ class NowBoarding:
                 now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
         countdown = state.countdown
         if state.step != "flight" or countdown is None:
-            raise RuleError("no flight timer is running")
+            raise RuleError("not-allowed", "no flight timer is running")
         if not countdown.is_due(now):
-            raise RuleError("the flight timer has time left")
+            raise RuleError("not-allowed", "the flight timer has time left")
         return self._end_flight(state, now, "time")
 
     def _restore(self, state: NowBoardingState,
@@ -432,81 +426,10 @@ class NowBoarding:
             return replace(state, countdown=countdown.pause(now)), ()
         return state, ()
 
-    def _hold_next(self, state: NowBoardingState,
-                   now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        if state.step == "upgrades":
-            return self._buy(state)
-        if state.step != "flight":
-            raise RuleError("hold NEXT pauses a flight only")
-        countdown = state.countdown
-        if countdown is None:
-            raise RuleError("no timer to pause: timer=off")
-        if countdown.state is TimerState.PAUSED:
-            return replace(state, countdown=countdown.resume(now)), (Play("click"),)
-        if state.strict:
-            raise RuleError("pause is off: strict=on")
-        return replace(state, countdown=countdown.pause(now)), (Play("click"),)
-
     # -- UP / DOWN --------------------------------------------------------------------------
 
     def _up_down(self, state: NowBoardingState,
                  direction: int) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        match state.step:
-            case "anger":
-                state = replace(state, page=1)  # UP / DOWN on the cubes page: to the count
-                value = state.pending + direction
-                if value < 0:
-                    raise RuleError("complaints cannot go below 0")
-                if state.complaints + value > COMPLAINT_LIMIT:
-                    raise RuleError("3 complaints already lose")
-                return replace(state, pending=value), ()
-            case "exit":
-                value = state.pending + direction
-                if value < 0:
-                    raise RuleError("passengers cannot go below 0")
-                if value > max_undelivered(state):
-                    raise RuleError(f"at most {max_undelivered(state)} passengers")
-                return replace(state, pending=value), ()
-            case "vip":
-                if state.page == 0 and direction < 0:  # "Serve a VIP?" DOWN: no
-                    return self._vip(replace(state, serve_vip=False))
-                if state.page == 0:
-                    raise RuleError("Serve a VIP? NEXT yes, DOWN no")
-                raise RuleError("NEXT goes on; hold BACK takes the VIP back")
-            case "upgrades":
-                rows = len(UPGRADE_ITEMS)
-                first = state.page // rows * rows
-                # UP moves up the player's list (to the row before), DOWN to the row after.
-                return replace(state, page=first + (state.page - first - direction) % rows), ()
-            case "ready":
-                raise RuleError("NEXT starts the flight")
-            case "setup":
-                page = setup_page(state)
-                if page.startswith("free-"):
-                    player = int(page.removeprefix("free-"))
-                    tiles = list(state.free_tiles)
-                    tiles[player] = "seat" if direction > 0 else "speed"
-                    return replace(state, free_tiles=tuple(tiles)), ()
-                raise RuleError("NEXT turns the page")
-            case "flight":
-                raise RuleError("flying: NEXT ends the flight")
-        raise RuleError("NEXT moves on; UP/DOWN do nothing here")
-
-    def _buy(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        player, item = upgrade_row(state)
-        label = f"P{player + 1}"
-        if item in TEMP_ITEMS:
-            holder = temp_holder(state, item)
-            if holder == player:
-                used = Purchase(state.round, player, f"{item}-used")
-                return replace(state, purchases=(*state.purchases, used)), (Play("click"),)
-            if holder is not None:
-                raise RuleError(f"P{holder + 1} holds it until used")
-        else:
-            if supply_left(state, item) <= 0:
-                raise RuleError(f"no {item} tiles left")
-            if next_price(state, player, item) is None:
-                most = MAX_SEATS if item == "seat" else MAX_SPEED
-                raise RuleError(f"{label} has the most {item}: {most}")
-        bought = Purchase(state.round, player, item)
-        return replace(state, purchases=(*state.purchases, bought)), (Play("click"),)
+        if state.step == "vip" and state.page == 0 and direction < 0:  # "Serve a VIP?" DOWN: no
+            return self._vip(replace(state, serve_vip=False))
+        return up_down(state, direction)

@@ -131,10 +131,6 @@ class NowBoardingState:
     def stage(self) -> str:
         return STAGES[self.stage_index]
 
-    @property
-    def option_map(self) -> dict[str, str]:
-        return dict(self.options)
-
 
 # -- derived facts ------------------------------------------------------------------------------
 

@@ -205,21 +205,21 @@ class NowBoardingV3Game:
             case Expire():
                 return self._expire(state, now)
             case Press(Button.BACK) | Hold(Button.BACK):
-                raise RuleError("BACK belongs to the box: menu / hold to undo")
+                raise RuleError("not-allowed", "BACK belongs to the box: menu / hold to undo")
             case Press(button):
                 return self._press(state, button, now)
             case Hold(Button.NEXT):
                 return self._hold_next(state, now)
             case Hold(button):
                 return self._press(state, button, now)  # a held UP / DOWN acts as a press
-        raise RuleError("that does nothing here")  # pragma: no cover
+        raise RuleError("not-allowed", "that does nothing here")  # pragma: no cover
 
     # -- actions ---------------------------------------------------------------------------
 
     def _press(self, state: V3State, button: Button,
                now: float) -> tuple[V3State, tuple[Play, ...]]:
         if state.phase == "over":
-            raise RuleError("game over: BACK menu, hold BACK undo")
+            raise RuleError("not-allowed", "game over: BACK menu, hold BACK undo")
         if state.step == "entry":
             return self._entry(state, button)
         if state.step == "departure":
@@ -237,17 +237,17 @@ class NowBoardingV3Game:
                         (Play("end"),))
             if button is Button.UP:
                 return replace(state, short=False), (Play("click"),)
-            raise RuleError("Too few tiles? NEXT ends the game, UP goes back")
+            raise RuleError("not-allowed", "Too few tiles? NEXT ends the game, UP goes back")
         if button is Button.NEXT:
             return self._next(state, now)
         if button is Button.DOWN:
             if redeye(state):
-                raise RuleError("the Redeye draws no tiles")
+                raise RuleError("not-allowed", "the Redeye draws no tiles")
             countdown = state.countdown
             if countdown is not None and countdown.state is not TimerState.IDLE:
-                raise RuleError("tiles run short only before the timer starts")
+                raise RuleError("not-allowed", "tiles run short only before the timer starts")
             return replace(state, short=True), (Play("click"),)
-        raise RuleError("the Lost pile changes at Arrival and the day's end")
+        raise RuleError("not-allowed", "the Lost pile changes at Arrival and the day's end")
 
     def _next(self, state: V3State, now: float) -> tuple[V3State, tuple[Play, ...]]:
         if state.step == "departure":
@@ -292,34 +292,34 @@ class NowBoardingV3Game:
 
     def _hold_next(self, state: V3State, now: float) -> tuple[V3State, tuple[Play, ...]]:
         if state.phase == "over":
-            raise RuleError("game over: BACK menu, hold BACK undo")
+            raise RuleError("not-allowed", "game over: BACK menu, hold BACK undo")
         if state.step != "departure":
-            raise RuleError("hold NEXT pauses the Departure timer")
+            raise RuleError("not-allowed", "hold NEXT pauses the Departure timer")
         countdown = state.countdown
         if countdown is not None and countdown.state is TimerState.RUNNING:
             return replace(state, countdown=countdown.pause(now)), (Play("click"),)
         if countdown is not None and countdown.state is TimerState.PAUSED:
             return replace(state, countdown=countdown.resume(now)), (Play("click"),)
         if redeye(state):
-            raise RuleError("the Redeye draws no tiles")
+            raise RuleError("not-allowed", "the Redeye draws no tiles")
         # No hidden ending: too few tiles is a choice on the screen.
-        raise RuleError("too few tiles? DOWN asks")
+        raise RuleError("not-allowed", "too few tiles? DOWN asks")
 
     def _expire(self, state: V3State, now: float) -> tuple[V3State, tuple[Play, ...]]:
         countdown = state.countdown
         if state.step != "departure" or countdown is None or not countdown.is_due(now):
-            raise RuleError("the timer has time left")
+            raise RuleError("not-allowed", "the timer has time left")
         return (replace(state, countdown=countdown.expire(now), step="arrival", ended="time"),
                 (Play("alarm"),))
 
     def _lost(self, state: V3State, change: int) -> tuple[V3State, tuple[Play, ...]]:
         if state.step not in LOST_STEPS:
-            raise RuleError("the Lost pile changes at Arrival and the day's end")
+            raise RuleError("not-allowed", "the Lost pile changes at Arrival and the day's end")
         lost = state.lost + change
         if lost < 0:
-            raise RuleError("the Lost pile is empty")
+            raise RuleError("not-allowed", "the Lost pile is empty")
         if lost > PASSENGERS_PER_PLAYER_COLOUR * state.players:
-            raise RuleError("more than every passenger tile")
+            raise RuleError("not-allowed", "more than every passenger tile")
         moved = replace(state, lost=lost)
         limit = lost_limit(state)
         if limit is not None and change > 0 and is_lost(lost, state.players):
@@ -331,11 +331,11 @@ class NowBoardingV3Game:
     def _entry(self, state: V3State, button: Button) -> tuple[V3State, tuple[Play, ...]]:
         if button is Button.UP:
             if state.draft >= MAX_TOTAL:
-                raise RuleError(f"at most {MAX_TOTAL}")
+                raise RuleError("not-allowed", f"at most {MAX_TOTAL}")
             return replace(state, draft=state.draft + 1), ()
         if button is Button.DOWN:
             if state.draft == 0:
-                raise RuleError("a score pile total is 0 or more")
+                raise RuleError("not-allowed", "a score pile total is 0 or more")
             return replace(state, draft=state.draft - 1), ()
         totals = (*state.totals, state.draft)
         if len(totals) < state.players:

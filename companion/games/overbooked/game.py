@@ -274,9 +274,10 @@ class OverbookedEntry:
             case Restore():
                 return state, ()
             case Expire():
-                raise RuleError("Overbooked score entry has no timer")
+                raise RuleError("not-allowed", "Overbooked score entry has no timer")
             case Press(Button.BACK) | Hold(Button.BACK):
-                raise RuleError("BACK is the box's: press for the menu, hold to undo")
+                raise RuleError("not-allowed",
+                                "BACK is the box's: press for the menu, hold to undo")
         match state.step:
             case "events":
                 return self._events(state, action)
@@ -292,18 +293,19 @@ class OverbookedEntry:
         match action:
             case Press(Button.UP):
                 if event in state.events:
-                    raise RuleError(f"{EVENT_CARDS[event].title} is already in play")
+                    raise RuleError("not-allowed", f"{EVENT_CARDS[event].title} is already in play")
                 chosen = tuple(e for e in EVENT_IDS if e in state.events or e == event)
                 return replace(state, events=chosen), ()
             case Press(Button.DOWN):
                 if event not in state.events:
-                    raise RuleError(f"{EVENT_CARDS[event].title} is not in play")
+                    raise RuleError("not-allowed", f"{EVENT_CARDS[event].title} is not in play")
                 return replace(state, events=tuple(e for e in state.events if e != event)), ()
             case Press(Button.NEXT):
                 return replace(state, cursor=(state.cursor + 1) % len(EVENT_IDS)), ()
             case Hold(Button.NEXT):
                 return replace(state, step="seats", cursor=0), (Play("click"),)
-        raise RuleError("events: UP in play, DOWN out, NEXT next card, hold NEXT done")
+        raise RuleError("not-allowed",
+                        "events: UP in play, DOWN out, NEXT next card, hold NEXT done")
 
     def _seats(self, state: OverbookedEntryState,
                action: GameAction) -> tuple[OverbookedEntryState, tuple[Play, ...]]:
@@ -320,7 +322,8 @@ class OverbookedEntry:
                 return replace(state, cursor=state.cursor + 1), ()
             case Press(Button.NEXT) | Hold(Button.NEXT):
                 return replace(state, step="overbooked", cursor=0), (Play("click"),)
-        raise RuleError("seats: UP/DOWN passenger, NEXT next seat, hold NEXT plane done")
+        raise RuleError("not-allowed",
+                        "seats: UP/DOWN passenger, NEXT next seat, hold NEXT plane done")
 
     def _count(self, state: OverbookedEntryState,
                action: GameAction) -> tuple[OverbookedEntryState, tuple[Play, ...]]:
@@ -330,13 +333,13 @@ class OverbookedEntry:
             case Press(Button.UP | Button.DOWN as button):
                 changed = value + (1 if button is Button.UP else -1)
                 if changed < 0:
-                    raise RuleError(f"{what} cannot go below 0")
+                    raise RuleError("not-allowed", f"{what} cannot go below 0")
                 if changed > MAX_COUNT:
-                    raise RuleError(f"{what}: at most {MAX_COUNT}")
+                    raise RuleError("not-allowed", f"{what}: at most {MAX_COUNT}")
                 return self._with_sheet(state, _with_count(state.sheet, state.step, changed)), ()
             case Press(Button.NEXT):
                 return self._after_count(state)
-        raise RuleError(f"{what}: UP/DOWN change, NEXT confirms")
+        raise RuleError("not-allowed", f"{what}: UP/DOWN change, NEXT confirms")
 
     def _after_count(self, state: OverbookedEntryState,
                      ) -> tuple[OverbookedEntryState, tuple[Play, ...]]:
@@ -359,7 +362,7 @@ class OverbookedEntry:
                 return replace(state, page=(state.page + 1) % len(state.pages)), ()
             case Press(Button.UP):
                 return replace(state, page=(state.page - 1) % len(state.pages)), ()
-        raise RuleError("the scores are in: NEXT/UP/DOWN page, BACK menu")
+        raise RuleError("not-allowed", "the scores are in: NEXT/UP/DOWN page, BACK menu")
 
     @staticmethod
     def _with_sheet(state: OverbookedEntryState, sheet: Sheet) -> OverbookedEntryState:

@@ -225,13 +225,13 @@ class PlanesGame:
             case Restore():
                 return state, ()
             case Expire():
-                raise RuleError("Planes has no timer")
+                raise RuleError("not-allowed", "Planes has no timer")
             case Press(Button.BACK) | Hold(Button.BACK):
-                raise RuleError("BACK belongs to the box: menu / hold to undo")
+                raise RuleError("not-allowed", "BACK belongs to the box: menu / hold to undo")
         kind = "hold" if isinstance(action, Hold) else "press"
         button = action.button if isinstance(action, Press | Hold) else None
         if button is None:  # pragma: no cover - every action kind is matched above
-            raise RuleError("that does nothing here")
+            raise RuleError("not-allowed", "that does nothing here")
         if kind == "hold" and button in (Button.UP, Button.DOWN):
             kind = "press"  # a held UP / DOWN repeats on the box: treat it as a press
         if state.step in ("board", "last-round"):
@@ -250,7 +250,7 @@ class PlanesGame:
                button: Button) -> tuple[PlanesState, tuple[Play, ...]]:
         if kind == "hold":
             if state.step != "last-round":
-                raise RuleError("no end trigger yet: board cubes with UP")
+                raise RuleError("not-allowed", "no end trigger yet: board cubes with UP")
             return replace(state, step="goals", cards=(), draft=0), (Play("click"),)
         if button is Button.NEXT:
             return replace(state, cursor=(state.cursor + 1) % len(BOARD_COLOURS)), ()
@@ -259,13 +259,14 @@ class PlanesGame:
         cubes = list(state.cubes)
         if button is Button.UP:
             if slots(state, index) == 0:
-                raise RuleError(f"no {name} plane in this game (grey=0)")
+                raise RuleError("not-allowed", f"no {name} plane in this game (grey=0)")
             if cubes[index] >= slots(state, index):
-                raise RuleError(f"the {name} plane is full ({slots(state, index)} slots)")
+                raise RuleError("not-allowed",
+                                f"the {name} plane is full ({slots(state, index)} slots)")
             cubes[index] += 1
         else:
             if cubes[index] == 0:
-                raise RuleError(f"no {name} cube on its plane to take back")
+                raise RuleError("not-allowed", f"no {name} cube on its plane to take back")
             cubes[index] -= 1
         moved = replace(state, cubes=tuple(cubes))
         fired = trigger(moved)
@@ -278,7 +279,7 @@ class PlanesGame:
     def _trigger(self, state: PlanesState, kind: str,
                  button: Button) -> tuple[PlanesState, tuple[Play, ...]]:
         if kind == "hold":
-            raise RuleError("choose whose turn it was, then NEXT")
+            raise RuleError("not-allowed", "choose whose turn it was, then NEXT")
         if button is Button.NEXT:
             return replace(state, step="last-round"), (Play("click"),)
         step = 1 if button is Button.UP else -1
@@ -296,27 +297,28 @@ class PlanesGame:
                     (Play("click"),))
         if button is Button.NEXT:
             if state.draft == 0:
-                raise RuleError("set this card's VP with UP, or hold NEXT to end the list")
+                raise RuleError("not-allowed",
+                                "set this card's VP with UP, or hold NEXT to end the list")
             return replace(state, cards=(*state.cards, state.draft), draft=0), (Play("click"),)
         if button is Button.UP:
             if state.draft >= MAX_GOAL_VP:
-                raise RuleError(f"at most {MAX_GOAL_VP} VP on one goal card")
+                raise RuleError("not-allowed", f"at most {MAX_GOAL_VP} VP on one goal card")
             return replace(state, draft=state.draft + 1), ()
         if state.draft == 0:
-            raise RuleError("no card being entered; UP sets its VP")
+            raise RuleError("not-allowed", "no card being entered; UP sets its VP")
         return replace(state, draft=state.draft - 1), ()
 
     def _boarded(self, state: PlanesState, kind: str,
                  button: Button) -> tuple[PlanesState, tuple[Play, ...]]:
         if kind == "hold":
-            raise RuleError("UP / DOWN set the cubes, NEXT confirms")
+            raise RuleError("not-allowed", "UP / DOWN set the cubes, NEXT confirms")
         if button is Button.UP:
             if state.boarded >= CUBES_PER_PLAYER:
-                raise RuleError(f"a player has {CUBES_PER_PLAYER} party cubes")
+                raise RuleError("not-allowed", f"a player has {CUBES_PER_PLAYER} party cubes")
             return replace(state, boarded=state.boarded + 1), ()
         if button is Button.DOWN:
             if state.boarded == 0:
-                raise RuleError("already 0 cubes")
+                raise RuleError("not-allowed", "already 0 cubes")
             return replace(state, boarded=state.boarded - 1), ()
         entries = (*state.entries, Entry(state.cards, state.boarded))
         done = replace(state, entries=entries, cards=(), draft=0, boarded=0)
@@ -327,7 +329,7 @@ class PlanesGame:
     def _result(self, state: PlanesState, kind: str,
                 button: Button) -> tuple[PlanesState, tuple[Play, ...]]:
         if kind == "hold":
-            raise RuleError("game over: BACK menu, hold BACK undo")
+            raise RuleError("not-allowed", "game over: BACK menu, hold BACK undo")
         pages = state.players + 1
         step = -1 if button is Button.DOWN else 1
         return replace(state, page=(state.page + step) % pages), ()

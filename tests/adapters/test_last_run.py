@@ -7,14 +7,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.adapters.run_record import (
+from companion.adapters.last_run import (
     CRASHED,
     FILE_NAME,
     KILLED,
     RUNNING,
     STOPPED,
     LastRun,
-    RunRecord,
+    LastRunFile,
     crash_reason,
     current_boot_id,
     parse,
@@ -26,8 +26,8 @@ def _on_disk(state_dir):
     return json.loads((state_dir / FILE_NAME).read_text())
 
 
-def test_run_record_first_start_is_ready_and_marks_running(tmp_path):
-    record = RunRecord(tmp_path / "state", boot_id="boot-1", pid=41)
+def test_last_run_first_start_is_ready_and_marks_running(tmp_path):
+    record = LastRunFile(tmp_path / "state", boot_id="boot-1", pid=41)
     previous = record.begin()
     assert previous == LastRun()
     assert ready_status(previous) == "ready"
@@ -35,14 +35,14 @@ def test_run_record_first_start_is_ready_and_marks_running(tmp_path):
                                             "boot_id": "boot-1", "pid": 41}
 
 
-def test_run_record_crash_is_one_line_counted_and_told_at_the_next_start(tmp_path):
-    first = RunRecord(tmp_path, boot_id="b")
+def test_last_run_crash_is_one_line_counted_and_told_at_the_next_start(tmp_path):
+    first = LastRunFile(tmp_path, boot_id="b")
     first.begin()
     first.crashed(ValueError("bad line\n  'next 3'"))
     on_disk = _on_disk(tmp_path)
     assert on_disk["state"] == CRASHED and on_disk["crashes"] == 1
     assert on_disk["last_crash"] == "ValueError: bad line 'next 3'"
-    previous = RunRecord(tmp_path, boot_id="b").begin()
+    previous = LastRunFile(tmp_path, boot_id="b").begin()
     assert previous.crashes == 1
     assert ready_status(previous) == "ready; recovered after 1 crash, last: ValueError: bad line " \
                                      "'next 3'"
@@ -54,43 +54,43 @@ def test_run_record_crash_is_one_line_counted_and_told_at_the_next_start(tmp_pat
     ("b", 1, f"ready; recovered after 1 crash, last: {KILLED}"),  # killed on this boot
     ("other-boot", 0, "ready"),                                   # a power cut: not a crash
 ])
-def test_run_record_a_run_left_marked_running(tmp_path, later_boot, crashes, status):
-    RunRecord(tmp_path, boot_id="b").begin()  # then SIGKILL: nothing more is written
-    previous = RunRecord(tmp_path, boot_id=later_boot).begin()
+def test_last_run_a_run_left_marked_running(tmp_path, later_boot, crashes, status):
+    LastRunFile(tmp_path, boot_id="b").begin()  # then SIGKILL: nothing more is written
+    previous = LastRunFile(tmp_path, boot_id=later_boot).begin()
     assert previous.crashes == crashes
     assert ready_status(previous) == status
 
 
-def test_run_record_counts_crashes_in_a_row_until_a_clean_stop(tmp_path):
+def test_last_run_counts_crashes_in_a_row_until_a_clean_stop(tmp_path):
     for n in range(1, 4):
-        record = RunRecord(tmp_path, boot_id="b")
+        record = LastRunFile(tmp_path, boot_id="b")
         assert record.begin().crashes == n - 1
         record.crashed(OSError(121, "Remote I/O error"))
-    record = RunRecord(tmp_path, boot_id="b")
+    record = LastRunFile(tmp_path, boot_id="b")
     previous = record.begin()
     assert ready_status(previous) == ("ready; recovered after 3 crashes, last: OSError: "
                                       "[Errno 121] Remote I/O error")
     record.stopped()
     assert _on_disk(tmp_path)["state"] == STOPPED and _on_disk(tmp_path)["crashes"] == 0
-    assert ready_status(RunRecord(tmp_path, boot_id="b").begin()) == "ready"
+    assert ready_status(LastRunFile(tmp_path, boot_id="b").begin()) == "ready"
 
 
 @pytest.mark.parametrize("text", ["", "{", "[]", "null", '{"state": "asleep"}',
                                   '{"state": "crashed", "crashes": -3, "pid": "x"}',
                                   "\udcff not json"])
-def test_run_record_garbled_record_counts_as_none_and_is_replaced(tmp_path, text, caplog):
+def test_last_run_garbled_record_counts_as_none_and_is_replaced(tmp_path, text, caplog):
     (tmp_path / FILE_NAME).write_text(text, errors="surrogateescape")
     with caplog.at_level(logging.WARNING):
-        previous = RunRecord(tmp_path, boot_id="b").begin()
+        previous = LastRunFile(tmp_path, boot_id="b").begin()
     assert previous.crashes == 0
     assert _on_disk(tmp_path)["state"] == RUNNING
 
 
-def test_run_record_that_cannot_be_written_warns_once_and_never_raises(tmp_path, caplog):
+def test_last_run_that_cannot_be_written_warns_once_and_never_raises(tmp_path, caplog):
     not_a_folder = tmp_path / "file"
     not_a_folder.write_text("x")
-    record = RunRecord(not_a_folder, boot_id="b")
-    with caplog.at_level(logging.WARNING, logger="companion.adapters.run_record"):
+    record = LastRunFile(not_a_folder, boot_id="b")
+    with caplog.at_level(logging.WARNING, logger="companion.adapters.last_run"):
         assert record.begin() == LastRun()
         record.crashed(RuntimeError("x"))
         record.stopped()
@@ -104,12 +104,12 @@ def test_run_record_that_cannot_be_written_warns_once_and_never_raises(tmp_path,
     (RuntimeError(), "RuntimeError"),
     (ValueError("a" * 1000), "ValueError: " + "a" * 285 + "..."),
 ])
-def test_run_record_crash_reason(error, reason):
+def test_last_run_crash_reason(error, reason):
     assert crash_reason(error) == reason
     assert len(crash_reason(error)) <= 300
 
 
-def test_run_record_boot_id_is_empty_where_the_kernel_has_none(tmp_path):
+def test_last_run_boot_id_is_empty_where_the_kernel_has_none(tmp_path):
     assert current_boot_id(str(tmp_path / "missing")) == ""
     (tmp_path / "boot_id").write_text("abc-123\n")
     assert current_boot_id(str(tmp_path / "boot_id")) == "abc-123"
@@ -119,18 +119,18 @@ def test_run_record_boot_id_is_empty_where_the_kernel_has_none(tmp_path):
     st.sampled_from(["state", "crashes", "last_crash", "boot_id", "pid", "x"]),
     st.one_of(st.sampled_from([RUNNING, STOPPED, CRASHED]), st.integers(), st.text(),
               st.none(), st.lists(st.integers()))).map(json.dumps)))
-def test_run_record_parse_never_raises_and_answers_a_sane_record(text):
+def test_last_run_parse_never_raises_and_answers_a_sane_record(text):
     found = parse(text)
     assert found is None or (found.state in (RUNNING, STOPPED, CRASHED) and found.crashes >= 0
                              and isinstance(found.pid, int))
 
 
 @given(st.lists(st.sampled_from(["crash", "kill", "stop", "power-cut"]), max_size=12))
-def test_run_record_counts_like_a_simple_model(tmp_path_factory, endings):
+def test_last_run_counts_like_a_simple_model(tmp_path_factory, endings):
     state_dir = tmp_path_factory.mktemp("runs")
     boot, expected = 0, 0
     for ending in endings:
-        record = RunRecord(state_dir, boot_id=f"boot-{boot}")
+        record = LastRunFile(state_dir, boot_id=f"boot-{boot}")
         assert record.begin().crashes == expected
         if ending == "crash":
             record.crashed(ValueError("x"))
@@ -142,4 +142,4 @@ def test_run_record_counts_like_a_simple_model(tmp_path_factory, endings):
             expected = 0
         else:
             boot += 1  # the machine went off with it: the count carries, nothing is added
-    assert RunRecord(state_dir, boot_id=f"boot-{boot}").begin().crashes == expected
+    assert LastRunFile(state_dir, boot_id=f"boot-{boot}").begin().crashes == expected

@@ -32,6 +32,8 @@ import tomllib
 from collections.abc import Iterator
 from typing import Any, Final
 
+from companion.errors import FixedCodeError
+
 MAX_DEPTH: Final = 32
 MAX_DIGITS: Final = 30
 MAX_NUMERAL_LENGTH: Final = 40
@@ -40,8 +42,11 @@ MAX_INPUT_CHARS: Final = 1_000_000
 _DIGIT: Final = re.compile(r"[0-9]")
 
 
-class BoundedInputError(ValueError):
-    """JSON or TOML input that is malformed or past a bound; the message says where and why."""
+class BoundedInputError(FixedCodeError, ValueError):
+    """JSON or TOML input that is malformed or past a bound; the message says where and why
+    (``bad-argument``; still a ``ValueError`` for the callers that catch one)."""
+
+    CODE = "bad-argument"
 
 
 class MalformedInput(BoundedInputError):

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from companion.adapters.platform import board_model, is_raspberry_pi
+from companion.adapters.pi_probe import board_model, is_raspberry_pi
 
 
 def _probe(tmp_path: Path, *, model: bytes | None = None, labels: tuple[str, ...] = ()):

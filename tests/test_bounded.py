@@ -1,4 +1,4 @@
-"""The bounded JSON/TOML decoder (companion/protocol/bounded.py): what it refuses, what it keeps."""
+"""The bounded JSON/TOML decoder (companion/bounded.py): what it refuses, what it keeps."""
 
 import json
 import math
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.protocol.bounded import (
+from companion.bounded import (
     MAX_DEPTH,
     MAX_DIGITS,
     BoundedInputError,

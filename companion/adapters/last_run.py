@@ -3,7 +3,7 @@
 Promises:
 - One small JSON file, `run-record.json` in the state directory, replaced atomically (a
   temporary file, then a rename), so a power cut leaves the old record or the new one.
-- `RunRecord.begin()` at start reads how the previous run ended, then marks this run as running.
+- `LastRunFile.begin()` at start reads how the previous run ended, then marks this run as running.
   `crashed(error)` records a one-line reason (`ValueError: bad line`, no traceback) and
   `stopped()` records a clean stop. A start that finds the previous run still marked running
   knows it did not end cleanly.
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from companion.adapters.atomic_file import write_atomically
 
-__all__ = ["CRASHED", "FILE_NAME", "RUNNING", "STOPPED", "LastRun", "RunRecord", "crash_reason",
+__all__ = ["CRASHED", "FILE_NAME", "RUNNING", "STOPPED", "LastRun", "LastRunFile", "crash_reason",
            "current_boot_id", "parse", "ready_status"]
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ def current_boot_id(path: str = BOOT_ID_PATH) -> str:
         return ""
 
 
-class RunRecord:
+class LastRunFile:
     """The record of one state directory. See the module docstring for what each call writes."""
 
     def __init__(self, state_dir: Path, *, boot_id: str | None = None,

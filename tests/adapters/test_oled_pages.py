@@ -1,4 +1,4 @@
-"""Partial updates (adapters/partial.py) against the real luma drivers on a recording I2C bus.
+"""Partial updates (adapters/oled_pages.py) against the real luma drivers on a recording I2C bus.
 
 The panel's memory is modelled (SimulatedPanel) by applying the recorded command/data stream,
 so every test checks what the panel would show, not just which bytes went out.
@@ -18,7 +18,7 @@ from luma.oled.device import sh1106, ssd1305, ssd1306, ssd1309
 from PIL import Image, ImageDraw
 
 from companion.adapters.oled import Display, partial_device
-from companion.adapters.partial import (
+from companion.adapters.oled_pages import (
     PartialUpdates,
     SimulatedPanel,
     image_from_pages,

@@ -1,0 +1,114 @@
+"""Now Boarding's numbers and purchases set with UP / DOWN and hold NEXT (pure).
+
+What it enforces (the rules are listed whole in game.py's docstring):
+- ``anger``: UP / DOWN set the complaints filed this maintenance (from the cubes page they
+  open the count page); never below 0, and UP stops where the total would reach 3.
+- ``exit``: UP / DOWN set the undelivered passengers, from 0 to every card of the game.
+- ``upgrades``: UP / DOWN move through the player's five rows (wrapping); hold NEXT buys the
+  selected row at its chart price, refused when the supply is out or the plane is at its most
+  (5 seats, speed 9); a temporary token is held by its buyer until hold NEXT on the holder's
+  own row marks it used.
+- ``setup``: on a free-tile page UP picks the seat, DOWN the speed.
+- ``flight``: hold NEXT pauses and resumes the countdown (refused with ``strict=on`` or
+  ``timer=off``).
+- Everywhere else UP / DOWN are refused with what the step wants instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.core.game import Play, RuleError
+from companion.core.timer import TimerState
+from companion.games.now_boarding.data import COMPLAINT_LIMIT, MAX_SEATS, MAX_SPEED, UPGRADE_ITEMS
+from companion.games.now_boarding.rules import (
+    TEMP_ITEMS,
+    NowBoardingState,
+    Purchase,
+    max_undelivered,
+    next_price,
+    setup_page,
+    supply_left,
+    temp_holder,
+    upgrade_row,
+)
+
+Step = tuple[NowBoardingState, tuple[Play, ...]]
+
+
+def hold_next(state: NowBoardingState,
+               now: float) -> Step:
+    if state.step == "upgrades":
+        return buy(state)
+    if state.step != "flight":
+        raise RuleError("not-allowed", "hold NEXT pauses a flight only")
+    countdown = state.countdown
+    if countdown is None:
+        raise RuleError("not-allowed", "no timer to pause: timer=off")
+    if countdown.state is TimerState.PAUSED:
+        return replace(state, countdown=countdown.resume(now)), (Play("click"),)
+    if state.strict:
+        raise RuleError("not-allowed", "pause is off: strict=on")
+    return replace(state, countdown=countdown.pause(now)), (Play("click"),)
+
+
+def up_down(state: NowBoardingState,
+             direction: int) -> Step:
+    match state.step:
+        case "anger":
+            state = replace(state, page=1)  # UP / DOWN on the cubes page: to the count
+            value = state.pending + direction
+            if value < 0:
+                raise RuleError("not-allowed", "complaints cannot go below 0")
+            if state.complaints + value > COMPLAINT_LIMIT:
+                raise RuleError("not-allowed", "3 complaints already lose")
+            return replace(state, pending=value), ()
+        case "exit":
+            value = state.pending + direction
+            if value < 0:
+                raise RuleError("not-allowed", "passengers cannot go below 0")
+            if value > max_undelivered(state):
+                raise RuleError("not-allowed", f"at most {max_undelivered(state)} passengers")
+            return replace(state, pending=value), ()
+        case "vip":  # (DOWN on "Serve a VIP?" is the game's own: a no)
+            if state.page == 0:
+                raise RuleError("not-allowed", "Serve a VIP? NEXT yes, DOWN no")
+            raise RuleError("not-allowed", "NEXT goes on; hold BACK takes the VIP back")
+        case "upgrades":
+            rows = len(UPGRADE_ITEMS)
+            first = state.page // rows * rows
+            # UP moves up the player's list (to the row before), DOWN to the row after.
+            return replace(state, page=first + (state.page - first - direction) % rows), ()
+        case "ready":
+            raise RuleError("not-allowed", "NEXT starts the flight")
+        case "setup":
+            page = setup_page(state)
+            if page.startswith("free-"):
+                player = int(page.removeprefix("free-"))
+                tiles = list(state.free_tiles)
+                tiles[player] = "seat" if direction > 0 else "speed"
+                return replace(state, free_tiles=tuple(tiles)), ()
+            raise RuleError("not-allowed", "NEXT turns the page")
+        case "flight":
+            raise RuleError("not-allowed", "flying: NEXT ends the flight")
+    raise RuleError("not-allowed", "NEXT moves on; UP/DOWN do nothing here")
+
+
+def buy(state: NowBoardingState) -> Step:
+    player, item = upgrade_row(state)
+    label = f"P{player + 1}"
+    if item in TEMP_ITEMS:
+        holder = temp_holder(state, item)
+        if holder == player:
+            used = Purchase(state.round, player, f"{item}-used")
+            return replace(state, purchases=(*state.purchases, used)), (Play("click"),)
+        if holder is not None:
+            raise RuleError("not-allowed", f"P{holder + 1} holds it until used")
+    else:
+        if supply_left(state, item) <= 0:
+            raise RuleError("not-allowed", f"no {item} tiles left")
+        if next_price(state, player, item) is None:
+            most = MAX_SEATS if item == "seat" else MAX_SPEED
+            raise RuleError("not-allowed", f"{label} has the most {item}: {most}")
+    bought = Purchase(state.round, player, item)
+    return replace(state, purchases=(*state.purchases, bought)), (Play("click"),)
