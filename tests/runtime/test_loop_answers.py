@@ -43,7 +43,7 @@ class Mirror:
 
 def run_until_stopped(loop):
     loop.stop("test")
-    runner = threading.Thread(target=loop._loop)
+    runner = threading.Thread(target=loop.run_without_signals)
     runner.start()
     runner.join(timeout=10)
     assert not runner.is_alive()
