@@ -74,6 +74,8 @@ from companion.ui.views import screen_for
 
 log = logging.getLogger(__name__)
 
+FORGET_FAILED = "Forget phones FAILED: cannot save; phones stay paired"
+
 class FrameSink(Protocol):
     def show(self, image: Any, text: Sequence[str] = ...) -> bool: ...
 
@@ -457,8 +459,9 @@ class Controller:
                     for listener in self.forget_phones_listeners:
                         try:
                             listener()
-                        except Exception:  # the revocation logs its own faults; play goes on
+                        except Exception:  # not revoked: the screen says so; play goes on
                             log.exception("forgetting the phones failed")
+                            self.state = replace(self.state, notice=FORGET_FAILED)
         if any(isinstance(effect, (JournalNew, JournalSetAside, ResumeGame))
                for effect in effects):
             self._list_resumable()

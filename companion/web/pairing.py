@@ -17,12 +17,15 @@ Rules it enforces:
 - Tokens are kept as SHA-256 hashes, through the :class:`TokenStore` the composition root
   hands in (companion/adapters/token_file.py: ``web-tokens.json``, mode 0600), so pairings
   survive a restart and a copy of the file pairs nobody. At most :data:`MAX_TOKENS` are kept
-  (the oldest go first). ``forget`` revokes them all.
+  (the oldest go first). A new token whose save fails still pairs until a restart (logged).
+- ``forget`` revokes them all only once the store has written the empty list: if the save
+  fails, the tokens stay trusted and the error is raised for the box to show (issue #19, 5).
 - Time comes from an injected clock (monotonic seconds), so tests use the fake clock.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -125,11 +128,16 @@ class Pairing:
         return any([hmac.compare_digest(digest, known) for known in hashes])
 
     def forget(self) -> None:
-        """Revoke every token ("Forget phones")."""
+        """Revoke every token ("Forget phones"), durably: the store writes the empty list
+        first; if it cannot, every token stays trusted and its error is raised."""
         with self._lock:
+            if self.store is not None:
+                self.store.save([])
             self._hashes = []
-            self._save()
 
     def _save(self) -> None:
-        if self.store is not None:
+        if self.store is None:
+            return
+        # A failure is logged by the store: this pairing lasts until a restart.
+        with contextlib.suppress(CompanionError):
             self.store.save(list(self._hashes))
