@@ -266,10 +266,14 @@ class Controller:
         self.refresh()
         return reply
 
-    def show_pair_code(self, code: str | None, seconds: float) -> None:
-        """The table page's pairing code on the display for ``seconds`` (None: remove it)."""
-        self.state = self.app.show_pair_code(self.state, code, self.now() + seconds)
+    def show_pair_code(self, code: str | None, seconds: float,
+                       client: str | None = None) -> bool:
+        """``client``'s table-page pairing code on the display for ``seconds`` (None: remove
+        it; every client's when ``client`` is None); False when the display has no room."""
+        self.state, shown = self.app.show_pair_code(self.state, client, code,
+                                                    self.now() + seconds)
         self.refresh()
+        return shown
 
     # -- output ------------------------------------------------------------------------------
 

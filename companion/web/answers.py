@@ -36,6 +36,7 @@ STATUS: Final[Mapping[str, int]] = {
     "length-required": 411,
     "too-large": 413,
     "locked": 429,
+    "pairing-busy": 429,
     "request-header-fields-too-large": 431,
     "internal": 500,
     "busy": 503,

@@ -47,6 +47,7 @@ from companion.web.policy import (
     HEAD_SECONDS,
     Facts,
     Refusal,
+    client_key,
     cookie_token,
     decide,
     is_loopback,
@@ -250,7 +251,8 @@ class HttpHandler(BaseHTTPRequestHandler):
         if isinstance(body, Refusal):
             self.refuse(body)  # never run: a cut-off or late body is not the request sent
             return
-        request = Request(context, self.command, path, body, verdict.trusted, paired, loopback)
+        request = Request(context, self.command, path, body, verdict.trusted, paired, loopback,
+                          client_key(self.client_address[0]))
         try:
             result = cast(Handler, verdict.route.handler)(request)
         except CompanionError as error:

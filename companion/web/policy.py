@@ -285,6 +285,22 @@ def is_ip(name: str) -> bool:
     return True
 
 
+def client_key(address: str) -> str:
+    """Who a peer address is, for every per-client limit (connections, pairing codes,
+    lockouts): the address itself (an IPv4-mapped one as IPv4), but for a global IPv6
+    address its /64, which one household or one attacker holds whole."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    mapped = getattr(ip, "ipv4_mapped", None)
+    if mapped is not None:
+        return str(mapped)
+    if ip.version == 6 and not (ip.is_loopback or ip.is_link_local):
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 def is_loopback(address: str) -> bool:
     """Whether a peer address is loopback (an IPv4-mapped IPv6 loopback counts)."""
     try:

@@ -19,7 +19,7 @@ from http.server import ThreadingHTTPServer
 from typing import Any, Final
 
 from companion.web.http_handler import HttpHandler
-from companion.web.policy import ConnectionLimits, admit_connection
+from companion.web.policy import ConnectionLimits, admit_connection, client_key
 from companion.web.routes import Context
 
 MAX_CONNECTIONS: Final = 48
@@ -55,7 +55,7 @@ class WebServer(ThreadingHTTPServer):
         return f"http://{shown}:{port}/"
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        address = str(client_address[0])
+        address = client_key(str(client_address[0]))
         with self._open_lock:
             admitted = admit_connection(address, self._open[address], sum(self._open.values()),
                                         self.context.rules, self.limits)
@@ -76,7 +76,7 @@ class WebServer(ThreadingHTTPServer):
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._release(str(client_address[0]))
+            self._release(client_key(str(client_address[0])))
 
     def _release(self, address: str) -> None:
         with self._open_lock:
