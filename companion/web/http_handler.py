@@ -16,7 +16,8 @@ route does is companion/web/routes.py. What it promises:
   :meth:`HttpHandler.read_head`, at most :data:`~companion.web.policy.HEAD_BYTES` in all and
   within :data:`~companion.web.policy.HEAD_SECONDS` in all (each read waits only for what is
   left of that deadline, so dribbling a byte at a time buys nothing), before anything else
-  parses them. Past the budget: 431; past the deadline: 408; a request line without an
+  parses them. Past the budget: 431; past the deadline: 408 (a connection that sent nothing
+  at all by then, an idle keep-alive one, is just closed); a request line without an
   ``HTTP/1.x`` version (HTTP/0.9): 505 at once, never silence.
 - A body is read only when the policy allowed it, only as many bytes as it said, whole within
   :data:`~companion.web.policy.BODY_SECONDS`: a body cut short (the client closed) is 400
@@ -122,7 +123,9 @@ class HttpHandler(BaseHTTPRequestHandler):
         while True:
             chunk = self.read_some(deadline)
             if isinstance(chunk, Refusal):
-                return chunk
+                # A connection idle between requests (keep-alive) is closed without a word,
+                # as nginx's keepalive_timeout does; a request begun but late gets its 408.
+                return chunk if head else None
             if not chunk:
                 return None  # closed before its request ended: nobody to answer
             if not head:

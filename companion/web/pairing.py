@@ -19,7 +19,7 @@ Rules it enforces (issue #19: pairing no stranger can jam; docs/web.md has the a
 - A global ceiling stops a guesser that spreads over many addresses: past
   :data:`GLOBAL_WRONG_CODES` wrong codes in :data:`GLOBAL_WINDOW_SECONDS` from all clients,
   pairing is refused for everyone until the window frees. One client alone never reaches
-  it (its doubling lock allows about 70 a day).
+  it (its doubling lock allows at most 65 in a day).
 - At most :data:`MAX_CLIENTS` clients' lockout records are kept (the oldest untouched go).
 - Tokens are kept as SHA-256 hashes, through the :class:`TokenStore` the composition root
   hands in (companion/adapters/token_file.py: ``web-tokens.json``, mode 0600), so pairings

@@ -110,6 +110,18 @@ def test_a_dribbled_head_gets_408_at_its_whole_request_deadline(make_web_box):
         sock.close()
 
 
+def test_a_connection_that_sends_nothing_is_closed_at_the_deadline_without_a_word(web_box):
+    """An idle connection (a slowloris that never starts, or keep-alive between requests)
+    holds its thread only until the head deadline, and gets no unsolicited answer."""
+    short_deadlines(web_box)
+    sock = connect(web_box.port)
+    try:
+        sock.settimeout(10)
+        assert sock.recv(4096) == b""  # closed by the server, nothing written
+    finally:
+        sock.close()
+
+
 def recv_or_empty(sock):
     sock.settimeout(5)
     try:
