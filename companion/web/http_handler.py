@@ -140,14 +140,14 @@ class HttpHandler(BaseHTTPRequestHandler):
                     if (at := seen.find(mark)) >= 0]
             taken = min(ends) - (len(head) - start) if ends else len(wanted)
             head += self.rfile.read(taken)
+            if b"\n" in head and not is_http1(bytes(head).split(b"\n", 1)[0]):
+                return Refusal("http-version-not-supported", "send HTTP/1.0 or HTTP/1.1",
+                               close=True)
             if ends:
                 return bytes(head)
             if len(head) > HEAD_BYTES:
                 return Refusal("request-header-fields-too-large",
                                f"a request's line and headers are at most {HEAD_BYTES} bytes",
-                               close=True)
-            if b"\n" in head and not is_http1(bytes(head).split(b"\n", 1)[0]):
-                return Refusal("http-version-not-supported", "send HTTP/1.0 or HTTP/1.1",
                                close=True)
 
     def read_some(self, deadline: float) -> bytes | Refusal:

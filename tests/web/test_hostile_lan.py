@@ -132,6 +132,8 @@ def recv_or_empty(sock):
 
 @pytest.mark.parametrize(("head", "status", "error"), [
     (b"GET /\r\n", 505, "http-version-not-supported"),      # HTTP/0.9: no more silence
+    (b"GET /\r\n\r\n", 505, "http-version-not-supported"),  # ... nor a bare body
+    (b"GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505, "http-version-not-supported"),
     (b"GET /api/whoami HTTP/1.1\r\n" + b"X-Big: " + b"a" * HEAD_BYTES + b"\r\n\r\n",
      431, "request-header-fields-too-large"),
     (b"GET /api/whoami HTTP/1.1\r\n" + b"X-Many: aaaaaaaa\r\n" * 2000,
