@@ -8,7 +8,9 @@ file. Rules it enforces:
   ``{"tokens": [...]}``, replaced whole (companion/adapters/atomic_file.py), mode 0600.
 - A file that cannot be read or is not a list of strings is logged and read as empty: the
   phones pair again, the box starts all the same.
-- A write that fails is logged: the pairing holds until the box restarts.
+- A write that fails raises :class:`TokensNotSaved` (the ``OSError`` translated here, at the
+  adapter): the caller says what it means. A new pairing still holds until a restart; a
+  revocation ("Forget phones") that could not be written is not done (issue #19, 5).
 """
 
 from __future__ import annotations
@@ -19,10 +21,18 @@ from pathlib import Path
 from typing import Final
 
 from companion.adapters.atomic_file import write_atomically
+from companion.errors import CompanionError
 
 log = logging.getLogger(__name__)
 
 TOKENS_FILE: Final = "web-tokens.json"
+
+
+class TokensNotSaved(CompanionError):
+    """The token file could not be replaced (a read-only or full card)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("tokens-not-saved", message)
 
 
 class TokenFile:
@@ -45,8 +55,11 @@ class TokenFile:
         return hashes
 
     def save(self, hashes: list[str]) -> None:
+        """Replace the file with ``hashes``, or raise :class:`TokensNotSaved` (the old file
+        stays as it was: the write is atomic)."""
         try:
             write_atomically(self.path, json.dumps({"tokens": hashes}), mode=0o600)
         except OSError as error:
-            # The pairing still holds until a restart; say why it will not survive one.
-            log.error("cannot save %s (%s); pairings last until restart", self.path, error)
+            log.error("cannot save %s (%s)", self.path, error)
+            raise TokensNotSaved(f"cannot write {self.path.name}: "
+                                 f"{error.strerror or error}") from error

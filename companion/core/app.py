@@ -109,7 +109,7 @@ from companion.core.menu import (
     mute_item,
     volume_item,
 )
-from companion.core.table_page import TablePage
+from companion.core.table_page import TablePage, expire_pair_codes, pair_wake, show_pair_code
 from companion.core.timer import Countdown, TimerState
 from companion.core.tunes import SoundSettings, warning_tune
 
@@ -158,7 +158,7 @@ class App:
         session = Session(name, options, seed, game.new(options, seed))
         return (AppState(session=session, menu=None, last_tick=now, next_seed=state.next_seed,
                          sound=state.sound, resumable=state.resumable,
-                         pair_code=state.pair_code, pair_until=state.pair_until),
+                         pairings=state.pairings),
                 [JournalNew(name, dict(options), seed, now), Play("click")])
 
     def restore(self, name: str, options: Mapping[str, str], seed: int,
@@ -239,13 +239,14 @@ class App:
                 assert countdown.deadline is not None
                 state, expired = self.act(state, Expire(), countdown.deadline)
                 effects.extend(expired)
-        if state.pair_code is not None and now >= state.pair_until:
-            state = replace(state, pair_code=None)
+        state = expire_pair_codes(state, now)
         return replace(state, last_tick=now), effects
 
-    def show_pair_code(self, state: AppState, code: str | None, until: float) -> AppState:
-        """A table-page pairing code on the display until ``until`` (None: take it away)."""
-        return replace(state, pair_code=code, pair_until=until if code is not None else 0.0)
+    def show_pair_code(self, state: AppState, client: str | None, code: str | None,
+                       until: float) -> tuple[AppState, bool]:
+        """A table-page pairing code for ``client`` on the display until ``until`` (None:
+        take it away); see companion/core/table_page.py's :func:`show_pair_code`."""
+        return show_pair_code(state, client, code, until)
 
     def set_sound(self, state: AppState,
                   sound: SoundSettings) -> tuple[AppState, list[Effect]]:
@@ -271,8 +272,9 @@ class App:
         """When the box must look again: a warning, the expiry or a change of the display."""
         countdown = self.countdown(state)
         wake = countdown.next_wake(now) if countdown is not None else None
-        if state.pair_code is not None and (wake is None or state.pair_until < wake):
-            return state.pair_until
+        pairs_end = pair_wake(state)
+        if pairs_end is not None and (wake is None or pairs_end < wake):
+            return pairs_end
         return wake
 
     def to_json(self, state: AppState, now: float) -> dict[str, Any]:

@@ -69,6 +69,16 @@ class Menu:
 
 
 @dataclass(frozen=True)
+class PendingPair:
+    """A table-page pairing code on the display: for which client (its address, or its IPv6
+    /64), and the game-clock instant it goes away."""
+
+    client: str
+    code: str
+    until: float
+
+
+@dataclass(frozen=True)
 class AppState:
     session: Session | None = None
     menu: Menu | None = field(default_factory=Menu)
@@ -85,9 +95,9 @@ class AppState:
     # Unfinished games in the journal besides the current one, newest first (the runtime
     # keeps this list; the menu's "Resume a game" page shows it).
     resumable: tuple[PastGame, ...] = ()
-    # A table-page pairing code on the display, and the game-clock instant it goes away.
-    pair_code: str | None = None
-    pair_until: float = 0.0
+    # The table-page pairing codes on the display, one per client address at most, oldest
+    # first (companion/core/table_page.py keeps them: their one owner).
+    pairings: tuple[PendingPair, ...] = ()
 
 
 @dataclass(frozen=True)

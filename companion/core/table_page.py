@@ -5,13 +5,20 @@ The composition root builds a :class:`TablePage` once the web server has bound i
 pure core only ever receives the finished bit matrix). The menu offers "Table page" only while
 there is one (:class:`~companion.core.app.App`).
 
-The pairing code lives in :class:`~companion.core.appstate.AppState` (``pair_code``,
-``pair_until``) and nowhere else: the web makes a code and asks the loop to show it, then asks
-:func:`judge_pair_code` whether a typed code is the one shown; its pairing keeps only tokens
-and the lockout, and its mirror is drawn without the code (companion/ui/views).
+The pairing codes live in :class:`~companion.core.appstate.AppState` (``pairings``, a
+:class:`~companion.core.appstate.PendingPair` per client) and nowhere else: the web makes a
+code and asks the loop to show it for the client that asked (:func:`show_pair_code`), then
+asks :func:`judge_pair_code` whether a code that client typed is the one shown for it; its
+pairing keeps only tokens and the lockouts, and its mirror is drawn without the codes
+(companion/ui/views).
 
-Rules it enforces:
-- A typed code pairs only while it is shown (until ``pair_until``), compared in constant time.
+Rules it enforces (issue #19: a stranger cannot jam pairing):
+- Codes are per client: a client's new code replaces only its own; a code typed by one client
+  is judged only against that client's code, so one address's restarts or wrong codes never
+  cancel or use up another's.
+- At most :data:`MAX_PENDING_PAIRS` codes are shown at once; a start past that is refused
+  (the caller says "busy"), never replacing another client's code.
+- A typed code pairs only while it is shown (until its ``until``), compared in constant time.
 - The QR code is square and at most :data:`MAX_MODULES` modules a side (a version 3 QR code):
   at 2 px a module that leaves the panel's 64 px room for a quiet zone of lit pixels.
 """
@@ -19,11 +26,13 @@ Rules it enforces:
 from __future__ import annotations
 
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
-from companion.core.appstate import AppState
+from companion.core.appstate import AppState, PendingPair
 
+MAX_PENDING_PAIRS = 2
+"""Pairing codes on the display at once, at most (two codes fit the title bar)."""
 MAX_MODULES = 29
 """A version 3 QR code (29 x 29) is the largest that fits 64 px at 2 px a module."""
 
@@ -51,10 +60,36 @@ PairOutcome = Literal["paired", "wrong-code", "no-code"]
 """A typed pairing code: the one shown, another, or typed while none is shown."""
 
 
-def judge_pair_code(state: AppState, code: str, now: float) -> PairOutcome:
-    """Whether ``code`` is the pairing code the display shows at ``now``."""
-    if state.pair_code is None or now >= state.pair_until:
+def judge_pair_code(state: AppState, client: str, code: str, now: float) -> PairOutcome:
+    """Whether ``code`` is the pairing code the display shows for ``client`` at ``now``."""
+    pending = next((pair for pair in state.pairings if pair.client == client), None)
+    if pending is None or now >= pending.until:
         return "no-code"
-    if hmac.compare_digest(code.encode(), state.pair_code.encode()):
+    if hmac.compare_digest(code.encode(), pending.code.encode()):
         return "paired"
     return "wrong-code"
+
+
+def show_pair_code(state: AppState, client: str | None, code: str | None,
+                   until: float) -> tuple[AppState, bool]:
+    """``client``'s code on the display until ``until``, replacing only its own; ``code``
+    None takes ``client``'s away (every client's when ``client`` is None). False, and the
+    state unchanged, when :data:`MAX_PENDING_PAIRS` other clients' codes are shown."""
+    others = tuple(pair for pair in state.pairings
+                   if client is not None and pair.client != client)
+    if code is None:
+        return replace(state, pairings=others), True
+    if client is None or len(others) >= MAX_PENDING_PAIRS:
+        return state, False
+    return replace(state, pairings=(*others, PendingPair(client, code, until))), True
+
+
+def expire_pair_codes(state: AppState, now: float) -> AppState:
+    """The state without the codes whose time ran out at ``now``."""
+    kept = tuple(pair for pair in state.pairings if now < pair.until)
+    return state if len(kept) == len(state.pairings) else replace(state, pairings=kept)
+
+
+def pair_wake(state: AppState) -> float | None:
+    """When the next code leaves the display (None: none shown)."""
+    return min((pair.until for pair in state.pairings), default=None)

@@ -51,18 +51,24 @@ MAX_QUEUED_REPLIES = 512
 
 @dataclass(frozen=True)
 class PairCodeEvent:
-    """The table page's new pairing code to show for ``seconds`` (None: take it away)."""
+    """The table page's new pairing code for ``client`` to show for ``seconds`` (None: take
+    it away; every client's when ``client`` is None). ``answer``, if given, hears whether it
+    was shown (False: the display holds as many codes as it may)."""
 
     code: str | None
     seconds: float = 0.0
+    client: str | None = None
+    answer: Callable[[bool], None] | None = None
 
 
 @dataclass(frozen=True)
 class PairCodeEntered:
-    """A code typed on the table page: ``answer`` hears whether it is the one on the display."""
+    """A code typed on the table page by ``client``: ``answer`` hears whether it is the one
+    on the display for that client."""
 
     code: str
     answer: Callable[[PairOutcome], None]
+    client: str = ""
 
 
 class ReplyTarget(Protocol):

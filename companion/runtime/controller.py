@@ -90,6 +90,9 @@ from companion.ui.views import screen_for
 
 log = logging.getLogger(__name__)
 
+FORGET_FAILED = "Forget phones FAILED: cannot save; phones stay paired"
+
+
 Scorers = Mapping[str, Callable[[Any], dict[str, Any]]]
 
 
@@ -270,10 +273,14 @@ class Controller:
         if self.idle is not None:
             self.idle.activity(self.now())
 
-    def show_pair_code(self, code: str | None, seconds: float) -> None:
-        """The table page's pairing code on the display for ``seconds`` (None: remove it)."""
-        self.state = self.app.show_pair_code(self.state, code, self.now() + seconds)
+    def show_pair_code(self, code: str | None, seconds: float,
+                       client: str | None = None) -> bool:
+        """``client``'s table-page pairing code on the display for ``seconds`` (None: remove
+        it; every client's when ``client`` is None); False when the display has no room."""
+        self.state, shown = self.app.show_pair_code(self.state, client, code,
+                                                    self.now() + seconds)
         self.refresh()
+        return shown
 
     # -- output ------------------------------------------------------------------------------
 
@@ -394,8 +401,9 @@ class Controller:
                     for listener in self.forget_phones_listeners:
                         try:
                             listener()
-                        except Exception:  # the revocation logs its own faults; play goes on
+                        except Exception:  # not revoked: the screen says so; play goes on
                             log.exception("forgetting the phones failed")
+                            self.state = replace(self.state, notice=FORGET_FAILED)
                 case PowerOff():
                     self.refresh(now)  # "Powering off" on the panel before it goes
                     for switch_off in self.power_off_listeners:

@@ -228,7 +228,7 @@ class EventLoop:
         screen = mirror_screen(controller.app, state, now, controller.last_screen)
         snapshot = Snapshot(state=controller.app.to_json(state, now),
                             lines=[] if screen is None else screen.text_lines(), screen=screen,
-                            pairing=state.pair_code is not None)
+                            pairing=bool(state.pairings))
         for observer in self.observers:
             try:
                 observer.observe(snapshot)
@@ -242,12 +242,14 @@ class EventLoop:
                 controller.edge(button, pressed, at)
             case GestureEvent(kind, button):
                 controller.gesture(kind, button)
-            case PairCodeEvent(code, seconds):
-                controller.show_pair_code(code, seconds)
-            case PairCodeEntered(code, answer):
-                outcome = judge_pair_code(controller.state, code, controller.now())
-                if outcome == "paired":
-                    controller.show_pair_code(None, 0.0)  # used once: it leaves the display
+            case PairCodeEvent(code, seconds, client, shown):
+                was_shown = controller.show_pair_code(code, seconds, client)
+                if shown is not None:
+                    shown(was_shown)
+            case PairCodeEntered(code, answer, client):
+                outcome = judge_pair_code(controller.state, client, code, controller.now())
+                if outcome == "paired":  # used once: it leaves the display
+                    controller.show_pair_code(None, 0.0, client)
                 answer(outcome)
             case LineEvent(item, reply_to):
                 reply = controller.handle(item)

@@ -36,7 +36,7 @@ from typing import Any, Generic, TypeVar
 from companion.core.table_page import PairOutcome
 from companion.errors import CompanionError
 from companion.protocol.lines import Item
-from companion.runtime.channels import LineEvent, PairCodeEntered, Snapshot
+from companion.runtime.channels import LineEvent, PairCodeEntered, PairCodeEvent, Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -270,13 +270,21 @@ class WebChannel:
         slot: ReplySlot[str | None] = self._ask(lambda slot: LineEvent(item, slot))
         return slot.reply
 
-    def enter_pair_code(self, code: str) -> PairOutcome:
-        """Ask the loop whether ``code`` is the pairing code on the display (a right one
-        leaves it); :class:`Busy` as for :meth:`line`."""
+    def enter_pair_code(self, client: str, code: str) -> PairOutcome:
+        """Ask the loop whether ``code`` is the pairing code on the display for ``client``
+        (a right one leaves it); :class:`Busy` as for :meth:`line`."""
         slot: ReplySlot[PairOutcome] = self._ask(
-            lambda slot: PairCodeEntered(code, slot.answer))
+            lambda slot: PairCodeEntered(code, slot.answer, client))
         assert slot.reply is not None  # answered: wait() said so
         return slot.reply
+
+    def show_pair_code(self, client: str, code: str, seconds: float) -> bool:
+        """Ask the loop to show ``client``'s new pairing code for ``seconds`` (replacing only
+        its own): whether it did (False: the display holds as many codes as it may);
+        :class:`Busy` as for :meth:`line`."""
+        slot: ReplySlot[bool] = self._ask(
+            lambda slot: PairCodeEvent(code, seconds, client, slot.answer))
+        return bool(slot.reply)
 
     def _ask(self, event: Callable[[Any], Any]) -> Any:
         if self._post is None:

@@ -12,15 +12,29 @@ route does is companion/web/routes.py. What it promises:
   refusals, a handler's :class:`~companion.errors.CompanionError` (status from
   companion/web/answers.py's table), the base class's own (a bad request line, headers too
   long), and anything unexpected (500 ``internal``, logged).
-- Every socket read and write times out after :data:`SOCKET_TIMEOUT_SECONDS`; headers are
-  bounded by ``http.client``'s limits (100 headers of 64 KiB); a body is read only when the
-  policy allowed it, and only as many bytes as it said.
+- Bounded before trusted (issue #19): the request line and headers are read by
+  :meth:`HttpHandler.read_head`, at most :data:`~companion.web.policy.HEAD_BYTES` in all and
+  within :data:`~companion.web.policy.HEAD_SECONDS` in all (each read waits only for what is
+  left of that deadline, so dribbling a byte at a time buys nothing), before anything else
+  parses them. Past the budget: 431; past the deadline: 408 (a connection that sent nothing
+  at all by then, an idle keep-alive one, is just closed); a request line without an
+  ``HTTP/1.x`` version (HTTP/0.9): 505 at once, never silence.
+- A body is read only when the policy allowed it, only as many bytes as it said, whole within
+  :data:`~companion.web.policy.BODY_SECONDS`: a body cut short (the client closed) is 400
+  ``short-body`` and one too slow 408, and neither ever reaches a handler.
+- A refusal that closes the connection is answered first, then the server stops writing and
+  reads and drops what the client still sends for at most :data:`LINGER_SECONDS` (nginx's
+  lingering close), so the client reads the answer rather than a reset.
+- Every other socket read and write times out after :data:`SOCKET_TIMEOUT_SECONDS`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
+import socket
+import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 from typing import Any, Final, Protocol, cast
@@ -28,12 +42,24 @@ from urllib.parse import urlsplit
 
 from companion.errors import CompanionError
 from companion.web.answers import Answer, answer_for, error_answer, json_answer
-from companion.web.policy import Facts, Refusal, cookie_token, decide, is_loopback
+from companion.web.policy import (
+    BODY_SECONDS,
+    HEAD_BYTES,
+    HEAD_SECONDS,
+    Facts,
+    Refusal,
+    client_key,
+    cookie_token,
+    decide,
+    is_loopback,
+)
 from companion.web.routes import ROUTES, Context, Handler, Request, Stream
 
 log = logging.getLogger(__name__)
 
 SOCKET_TIMEOUT_SECONDS: Final = 20.0
+LINGER_SECONDS: Final = 2.0
+LINGER_BYTES: Final = 8 * 1024 * 1024
 BASE_HEADERS: Final = (("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
                        ("Referrer-Policy", "no-referrer"))
 
@@ -58,6 +84,126 @@ class HttpHandler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s %s", self.client_address[0], format % args)
 
+    # Limits, as attributes so a test can shorten them on its own server's handler class.
+    head_seconds: float = HEAD_SECONDS
+    body_seconds: float = BODY_SECONDS
+
+    def handle_one_request(self) -> None:
+        """One request: its head read within the bounds, then parsed and answered."""
+        self.command, self.request_version, self.requestline = "", "HTTP/1.0", ""
+        head = self.read_head()
+        if head is None:
+            self.close_connection = True
+            return
+        if isinstance(head, Refusal):
+            self.refuse(head)
+            return
+        socket_file = self.rfile
+        self.rfile = io.BytesIO(head)
+        try:
+            self.raw_requestline = self.rfile.readline()
+            parsed = self.parse_request()
+        finally:
+            self.rfile = socket_file
+        self.connection.settimeout(SOCKET_TIMEOUT_SECONDS)
+        if not parsed:
+            return
+        try:
+            getattr(self, "do_" + self.command, self.do_GET)()
+            self.wfile.flush()
+        except TimeoutError:
+            self.close_connection = True
+
+    def read_head(self) -> bytes | Refusal | None:
+        """The request line and headers up to their blank line, or a refusal (over the
+        budget, past the deadline, not HTTP/1.x), or None for a client that closed (or sent
+        nothing but blank lines) before a request."""
+        deadline = time.monotonic() + self.head_seconds
+        head = bytearray()
+        while True:
+            chunk = self.read_some(deadline)
+            if isinstance(chunk, Refusal):
+                # A connection idle between requests (keep-alive) is closed without a word,
+                # as nginx's keepalive_timeout does; a request begun but late gets its 408.
+                return chunk if head else None
+            if not chunk:
+                return None  # closed before its request ended: nobody to answer
+            if not head:
+                skipped = len(chunk) - len(chunk.lstrip(b"\r\n"))  # blank lines before one
+                if skipped:
+                    self.rfile.read(skipped)
+                    continue
+            start = max(0, len(head) - 3)
+            wanted = chunk[:HEAD_BYTES + 1 - len(head)]
+            seen = bytes(head[start:]) + wanted
+            ends = [at + len(mark) for mark in (b"\r\n\r\n", b"\n\n", b"\n\r\n")
+                    if (at := seen.find(mark)) >= 0]
+            taken = min(ends) - (len(head) - start) if ends else len(wanted)
+            head += self.rfile.read(taken)
+            if b"\n" in head and not is_http1(bytes(head).split(b"\n", 1)[0]):
+                return Refusal("http-version-not-supported", "send HTTP/1.0 or HTTP/1.1",
+                               close=True)
+            if ends:
+                return bytes(head)
+            if len(head) > HEAD_BYTES:
+                return Refusal("request-header-fields-too-large",
+                               f"a request's line and headers are at most {HEAD_BYTES} bytes",
+                               close=True)
+
+    def read_some(self, deadline: float) -> bytes | Refusal:
+        """What the socket has (waiting at most until ``deadline``), not yet consumed; empty
+        when the client closed."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return Refusal("request-timeout", "the request did not arrive in time",
+                           close=True)
+        self.connection.settimeout(left)
+        try:
+            return cast(io.BufferedReader, self.rfile).peek(1)
+        except TimeoutError:
+            return Refusal("request-timeout", "the request did not arrive in time",
+                           close=True)
+        except OSError:
+            return b""
+
+    def read_body(self, length: int) -> bytes | Refusal:
+        """Exactly ``length`` bytes of body within the body deadline, or a refusal."""
+        deadline = time.monotonic() + self.body_seconds
+        body = bytearray()
+        while len(body) < length:
+            chunk = self.read_some(deadline)
+            if isinstance(chunk, Refusal):
+                return chunk
+            if not chunk:
+                return Refusal("short-body", f"the body ended after {len(body)} of the "
+                                             f"{length} bytes announced", close=True)
+            body += self.rfile.read(min(len(chunk), length - len(body)))
+        self.connection.settimeout(SOCKET_TIMEOUT_SECONDS)
+        return bytes(body)
+
+    def refuse(self, refusal: Refusal) -> None:
+        """Answer a refusal; one that closes is answered, then lingered on."""
+        with contextlib.suppress(OSError):
+            self.connection.settimeout(SOCKET_TIMEOUT_SECONDS)
+            self.write(error_answer(refusal.code, refusal.message), close=refusal.close)
+        if refusal.close:
+            self.linger()
+
+    def linger(self) -> None:
+        """Stop writing, then read and drop what the client still sends, briefly and bounded,
+        so closing does not reset the connection before the client read its answer."""
+        self.close_connection = True
+        deadline = time.monotonic() + LINGER_SECONDS
+        dropped = 0
+        with contextlib.suppress(OSError):
+            self.connection.shutdown(socket.SHUT_WR)
+            while dropped < LINGER_BYTES and (left := deadline - time.monotonic()) > 0:
+                self.connection.settimeout(left)
+                chunk = cast(io.BufferedReader, self.rfile).read1(65536)
+                if not chunk:
+                    break
+                dropped += len(chunk)
+
     def send_error(self, code: int, message: str | None = None,
                    explain: str | None = None) -> None:
         """The base class's errors (bad request line, headers too long...) as JSON."""
@@ -70,6 +216,7 @@ class HttpHandler(BaseHTTPRequestHandler):
             self.write(json_answer({"error": status.phrase.lower().replace(" ", "-"),
                                     "message": message or status.description}, code),
                        close=True)
+        self.linger()
 
     def do_GET(self) -> None:
         context = cast(Served, self.server).context
@@ -89,17 +236,26 @@ class HttpHandler(BaseHTTPRequestHandler):
     def answer(self, context: Context, path: str) -> None:
         loopback = is_loopback(self.client_address[0])
         paired = context.pairing.knows(cookie_token(self.headers.get("Cookie")))
+        lengths = self.headers.get_all("Content-Length")
         facts = Facts(method=self.command, path=path, loopback=loopback, paired=paired,
                       host=self.headers.get("Host", ""), origin=self.headers.get("Origin"),
-                      content_length=self.headers.get("Content-Length"),
-                      chunked=bool(self.headers.get("Transfer-Encoding")))
+                      content_length=None if lengths is None else ", ".join(lengths),
+                      chunked=bool(self.headers.get("Transfer-Encoding")),
+                      sec_fetch_site=self.headers.get("Sec-Fetch-Site"))
         verdict = decide(facts, context.rules, ROUTES)
         if isinstance(verdict, Refusal):
-            self.discard(verdict.discard)
-            self.write(error_answer(verdict.code, verdict.message), close=verdict.close)
+            if verdict.discard:
+                discarded = self.read_body(verdict.discard)
+                if isinstance(discarded, Refusal) and not verdict.close:
+                    verdict = Refusal(verdict.code, verdict.message, close=True)
+            self.refuse(verdict)
             return
-        body = self.rfile.read(verdict.body_bytes) if verdict.body_bytes else b""
-        request = Request(context, self.command, path, body, verdict.trusted, paired, loopback)
+        body = self.read_body(verdict.body_bytes) if verdict.body_bytes else b""
+        if isinstance(body, Refusal):
+            self.refuse(body)  # never run: a cut-off or late body is not the request sent
+            return
+        request = Request(context, self.command, path, body, verdict.trusted, paired, loopback,
+                          client_key(self.client_address[0]))
         try:
             result = cast(Handler, verdict.route.handler)(request)
         except CompanionError as error:
@@ -108,11 +264,6 @@ class HttpHandler(BaseHTTPRequestHandler):
             self.stream(result)
         else:
             self.write(result)
-
-    def discard(self, length: int) -> None:
-        """Read and drop a refused body, so the client sees the answer, not a reset."""
-        while length > 0 and (chunk := self.rfile.read(min(length, 65536))):
-            length -= len(chunk)
 
     def write(self, answer: Answer, *, close: bool = False) -> None:
         self.send_response(answer.status)
@@ -143,3 +294,9 @@ class HttpHandler(BaseHTTPRequestHandler):
             return  # the client went away (or stopped reading: the write timed out)
         finally:
             stream.chunks.close()
+
+
+def is_http1(request_line: bytes) -> bool:
+    """Whether a request line ends with an ``HTTP/1.x`` version (HTTP/0.9 has none)."""
+    words = request_line.strip().split()
+    return len(words) == 3 and words[2].startswith(b"HTTP/1.")

@@ -5,37 +5,54 @@ module makes a fresh one (:func:`new_code`) for the loop to show, and the loop j
 code against the one shown. What this module keeps is what only the web needs: the tokens
 and the lockout.
 
-Rules it enforces:
-- A code is 6 digits from ``secrets``, shown for :data:`CODE_SECONDS`; a new start replaces
-  the old code (on the display).
+Rules it enforces (issue #19: pairing no stranger can jam; docs/web.md has the arithmetic):
+- A code is :data:`CODE_DIGITS` digits from ``secrets``, shown for :data:`CODE_SECONDS`, for
+  the client that asked (its address; an IPv6 /64 counts as one client). Its new start
+  replaces only its own code; a code it types is judged only against its own.
 - A right code gives a token of 32 random bytes (URL-safe text); the display drops the code,
   so it cannot be used twice.
-- :data:`MAX_WRONG_CODES` wrong codes in a row (a code entered when none is shown counts)
-  lock pairing for :data:`LOCK_SECONDS`: every attempt meanwhile, right or wrong, is refused
-  with the seconds left, before the code is even looked at. The lock ends by itself; the
-  count starts again.
+- Lockout is per client: :data:`MAX_WRONG_CODES` wrong codes in a row (a code entered when
+  none is shown for it counts) lock that client for :data:`LOCK_SECONDS`, doubled at each
+  further lock up to :data:`MAX_LOCK_SECONDS` (a right code starts the doubling again). While
+  locked, every attempt of that client (a start too), right or wrong, is refused with the
+  seconds left, before the code is looked at. Another client is never locked by it.
+- A global ceiling stops a guesser that spreads over many addresses: past
+  :data:`GLOBAL_WRONG_CODES` wrong codes in :data:`GLOBAL_WINDOW_SECONDS` from all clients,
+  pairing is refused for everyone until the window frees. One client alone never reaches
+  it (its doubling lock allows at most 65 in a day).
+- At most :data:`MAX_CLIENTS` clients' lockout records are kept (the oldest untouched go).
 - Tokens are kept as SHA-256 hashes, through the :class:`TokenStore` the composition root
   hands in (companion/adapters/token_file.py: ``web-tokens.json``, mode 0600), so pairings
   survive a restart and a copy of the file pairs nobody. At most :data:`MAX_TOKENS` are kept
-  (the oldest go first). ``forget`` revokes them all.
+  (the oldest go first). A new token whose save fails still pairs until a restart (logged).
+- ``forget`` revokes them all only once the store has written the empty list: if the save
+  fails, the tokens stay trusted and the error is raised for the box to show (issue #19, 5).
 - Time comes from an injected clock (monotonic seconds), so tests use the fake clock.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
 import threading
+from collections import OrderedDict, deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final, Protocol
 
 from companion.errors import CompanionError
 
 CODE_SECONDS: Final = 120.0
 """How long a pairing code stays valid (and on the display)."""
+CODE_DIGITS: Final = 6
 MAX_WRONG_CODES: Final = 5
 LOCK_SECONDS: Final = 60.0
+MAX_LOCK_SECONDS: Final = 4 * 3600.0
+GLOBAL_WRONG_CODES: Final = 100
+GLOBAL_WINDOW_SECONDS: Final = 24 * 3600.0
+MAX_CLIENTS: Final = 1024
 MAX_TOKENS: Final = 64
 TOKEN_BYTES: Final = 32
 
@@ -58,8 +75,18 @@ class TokenStore(Protocol):
 
 
 def new_code() -> str:
-    """A fresh 6-digit pairing code."""
-    return f"{secrets.randbelow(10**6):06d}"
+    """A fresh pairing code of :data:`CODE_DIGITS` digits."""
+    return f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
+
+
+@dataclass
+class Attempts:
+    """One client's record: wrong codes in a row, locks so far, locked until when."""
+
+    wrong: int = 0
+    locks: int = 0
+    locked_until: float | None = None
+    seen: float = 0.0
 
 
 def token_hash(token: str) -> str:
@@ -67,50 +94,72 @@ def token_hash(token: str) -> str:
 
 
 class Pairing:
-    """Tokens and the lockout; thread-safe (the server's threads share it)."""
+    """Tokens and the lockouts; thread-safe (the server's threads share it)."""
 
     def __init__(self, tokens: TokenStore | None, clock: Callable[[], float]) -> None:
         self.store = tokens
         self.clock = clock
         self._lock = threading.Lock()
-        self._wrong = 0
-        self._locked_until: float | None = None
+        self._clients: OrderedDict[str, Attempts] = OrderedDict()
+        self._wrong_times: deque[float] = deque()
         self._hashes: list[str] = [] if tokens is None else tokens.load()[-MAX_TOKENS:]
 
     # -- attempts ----------------------------------------------------------------------------
 
-    def admit(self) -> None:
-        """Raise :class:`PairingRefused` ``locked`` while pairing is locked."""
+    def admit(self, client: str = "") -> None:
+        """Raise :class:`PairingRefused` ``locked`` while ``client`` is locked, or while the
+        global ceiling holds."""
         with self._lock:
             now = self.clock()
-            if self._locked_until is None:
+            while self._wrong_times and self._wrong_times[0] <= now - GLOBAL_WINDOW_SECONDS:
+                self._wrong_times.popleft()
+            if len(self._wrong_times) >= GLOBAL_WRONG_CODES:
+                left = self._wrong_times[0] + GLOBAL_WINDOW_SECONDS - now
+                raise PairingRefused("locked", "too many wrong codes from this network; "
+                                               f"pairing is off for {seconds(left)} s",
+                                     seconds(left))
+            record = self._clients.get(client)
+            if record is None or record.locked_until is None:
                 return
-            if now < self._locked_until:
-                left = max(1, int(self._locked_until - now + 0.999))
+            if now < record.locked_until:
+                left = seconds(record.locked_until - now)
                 raise PairingRefused("locked", f"too many wrong codes; try again in {left} s",
                                      left)
-            self._locked_until = None
-            self._wrong = 0
+            record.locked_until = None
+            record.wrong = 0
 
-    def settle(self, outcome: str) -> str:
-        """After the display judged a code (``paired``, ``wrong-code`` or ``no-code``): a new
-        token, or :class:`PairingRefused` (``locked`` at the last allowed wrong code)."""
+    def settle(self, outcome: str, client: str = "") -> str:
+        """After the display judged ``client``'s code (``paired``, ``wrong-code`` or
+        ``no-code``): a new token, or :class:`PairingRefused` (``locked`` at the last
+        allowed wrong code)."""
         with self._lock:
+            now = self.clock()
+            record = self._record(client, now)
             if outcome == "paired":
-                self._wrong = 0
+                record.wrong = record.locks = 0
                 token = secrets.token_urlsafe(TOKEN_BYTES)
                 self._hashes = [*self._hashes, token_hash(token)][-MAX_TOKENS:]
                 self._save()
                 return token
-            self._wrong += 1
-            if self._wrong >= MAX_WRONG_CODES:
-                self._locked_until = self.clock() + LOCK_SECONDS
+            record.wrong += 1
+            self._wrong_times.append(now)
+            if record.wrong >= MAX_WRONG_CODES:
+                record.locks += 1
+                lock = min(LOCK_SECONDS * 2 ** (record.locks - 1), MAX_LOCK_SECONDS)
+                record.locked_until = now + lock
                 raise PairingRefused("locked", f"{MAX_WRONG_CODES} wrong codes; pairing is "
-                                               f"locked for {int(LOCK_SECONDS)} s",
-                                     int(LOCK_SECONDS))
+                                               f"locked for {int(lock)} s", int(lock))
             why = ("no pairing is pending: start one first" if outcome == "no-code"
                    else "wrong code")
             raise PairingRefused("bad-code", why)
+
+    def _record(self, client: str, now: float) -> Attempts:
+        record = self._clients.pop(client, None) or Attempts()
+        record.seen = now
+        self._clients[client] = record  # the newest last: the oldest go first
+        while len(self._clients) > MAX_CLIENTS:
+            self._clients.popitem(last=False)
+        return record
 
     # -- tokens ------------------------------------------------------------------------------
 
@@ -125,11 +174,21 @@ class Pairing:
         return any([hmac.compare_digest(digest, known) for known in hashes])
 
     def forget(self) -> None:
-        """Revoke every token ("Forget phones")."""
+        """Revoke every token ("Forget phones"), durably: the store writes the empty list
+        first; if it cannot, every token stays trusted and its error is raised."""
         with self._lock:
+            if self.store is not None:
+                self.store.save([])
             self._hashes = []
-            self._save()
 
     def _save(self) -> None:
-        if self.store is not None:
+        if self.store is None:
+            return
+        # A failure is logged by the store: this pairing lasts until a restart.
+        with contextlib.suppress(CompanionError):
             self.store.save(list(self._hashes))
+
+
+def seconds(left: float) -> int:
+    """Seconds to wait, rounded up, at least 1."""
+    return max(1, int(left + 0.999))

@@ -8,30 +8,45 @@ handler), and answers :class:`Allowed` (the route to run, the body length to rea
 socket, clock or file, so every rule is tested by calling it with plain values
 (tests/web/test_policy.py). docs/web.md is the interface; the rules, in the order applied:
 
-1. **DNS rebinding.** A loopback request whose ``Host`` names something other than this
-   machine (``localhost``, its host name, ``<hostname>.local``) or an IP literal is refused
-   (``foreign-host``): a rebinding page cannot borrow the loopback trust. Other clients may use
-   any name the LAN gives the box; their trust is the cookie, which such a page does not carry.
-   A request without ``Host`` (HTTP/1.0) has no name to rebind.
+1. **DNS rebinding**, on every route and for every client (issue #19): a request whose
+   ``Host`` names something other than this machine (``localhost``, its host name,
+   ``<hostname>.local`` and the home-router suffixes of :data:`LAN_SUFFIXES`) or an IP literal
+   is refused (``foreign-host``): a rebinding page can neither borrow the loopback trust nor
+   start or guess pairings from a LAN phone's browser. A request without ``Host`` (HTTP/1.0)
+   has no name to rebind.
 2. **Methods.** Only GET, HEAD and POST are used (``method-not-allowed`` otherwise).
 3. **CSRF.** A POST whose ``Origin`` is not the server's own scheme-less host:port is refused
-   (``foreign-origin``); a request without ``Origin`` is not a browser's cross-site request.
+   (``foreign-origin``), and so is one whose ``Sec-Fetch-Site`` is sent and is not
+   ``same-origin`` or ``none`` (``cross-site``). A POST without ``Origin`` (``Referer`` does
+   not count) is refused (``no-origin``) unless it carries a valid token, or comes from the
+   box's own loopback while loopback is trusted (a tool on the box such as ``curl``; every
+   browser sends ``Origin`` with a POST, and rule 1 keeps rebinding pages off loopback).
 4. **Trust.** A loopback client is trusted unless ``pair_loopback``; any other client must
    be paired (the ``companion_token`` cookie). A route needs ``open`` (anyone), ``mirror``
    (anyone with ``public_mirror``, else trusted) or ``trusted``. A path with no route needs
    trust too, so an unpaired client learns nothing of which paths exist (``unpaired``).
 5. **Bodies** (POST): a ``Content-Length`` is required (``length-required`` for
-   ``Transfer-Encoding``), a number (``bad-length``), at most :data:`MAX_BODY_BYTES`
-   (``too-large``; a body up to :data:`DISCARD_LIMIT_BYTES` is read and thrown away first, so
-   the client sees the answer rather than a reset connection).
+   ``Transfer-Encoding``), one header of ASCII digits only (``bad-length``: ``+5``, ``5, 5``
+   and two headers are refused), at most :data:`MAX_BODY_BYTES` (``too-large``; a body up to
+   :data:`DISCARD_LIMIT_BYTES` is read and thrown away first, a longer one is drained after
+   the answer, so the client sees the answer rather than a reset connection).
 6. A refused POST leaves its body unread, so its connection closes (kept alive, the bytes would
    be read as the next request). Nothing changes on a refused request: the handler runs only
    for :class:`Allowed`.
+
+Before any of that, bounded before trusted (issue #19): :func:`admit_connection` decides
+whether a new connection gets a thread at all (at most :attr:`ConnectionLimits.total`, at most
+:attr:`ConnectionLimits.per_address` from one address, the last
+:attr:`ConnectionLimits.own_reserve` slots kept for the box's own loopback), and the handler
+reads at most :data:`HEAD_BYTES` of request line and headers within :data:`HEAD_SECONDS` in
+all, and a body within :data:`BODY_SECONDS` in all. With ``pair_loopback`` every loopback
+address is a client of its own for every per-address limit (127.0.0.2 stands in for a phone).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from http.cookies import CookieError, SimpleCookie
@@ -41,6 +56,48 @@ from urllib.parse import urlsplit
 MAX_BODY_BYTES: Final = 64 * 1024
 DISCARD_LIMIT_BYTES: Final = 4 * MAX_BODY_BYTES
 COOKIE: Final = "companion_token"
+HEAD_BYTES: Final = 16 * 1024
+"""A request line and all its headers together, at most (nginx's default allows 1 KiB, then
+four 8 KiB buffers; the page's own requests send under 1 KiB)."""
+HEAD_SECONDS: Final = 10.0
+"""The whole request line and headers must arrive within this (not per read: nginx's
+``client_header_timeout``), else 408."""
+BODY_SECONDS: Final = 10.0
+"""A body must arrive whole within this, else 408 (``client_body_timeout``, but whole)."""
+OWN_LOOPBACK: Final = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
+"""The box's own loopback addresses: the connection reserve is theirs."""
+LAN_SUFFIXES: Final = (".local", ".lan", ".home", ".home.arpa", ".internal", ".localdomain")
+"""Names a home router gives the box (``<hostname><suffix>``) that a request may use."""
+FETCH_SITES_ALLOWED: Final = frozenset({"same-origin", "none"})
+_DIGITS: Final = re.compile(r"[0-9]{1,15}")
+
+
+@dataclass(frozen=True)
+class ConnectionLimits:
+    """How many connections the server holds: in all, from one address, and kept back for the
+    box's own loopback (its browser and tools)."""
+
+    total: int = 48
+    per_address: int = 8
+    own_reserve: int = 8
+
+
+def admit_connection(address: str, open_here: int, open_total: int, rules: Rules,
+                     limits: ConnectionLimits) -> bool:
+    """Whether a new connection from ``address`` gets served, while ``open_here`` connections
+    from that address and ``open_total`` in all are open. Every address but the box's own
+    trusted loopback is capped at ``per_address``; only the box's own loopback may take the
+    last ``own_reserve`` slots (at most a quarter of them), so one address dribbling bytes on
+    many sockets never takes the page from the others, nor ever from the box itself."""
+    if open_total >= limits.total:
+        return False
+    loopback = is_loopback(address)
+    own = loopback and (not rules.pair_loopback or address in OWN_LOOPBACK)
+    reserve = min(limits.own_reserve, limits.total // 4)
+    if not own and open_total >= limits.total - reserve:
+        return False
+    capped = not (loopback and not rules.pair_loopback)
+    return not (capped and open_here >= limits.per_address)
 
 Need = Literal["open", "mirror", "trusted"]
 """What a route asks of its client (rule 4)."""
@@ -95,6 +152,7 @@ class Facts:
     origin: str | None = None
     content_length: str | None = None
     chunked: bool = False
+    sec_fetch_site: str | None = None
 
 
 @dataclass(frozen=True)
@@ -123,7 +181,7 @@ UNPAIRED_MESSAGE: Final = ("pair this browser with the code the box shows "
 
 def decide(facts: Facts, rules: Rules, routes: Sequence[Route]) -> Allowed | Refusal:
     """The policy (see the module docstring): what to do with one request."""
-    if facts.loopback and facts.host and not names_this_box(facts.host, rules.own_names):
+    if facts.host and not names_this_box(facts.host, rules.own_names):
         name = host_name(facts.host)
         return Refusal("foreign-host", f"this box does not answer to "
                                        f"{facts.host if name is None else name!r}")
@@ -141,6 +199,14 @@ def decide(facts: Facts, rules: Rules, routes: Sequence[Route]) -> Allowed | Ref
     if facts.origin is not None and not same_origin(facts.origin, facts.host):
         return Refusal("foreign-origin", f"a request from {facts.origin!r} may not change "
                                          "this box", close=True)
+    site = (facts.sec_fetch_site or "").strip().lower()
+    if site and site not in FETCH_SITES_ALLOWED:
+        return Refusal("foreign-origin", f"a {site} request may not change this box",
+                       close=True)
+    own_loopback = facts.loopback and not rules.pair_loopback
+    if facts.origin is None and not (facts.paired or own_loopback):
+        return Refusal("no-origin", "a request that changes this box must say its Origin",
+                       close=True)
     if not trusted and need != "open":
         return Refusal("unpaired", UNPAIRED_MESSAGE, close=True)
     length = body_length(facts)
@@ -161,12 +227,10 @@ def body_length(facts: Facts) -> int | Refusal:
     if facts.chunked:
         return Refusal("length-required", "send the body with a Content-Length", close=True)
     raw = "0" if facts.content_length is None else facts.content_length
-    try:
-        length = int(raw)
-    except ValueError:
-        return Refusal("bad-length", f"Content-Length {raw!r} is not a number", close=True)
-    if length < 0:
-        return Refusal("bad-length", "Content-Length is negative", close=True)
+    if not _DIGITS.fullmatch(raw):
+        return Refusal("bad-length", f"Content-Length {raw[:40]!r} is not one number of "
+                                     "digits", close=True)
+    length = int(raw)
     if length > MAX_BODY_BYTES:
         return Refusal("too-large", f"bodies are at most {MAX_BODY_BYTES} bytes", close=True,
                        discard=length if length <= DISCARD_LIMIT_BYTES else 0)
@@ -185,7 +249,14 @@ def names_this_box(host: str, own_names: frozenset[str]) -> bool:
     """Whether a ``Host`` header names this machine: an IP literal or one of its names (a
     header that does not parse names nothing)."""
     name = host_name(host)
-    return name is not None and (is_ip(name) or name.lower() in own_names)
+    if name is None:
+        return False
+    name = name.lower().rstrip(".")
+    if is_ip(name) or name in own_names:
+        return True
+    first, _, suffix = name.partition(".")
+    return f".{suffix}" in LAN_SUFFIXES and any(own.partition(".")[0] == first
+                                                for own in own_names if own != "localhost")
 
 
 def same_origin(origin: str, host: str) -> bool:
@@ -212,6 +283,22 @@ def is_ip(name: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def client_key(address: str) -> str:
+    """Who a peer address is, for every per-client limit (connections, pairing codes,
+    lockouts): the address itself (an IPv4-mapped one as IPv4), but for a global IPv6
+    address its /64, which one household or one attacker holds whole."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    mapped = getattr(ip, "ipv4_mapped", None)
+    if mapped is not None:
+        return str(mapped)
+    if ip.version == 6 and not (ip.is_loopback or ip.is_link_local):
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 def is_loopback(address: str) -> bool:

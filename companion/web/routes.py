@@ -12,9 +12,11 @@ What the handlers promise:
 - ``POST /api/line`` decodes its body with the protocol's own decoder
   (:func:`companion.protocol.lines.one_line`): not UTF-8 is 400 ``bad-encoding``, more than one
   line 400 ``one-line``; the loop answers every other line, ``null`` for one that gets no reply.
-- ``POST /api/pair/start`` asks the loop to show a fresh code; ``POST /api/pair`` checks the
-  lockout, asks the loop whether the code is the one shown, and answers with the cookie (see
-  companion/web/pairing.py). A lockout takes the code off the display.
+- ``POST /api/pair/start`` checks the client's lockout and asks the loop to show a fresh code
+  for that client (429 ``pairing-busy`` when the display holds as many as it may);
+  ``POST /api/pair`` checks the lockout, asks the loop whether the code is the one shown for
+  that client, and answers with the cookie (see companion/web/pairing.py). A lockout takes
+  that client's code, and only it, off the display.
 - Static files are only the page's own (no ``..``, no hidden files); nothing is listed.
 """
 
@@ -70,6 +72,8 @@ class Request:
     trusted: bool = False
     paired: bool = False
     loopback: bool = False
+    client: str = ""
+    """Who is asking, for per-client limits (companion/web/policy.py's ``client_key``)."""
 
 
 @dataclass(frozen=True)
@@ -196,7 +200,11 @@ def line(request: Request) -> Answer:
 
 
 def pair_start(request: Request) -> Answer:
-    request.context.channel.post(PairCodeEvent(new_code(), CODE_SECONDS))
+    context = request.context
+    context.pairing.admit(request.client)
+    if not context.channel.show_pair_code(request.client, new_code(), CODE_SECONDS):
+        raise HttpError("pairing-busy", "other phones are pairing now; try again in "
+                                        f"{int(CODE_SECONDS)} s")
     return json_answer({"pending": True})
 
 
@@ -204,17 +212,18 @@ def pair(request: Request) -> Answer:
     try:
         body = json.loads(request.body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise HttpError("bad-json", 'send {"code": "NNNNNN"}') from None
+        raise HttpError("bad-json", 'send {"code": "NNNNNNNN"}') from None
     code = body.get("code") if isinstance(body, dict) else None
     if not isinstance(code, str) or len(code) > 16:
-        raise HttpError("bad-json", 'send {"code": "NNNNNN"}')
-    context = request.context
+        raise HttpError("bad-json", 'send {"code": "NNNNNNNN"}')
+    context, client = request.context, request.client
     try:
-        context.pairing.admit()
-        token = context.pairing.settle(context.channel.enter_pair_code(code.strip()))
+        context.pairing.admit(client)
+        outcome = context.channel.enter_pair_code(client, code.strip().replace(" ", ""))
+        token = context.pairing.settle(outcome, client)
     except PairingRefused as refused:
-        if refused.code == "locked":
-            context.channel.post(PairCodeEvent(None))  # locked: the code leaves the display
+        if refused.code == "locked":  # this client's code, only, leaves the display
+            context.channel.post(PairCodeEvent(None, client=client))
         raise
     cookie = f"{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={COOKIE_MAX_AGE}"
     return json_answer({"paired": True}, headers=(("Set-Cookie", cookie),))

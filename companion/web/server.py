@@ -1,8 +1,11 @@
 """The table page's HTTP server: the standard library's threading server, bounded.
 
 What it promises: :class:`WebServer` binds when it is built (a port in use fails before the box
-starts), holds at most ``max_connections`` connections (past that a short JSON 503 and close,
-without a thread), and stops cleanly, ending its event streams. Each connection is served by
+starts), holds at most ``max_connections`` connections, at most
+:attr:`~companion.web.policy.ConnectionLimits.per_address` from one address and keeps the last
+few for the box's own loopback (companion/web/policy.py's :func:`admit_connection` decides;
+past it a short JSON 503 and close, without a thread), and stops cleanly, ending its event
+streams. Each connection is served by
 companion/web/http_handler.py; companion/web/service.py wires the server to the box.
 """
 
@@ -11,10 +14,12 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
+from collections import Counter
 from http.server import ThreadingHTTPServer
 from typing import Any, Final
 
 from companion.web.http_handler import HttpHandler
+from companion.web.policy import ConnectionLimits, admit_connection, client_key
 from companion.web.routes import Context
 
 MAX_CONNECTIONS: Final = 48
@@ -27,9 +32,13 @@ class WebServer(ThreadingHTTPServer):
     request_queue_size = 64
 
     def __init__(self, context: Context, host: str, port: int,
-                 max_connections: int = MAX_CONNECTIONS) -> None:
+                 max_connections: int = MAX_CONNECTIONS,
+                 limits: ConnectionLimits | None = None) -> None:
         self.context = context
-        self.slots = threading.BoundedSemaphore(max_connections)
+        self.limits = limits or ConnectionLimits(total=max_connections)
+        self.slots = threading.BoundedSemaphore(self.limits.total)
+        self._open: Counter[str] = Counter()
+        self._open_lock = threading.Lock()
         if ":" in host:
             self.address_family = socket.AF_INET6
         super().__init__((host, port), HttpHandler)
@@ -46,19 +55,34 @@ class WebServer(ThreadingHTTPServer):
         return f"http://{shown}:{port}/"
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        if not self.slots.acquire(blocking=False):
+        address = client_key(str(client_address[0]))
+        with self._open_lock:
+            admitted = admit_connection(address, self._open[address], sum(self._open.values()),
+                                        self.context.rules, self.limits)
+            if admitted and self.slots.acquire(blocking=False):
+                self._open[address] += 1
+            else:
+                admitted = False
+        if not admitted:
             self.refuse(request)
             return
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self.slots.release()
+            self._release(address)
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
+            self._release(client_key(str(client_address[0])))
+
+    def _release(self, address: str) -> None:
+        with self._open_lock:
+            self._open[address] -= 1
+            if self._open[address] <= 0:
+                del self._open[address]
             self.slots.release()
 
     def refuse(self, request: socket.socket) -> None:

@@ -50,7 +50,8 @@ class WebService:
 
     def forget(self) -> None:
         """"Forget phones" (loop thread): revoke every token, take a pairing code off the
-        display, end every event stream."""
+        display, end every event stream. When the token file cannot be written, nothing is
+        revoked and the store's error is raised for the box to show."""
         self.pairing.forget()
         self.channel.post(PairCodeEvent(None))
         self.channel.drop_streams()

@@ -29,30 +29,50 @@ def test_choosing_forget_phones_asks_the_runtime_to_revoke_and_says_so():
     assert state.menu is not None  # the menu stays open
 
 
+PHONE = "192.168.1.20"
+
+
+def showing(app, state, code, until=120.0, client=PHONE):
+    """``state`` with ``client``'s pairing code on the display until ``until``."""
+    state, shown = app.show_pair_code(state, client, code, until)
+    assert shown
+    return state
+
+
+def codes(state):
+    return [pair.code for pair in state.pairings]
+
+
 def test_the_pair_code_shows_until_its_deadline_and_is_a_wake_up():
     app = App([RoundTimer()])
-    state = app.show_pair_code(AppState(), "123456", 120.0)
-    assert "Pair code 123456" in screen_for(app, state, 0.0).alert
+    state = showing(app, AppState(), "123456")
+    assert screen_for(app, state, 0.0).title == "Pair code 123456"
     assert app.next_wake(state, 0.0) == 120.0
     state, _ = app.tick(state, 119.9)
-    assert state.pair_code == "123456"
+    assert codes(state) == ["123456"]
     state, _ = app.tick(state, 120.0)
-    assert state.pair_code is None
-    assert not screen_for(app, state, 120.0).alert
+    assert codes(state) == []
+    assert "Pair" not in screen_for(app, state, 120.0).title
     assert app.next_wake(state, 120.0) is None
 
 
-def test_the_pair_code_wins_the_alert_box_and_stays_out_of_the_state_json():
+def test_the_pair_code_takes_the_title_keeps_the_alert_and_stays_out_of_the_state_json():
+    """Issue #19: the code covered the game's bottom lines; it now takes the title bar, so
+    the body, the main line and an alert box stay in view."""
     app = App([RoundTimer()])
-    state = replace(app.show_pair_code(AppState(), "654321", 120.0), notice="refused")
-    assert screen_for(app, state, 0.0).alert == ("Pair code 654321",)
-    assert "654321" not in str(app.to_json(state, 0.0))
+    plain = replace(AppState(), notice="refused")
+    state = replace(showing(app, AppState(), "65432100"), notice="refused")
+    shown = screen_for(app, state, 0.0)
+    assert shown.title == "Pair code 65432100"
+    assert shown.alert == screen_for(app, plain, 0.0).alert == ("refused",)
+    assert shown.lines == screen_for(app, plain, 0.0).lines
+    assert "65432100" not in str(app.to_json(state, 0.0))
 
 
 def test_a_game_started_while_pairing_keeps_the_code_on_screen():
     app = App([RoundTimer()])
-    state = app.show_pair_code(AppState(), "111222", 120.0)
+    state = showing(app, AppState(), "11122233")
     state, _ = app.new_game(state, "timer", {}, 1, 5.0)
-    assert state.pair_code == "111222"
+    assert codes(state) == ["11122233"]
     assert app.next_wake(state, 5.0) == 120.0
-    assert app.show_pair_code(state, None, 0.0).pair_code is None
+    assert codes(app.show_pair_code(state, PHONE, None, 0.0)[0]) == []

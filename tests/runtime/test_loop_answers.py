@@ -97,26 +97,30 @@ def test_serial_channel_gives_a_lines_room_back_when_it_is_answered():
     assert len(channel.outbox) == 1
 
 
+PHONE = "192.168.1.20"
+
+
 def test_loop_shows_a_code_judges_it_and_mirrors_a_screen_without_it(box):
     controller, loop, mirror, _ = box
     outcomes = []
-    loop.post(PairCodeEvent("123456", 120.0))
-    loop.post(PairCodeEntered("654321", outcomes.append))
+    loop.post(PairCodeEvent("123456", 120.0, PHONE))
+    loop.post(PairCodeEntered("654321", outcomes.append, PHONE))
+    loop.post(PairCodeEntered("123456", outcomes.append, "192.168.1.66"))  # not its code
     run_until_stopped(loop)
-    assert outcomes == ["wrong-code"]
-    assert controller.state.pair_code == "123456"
+    assert outcomes == ["wrong-code", "no-code"]
+    assert [pair.code for pair in controller.state.pairings] == ["123456"]
     assert "Pair code 123456" in controller.last_screen.text_lines()
     shown = mirror.snapshots[-1]
     assert shown.pairing
     assert not any("123456" in line for line in shown.lines)
     assert shown.screen.alert == ()
 
-    loop.post(PairCodeEntered("123456", outcomes.append))
+    loop.post(PairCodeEntered("123456", outcomes.append, PHONE))
     run_until_stopped(loop)
-    assert outcomes == ["wrong-code", "paired"]
-    assert controller.state.pair_code is None   # used once: it left the display
+    assert outcomes == ["wrong-code", "no-code", "paired"]
+    assert controller.state.pairings == ()   # used once: it left the display
     assert not mirror.snapshots[-1].pairing
-    loop.post(PairCodeEntered("123456", outcomes.append))
+    loop.post(PairCodeEntered("123456", outcomes.append, PHONE))
     run_until_stopped(loop)
     assert outcomes[-1] == "no-code"
 
@@ -124,10 +128,10 @@ def test_loop_shows_a_code_judges_it_and_mirrors_a_screen_without_it(box):
 def test_loop_a_code_is_judged_against_its_deadline(box):
     controller, loop, _, clock = box
     outcomes = []
-    loop.post(PairCodeEvent("123456", 120.0))
+    loop.post(PairCodeEvent("123456", 120.0, PHONE))
     run_until_stopped(loop)
     clock.advance(120.0)
-    loop.post(PairCodeEntered("123456", outcomes.append))
+    loop.post(PairCodeEntered("123456", outcomes.append, PHONE))
     run_until_stopped(loop)
     assert outcomes == ["no-code"]
-    assert controller.state.pair_code is None
+    assert controller.state.pairings == ()

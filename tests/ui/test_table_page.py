@@ -82,3 +82,34 @@ def test_table_page_screen_keeps_the_back_hint_when_addresses_are_long():
 def test_table_page_matrix_screen_refuses_a_status_bar():
     with pytest.raises(ValueError, match="matrix"):
         Screen("Table page", ("x",), status="no room", matrix=HOST_PAGE.qr)
+
+
+PAIR_GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.mark.parametrize(("clients", "golden", "title"), [
+    (("192.168.1.20",), "pair-code-flight.png", "Pair code 123456"),
+    (("192.168.1.20", "192.168.1.30"), "pair-codes-flight.png", "P 123456 123457"),
+])
+def test_pair_codes_take_the_title_bar_and_hide_nothing_of_the_game(tmp_path, request,
+                                                                    clients, golden, title):
+    """Issue #19: the pairing code covered the game's bottom line (and any LAN client could
+    keep it there). It now takes the title bar: the main line, the body and an alert stay."""
+    from companion.scenes import SCENES, run_scene
+
+    controller = run_scene(SCENES["now-boarding-flight"], tmp_path)
+    before = controller.screen()
+    for number, client in enumerate(clients):
+        assert controller.show_pair_code(f"{123456 + number}", 120.0, client)
+    screen = controller.screen()
+    assert screen.title == title
+    assert (screen.main, screen.lines, screen.big, screen.caption, screen.status,
+            screen.alert) == (before.main, before.lines, before.big, before.caption,
+                              before.status, before.alert)
+    assert not screen_problems(screen)
+    image = render(screen)
+    if request.config.getoption("--regen-golden"):
+        image.save(PAIR_GOLDEN / golden)
+    expected = Image.open(PAIR_GOLDEN / golden).convert("1")
+    assert image.tobytes() == expected.tobytes(), f"the pair code differs from {golden}"
+    controller.journal.close()

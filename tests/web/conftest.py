@@ -35,10 +35,17 @@ class Answer:
 
 def http_request(port, method, path, body=None, headers=None, *, host="127.0.0.1",
                  timeout=10):
-    """One HTTP request on a connection of its own; the answer, read whole."""
+    """One HTTP request on a connection of its own; the answer, read whole. A POST says its
+    ``Origin`` as a browser's does (the page's own), unless ``headers`` name one (``None``:
+    send none)."""
+    headers = dict(headers or {})
+    if method == "POST" and "Origin" not in headers:
+        named = f"[{host}]" if ":" in host else host
+        headers["Origin"] = f"http://{named}:{port}"
+    headers = {name: value for name, value in headers.items() if value is not None}
     connection = http.client.HTTPConnection(host, port, timeout=timeout)
     try:
-        connection.request(method, path, body=body, headers=headers or {})
+        connection.request(method, path, body=body, headers=headers)
         response = connection.getresponse()
         return Answer(response.status, {k.lower(): v for k, v in response.getheaders()},
                       response.read())

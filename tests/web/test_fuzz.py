@@ -5,7 +5,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.core.appstate import AppState
+from companion.core.appstate import AppState, PendingPair
 from companion.core.table_page import judge_pair_code
 from companion.testing.clock import FakeClock
 from companion.web.pairing import (
@@ -32,16 +32,19 @@ def test_any_post_gets_a_json_answer_and_never_a_500(web_box, path, body, conten
     assert web_box.get("/api/whoami").status == 200  # still serving
 
 
+PHONE = "192.168.1.20"
+
+
 def showing(code, clock):
     """The box's state while ``code`` is on its display (the core owns the code)."""
-    return AppState(pair_code=code, pair_until=clock.monotonic() + CODE_SECONDS)
+    return AppState(pairings=(PendingPair(PHONE, code, clock.monotonic() + CODE_SECONDS),))
 
 
 def attempt(pairing, state, code, clock):
     """One typed code as POST /api/pair handles it: the lockout, the display's judgement,
     then the pairing's verdict (a token, or PairingRefused)."""
-    pairing.admit()
-    return pairing.settle(judge_pair_code(state, code, clock.monotonic()))
+    pairing.admit(PHONE)
+    return pairing.settle(judge_pair_code(state, PHONE, code, clock.monotonic()), PHONE)
 
 
 @given(wrong_before=st.integers(min_value=0, max_value=MAX_WRONG_CODES - 1))
@@ -50,7 +53,7 @@ def test_fewer_than_five_wrong_codes_never_stop_the_right_one(wrong_before):
     pairing = Pairing(None, clock.monotonic)
     code = new_code()
     state = showing(code, clock)
-    wrong = f"{(int(code) + 1) % 10**6:06d}"
+    wrong = f"{(int(code) + 1) % 10**8:08d}"
     for _ in range(wrong_before):
         try:
             attempt(pairing, state, wrong, clock)

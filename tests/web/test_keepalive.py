@@ -10,7 +10,7 @@ import pytest
 
 
 @pytest.mark.parametrize(("headers", "error"), [
-    ({}, "unpaired"),                                           # the trust check
+    ({}, "no-origin"),                                          # no Origin, no token
     ({"Origin": "http://evil.example:8080"}, "foreign-origin"),  # the CSRF check
 ])
 def test_a_refused_post_closes_or_drains_so_the_next_request_is_read_right(

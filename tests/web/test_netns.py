@@ -4,6 +4,7 @@ where creating a namespace is not permitted (not root, no netns support)."""
 
 import json
 import os
+import socket
 import subprocess
 import sys
 
@@ -57,8 +58,11 @@ def namespace():
 
 
 def from_namespace(name, host, port, method, path, *, body="", headers=None):
+    headers = dict(headers or {})
+    if method == "POST":  # as a browser does: the page's own origin
+        headers.setdefault("Origin", f"http://{host}:{port}")
     done = subprocess.run(["ip", "netns", "exec", name, sys.executable, "-c", CLIENT, host,
-                           str(port), method, path, body, json.dumps(headers or {})],
+                           str(port), method, path, body, json.dumps(headers)],
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
@@ -73,10 +77,13 @@ def test_an_unpaired_post_from_another_host_is_refused_and_changes_nothing(names
     before = box.state()
     whoami = from_namespace(name, here, box.port, "GET", "/api/whoami")
     assert whoami["json"] == {"trusted": False, "paired": False, "loopback": False}
-    # A LAN client may reach the box by whatever name the LAN gives it.
+    # A LAN client may reach the box by the name a home router gives it, and by no other.
     by_name = from_namespace(name, here, box.port, "GET", "/api/whoami",
-                             headers={"Host": f"box.lan:{box.port}"})
+                             headers={"Host": f"{socket.gethostname()}.lan:{box.port}"})
     assert by_name["status"] == 200
+    rebound = from_namespace(name, here, box.port, "GET", "/api/whoami",
+                             headers={"Host": f"evil.example:{box.port}"})
+    assert (rebound["status"], rebound["json"]["error"]) == (403, "foreign-host")
     refused = from_namespace(name, here, box.port, "POST", "/api/line",
                              body="new now-boarding players=2")
     assert (refused["status"], refused["json"]["error"]) == (403, "unpaired")

@@ -268,7 +268,7 @@ def test_browser_lan_phone_must_pair_and_its_taps_change_nothing(lan_box, open_p
 
     # Five wrong codes: the code on the display plus 1 to 5.
     code = pair_code_on_display(box)
-    wrong = [f"{(int(code) + step) % 10**6:06d}" for step in range(1, 6)]
+    wrong = [f"{(int(code) + step) % 10**8:08d}" for step in range(1, 6)]
     statuses = []
     for guess in [*wrong, code]:  # the right code, once locked, is refused too
         page.fill("#pair-code", guess)

@@ -11,9 +11,11 @@ from companion.web.policy import (
     DISCARD_LIMIT_BYTES,
     MAX_BODY_BYTES,
     Allowed,
+    ConnectionLimits,
     Facts,
     Refusal,
     Rules,
+    admit_connection,
     cookie_token,
     decide,
     is_loopback,
@@ -29,6 +31,8 @@ PUBLIC = Rules(pair_loopback=True, public_mirror=True, own_names=OWN.own_names)
 
 def verdict(method, path, rules=OWN, **facts):
     facts.setdefault("host", HOST)
+    if method == "POST":  # as a browser's POST does
+        facts.setdefault("origin", f"http://{HOST}")
     return decide(Facts(method=method, path=path, **facts), rules, ROUTES)
 
 
@@ -109,20 +113,24 @@ def test_policy_an_unknown_path_is_unpaired_before_it_is_missing():
     ("127.0.0.1:8080", True), ("localhost:8080", True), ("LOCALHOST", True),
     ("tablebox.local:8080", True), ("[::1]:8080", True), ("192.168.1.20", True),
     ("", True),                         # HTTP/1.0: no name to rebind
-    ("evil.example:8080", False), ("localhost.evil.example", False), ("tablebox.lan", False),
+    ("tablebox.lan", True), ("TableBox.home.arpa.", True),   # a home router's names for it
+    ("evil.example:8080", False), ("localhost.evil.example", False), ("otherbox.lan", False),
+    ("tablebox.evil.example", False), ("localhost.lan", False),
     ("[", False),                       # does not parse: names nothing
 ])
-def test_policy_a_loopback_request_must_name_this_box(host, ok):
-    answer = verdict("GET", "/api/state", host=host)
-    if ok:
-        assert allowed(answer) == "/api/state"
-    else:
-        assert refused(answer) == "foreign-host"
-
-
-def test_policy_a_lan_client_may_use_any_name_its_cookie_is_its_trust():
-    answer = verdict("GET", "/api/state", loopback=False, paired=True, host="raspberrypi.lan")
-    assert allowed(answer) == "/api/state"
+@pytest.mark.parametrize("loopback", [True, False])
+def test_policy_every_request_must_name_this_box(host, ok, loopback):
+    """The Host check holds for every client (issue #19, 3): a rebinding page in a LAN phone's
+    browser may neither read nor start or guess a pairing."""
+    for method, path in (("GET", "/api/whoami"), ("POST", "/api/pair/start"),
+                         ("POST", "/api/pair")):
+        answer = verdict(method, path, PAIR_LOOPBACK, host=host, loopback=loopback,
+                         content_length="0", paired=not host,
+                         origin=f"http://{host}" if host else None)
+        if ok:
+            assert allowed(answer) == path
+        else:
+            assert refused(answer) == "foreign-host"
 
 
 def test_policy_the_host_check_comes_first():
@@ -258,3 +266,76 @@ def test_policy_loopback_addresses(address, loopback):
 ])
 def test_policy_the_token_is_read_from_the_cookie(header, token):
     assert cookie_token(header) == token
+
+
+# -- issue #19: CSRF without Origin, Sec-Fetch-Site, strict lengths, connection admission ------
+
+@pytest.mark.parametrize(("loopback", "paired", "rules", "ok"), [
+    (False, False, PAIR_LOOPBACK, False),   # a stranger's POST must say where it comes from
+    (True, False, PAIR_LOOPBACK, False),    # ... 127.0.0.2 standing in for a phone, too
+    (False, True, PAIR_LOOPBACK, True),     # it carries the token: a browser's cookie
+    (True, False, OWN, True),               # a tool on the box itself (curl), loopback trusted
+])
+def test_policy_a_post_without_origin_needs_the_token(loopback, paired, rules, ok):
+    """Issue #19: a POST with no Origin (a Referer does not stand in) was accepted."""
+    for path in ("/api/pair/start", "/api/pair", "/api/line"):
+        answer = verdict("POST", path, rules, loopback=loopback, paired=paired, origin=None,
+                         content_length="0")
+        if ok:
+            assert allowed(answer) == path
+        else:
+            assert refused(answer) == "no-origin" and answer.close
+
+
+@pytest.mark.parametrize(("site", "ok"), [
+    (None, True), ("same-origin", True), ("none", True), ("cross-site", False),
+    ("same-site", False), ("CROSS-SITE", False),
+])
+def test_policy_sec_fetch_site_is_checked_where_sent(site, ok):
+    for paired in (False, True):
+        answer = verdict("POST", "/api/pair/start", PAIR_LOOPBACK, loopback=False,
+                         paired=paired, sec_fetch_site=site, content_length="0")
+        if ok:
+            assert allowed(answer) == "/api/pair/start"
+        else:
+            assert refused(answer) == "foreign-origin" and answer.close
+
+
+@pytest.mark.parametrize("length", ["+5", " 5", "5 ", "5, 5", "0x5", "5.0", "٥", "²",
+                                    "", "1" * 16])
+def test_policy_content_length_is_one_number_of_ascii_digits(length):
+    """Issue #19: ``Content-Length: +5`` was read as 5; two headers are joined with ``, ``."""
+    assert refused(verdict("POST", "/api/line", content_length=length)) == "bad-length"
+
+
+LIMITS = ConnectionLimits(total=48, per_address=8, own_reserve=8)
+
+
+@pytest.mark.parametrize(("address", "here", "total", "rules", "ok"), [
+    ("192.168.1.9", 7, 7, OWN, True),
+    ("192.168.1.9", 8, 8, OWN, False),            # one address: at most 8
+    ("192.168.1.7", 0, 39, OWN, True),            # another address still gets in ...
+    ("192.168.1.7", 0, 40, OWN, False),           # ... but the last 8 are the box's own
+    ("127.0.0.1", 30, 47, OWN, True),             # the box's own loopback: uncapped, reserve
+    ("127.0.0.5", 30, 47, OWN, True),             # every loopback address is the box's own
+    ("127.0.0.1", 0, 48, OWN, False),             # the total holds for everyone
+    ("127.0.0.2", 8, 8, PAIR_LOOPBACK, False),    # pair_loopback: 127.0.0.2 is a phone
+    ("127.0.0.2", 0, 40, PAIR_LOOPBACK, False),   # ... with no share of the reserve
+    ("127.0.0.1", 0, 40, PAIR_LOOPBACK, True),    # the box's own address keeps it
+    ("127.0.0.1", 8, 20, PAIR_LOOPBACK, False),   # ... capped like any client
+    ("::ffff:127.0.0.1", 0, 47, OWN, True),
+])
+def test_policy_connections_are_admitted_per_address(address, here, total, rules, ok):
+    assert admit_connection(address, here, total, rules, LIMITS) is ok
+
+
+def test_policy_one_address_can_never_take_the_page_from_others():
+    """Issue #19, 2: whatever one address holds open, another and the box still get in."""
+    for rules in (OWN, PAIR_LOOPBACK):
+        held = 0
+        while admit_connection("127.0.0.2" if rules is PAIR_LOOPBACK else "10.0.0.2", held,
+                               held, rules, LIMITS):
+            held += 1
+        assert held == LIMITS.per_address
+        assert admit_connection("10.0.0.3", 0, held, rules, LIMITS)
+        assert admit_connection("127.0.0.1", 0, held, rules, LIMITS)

@@ -122,7 +122,7 @@ def test_five_wrong_codes_lock_pairing_for_a_minute(make_web_box):
     box = make_web_box(pair_loopback=True)
     box.post("/api/pair/start")
     code = pair_code_on_display(box)
-    wrong = f"{(int(code) + 1) % 10**6:06d}"
+    wrong = f"{(int(code) + 1) % 10**8:08d}"
     for _ in range(4):
         answer = box.post("/api/pair", json.dumps({"code": wrong}).encode())
         assert (answer.status, answer.json["error"]) == (403, "bad-code")
@@ -130,11 +130,10 @@ def test_five_wrong_codes_lock_pairing_for_a_minute(make_web_box):
     assert (locked.status, locked.json["error"], locked.json["retry_after"]) == (
         429, "locked", 60)
     assert locked.headers["retry-after"] == "60"
-    # Locked: even a fresh right code is refused, until the minute is over.
-    box.post("/api/pair/start")
-    fresh = pair_code_on_display(box)
+    assert not [line for line in box.display_text() if line.startswith("Pair code")]
+    # Locked: even a new start (and so a fresh right code) is refused, until the minute ends.
     box.clock.advance(59.0)
-    refused = box.post("/api/pair", json.dumps({"code": fresh}).encode())
+    refused = box.post("/api/pair/start")
     assert (refused.status, refused.json["error"]) == (429, "locked")
     assert 1 <= refused.json["retry_after"] <= 1
     box.clock.advance(1.0)
@@ -224,3 +223,30 @@ def test_forget_phones_in_the_menu_revokes_every_token(make_web_box):
     assert (refused.status, refused.json["error"]) == (403, "unpaired")
     assert json.loads((box.controller.journal.path.parent / TOKENS_FILE).read_text()) == {
         "tokens": []}
+
+
+def test_forget_phones_that_cannot_be_written_says_so_and_revokes_nothing(make_web_box,
+                                                                          monkeypatch):
+    """Issue #19, 5: with the token file unwritable (a read-only or full card) the screen
+    said "Phones forgotten", and the revoked token was trusted again after a restart. Now the
+    screen says it failed, and the tokens stay trusted, in memory as on the card."""
+    from companion.adapters import token_file
+    from companion.testing.clock import FakeClock
+    from companion.web.pairing import Pairing
+
+    box = make_web_box(pair_loopback=True)
+    headers = {"Cookie": pair(box)}
+    token = headers["Cookie"].split("=", 1)[1]
+
+    def read_only_card(*_args, **_kwargs):
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(token_file, "write_atomically", read_only_card)
+    assert box.line("press up", headers=headers).json == {"reply": "ok"}
+    assert box.line("press next", headers=headers).json == {"reply": "ok"}
+    shown = " ".join(box.display_text())
+    assert "FAILED" in shown and "Phones forgotten" not in shown
+    assert box.line("state", headers=headers).status == 200  # still trusted, as on the card
+    restarted = Pairing(token_file.TokenFile(box.controller.journal.path.parent),
+                        FakeClock().monotonic)
+    assert restarted.knows(token)

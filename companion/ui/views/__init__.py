@@ -45,10 +45,20 @@ def all_view_scenes() -> dict[str, tuple[str, ...]]:
 def screen_for(app: App, state: AppState, now: float, mark: str = "") -> Screen:
     """What the display shows for ``state`` at ``now``; ``mark`` flags a lasting fault."""
     screen = table_screen(app, state, now, mark)
-    if state.pair_code is not None:
-        # The table page's pairing code wins the alert box: someone is typing it in now.
-        screen = replace(screen, alert=alert_lines(f"Pair code {state.pair_code}"))
-    return screen
+    codes = [pair.code for pair in state.pairings]
+    if not codes:
+        return screen
+    if screen.matrix:
+        # The table page's own screen (its QR code) has no game line to hide: the alert box.
+        return replace(screen, alert=alert_lines(" ".join(["Pair code", *codes])))
+    # Elsewhere the codes take the title bar (someone is typing one in now), so the game's
+    # main line, its body and an alert box all stay in view (issue #19).
+    return replace(screen, title=pair_title(codes))
+
+
+def pair_title(codes: list[str]) -> str:
+    """The title bar while pairing codes are shown: ``Pair code 123456``, or both codes."""
+    return f"Pair code {codes[0]}" if len(codes) == 1 else "P " + " ".join(codes)
 
 
 def mirror_screen(app: App, state: AppState, now: float,
@@ -56,7 +66,7 @@ def mirror_screen(app: App, state: AppState, now: float,
     """What the table page mirrors of ``shown`` (the panel's screen, None before the first
     frame): the same, but while a pairing code is on the panel, the screen drawn without it.
     Whoever can read the mirror must not be able to pair with it."""
-    if shown is None or state.pair_code is None:
+    if shown is None or not state.pairings:
         return shown
     return table_screen(app, state, now, shown.mark)
 
