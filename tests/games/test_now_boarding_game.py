@@ -23,6 +23,7 @@ from companion.games.now_boarding import NowBoarding, record
 from companion.games.now_boarding.data import (
     PREFLIGHT,
     STAGES,
+    VIP_CARDS,
     passenger_cards,
     stage_rounds,
     total_flights,
@@ -334,7 +335,8 @@ def test_now_boarding_unserved_vip_is_a_complaint_that_can_lose() -> None:
         else:
             table.onward()  # no complaints, VIPs declined
     assert table.json()["vip"]["morning"] == morning_vips
-    names = table.json()["vips_dealt"]["morning"]
+    names = list(table.state.session.state.vip_decks[0])  # what is left, in deck order
+    assert sorted(names) == table.json()["vips_dealt"]["morning"]
     screen = now_boarding_screen(table.state.session.state, table.t)
     assert screen.lines[0].startswith("Unserved VIP")  # named before they complain
     assert ", ".join(names) in " ".join(screen.lines)
@@ -354,16 +356,16 @@ def test_now_boarding_served_vips_leave_the_deck_and_count_in_the_record() -> No
     assert (table.step, table.json()["ask"]) == ("vip", "serve?")
     assert table.json()["vip_offer"] is None  # face-down until the table says yes
     screen = now_boarding_screen(table.state.session.state, table.t)
-    first = table.json()["vips_dealt"]["morning"][0]
+    morning = table.json()["vips_dealt"]["morning"]
     assert screen.title == "Serve a VIP?"
     assert "NEXT yes   DOWN no" in screen.lines
-    assert first not in " ".join(screen.text_lines())
+    assert not any(name in " ".join(screen.text_lines()) for name in morning)
     assert table.refused(UP) == "Serve a VIP? NEXT yes, DOWN no"
     table.press(NEXT)  # yes
     offered = table.json()["vip_offer"]
-    assert offered == first
+    assert offered in morning
     assert table.json()["serve_vip"] is True
-    assert now_boarding_screen(table.state.session.state, table.t).title == f"VIP: {first}"
+    assert now_boarding_screen(table.state.session.state, table.t).title == f"VIP: {offered}"
     left = table.json()["vip"]["morning"]
     table.press(NEXT)
     assert table.json()["vip"]["morning"] == left - 1
@@ -378,6 +380,23 @@ def test_now_boarding_vip_deal_is_players_plus_two_from_the_seed() -> None:
         assert one["vips_dealt"] == two["vips_dealt"]
         assert sum(one["vip"].values()) == players + 2
         assert all(len(cards) <= 3 for cards in one["vips_dealt"].values())
+
+
+@pytest.mark.parametrize("seed", [7, 8, 9, 10, 11])
+def test_now_boarding_vip_setup_and_state_reveal_no_deck_order(seed: int) -> None:
+    """Face-down means face-down (issue #20): reading the setup pages or the state before
+    "Serve a VIP?" tells the table nothing of which card the box will name first."""
+    table = Table(box_seed=seed, players="5", vip="on", seed=str(seed))
+    names = {card.name for card in VIP_CARDS}
+    setup_text = []
+    while table.step != "vip":
+        setup_text += now_boarding_screen(table.state.session.state, table.t).text_lines()
+        table.press(NEXT)
+    assert not [line for line in setup_text if any(name in line for name in names)]
+    dealt = table.json()["vips_dealt"]
+    assert all(cards == sorted(cards) for cards in dealt.values())
+    decks = table.state.session.state.vip_decks
+    assert [sorted(deck) for deck in decks] == list(dealt.values())
 
 
 def test_now_boarding_seed_option_overrides_the_box_seed() -> None:

@@ -11,7 +11,8 @@ left in the current stage's deck), ``to_win`` (the most passengers that may stil
 undelivered for a win), ``elapsed`` (seconds used
 in the current flight), ``flights_total`` (flight phases in a whole game), ``flights``,
 ``complaints_by_round``, ``planes``, ``supply``, ``upgrade`` (the selected row at
-``upgrades``), ``vips_dealt``, ``vips_served``, ``undelivered`` and ``reason`` (why it ended).
+``upgrades``), ``vips_dealt`` (each stage's VIP cards sorted by name, never in deck order: the
+decks are face-down), ``vips_served``, ``undelivered`` and ``reason`` (why it ended).
 
 With ``timer=off`` the ``timer`` object is ``{"state": "idle", "remaining": 0.0,
 "duration": 0.0}`` throughout; ``elapsed`` then tells how long the flight has run.
@@ -142,7 +143,8 @@ def state_json(state: NowBoardingState, now: float) -> dict[str, Any]:
         "planes": _planes(state),
         "supply": _supply(state),
         "upgrade": _upgrade(state),
-        "vips_dealt": {stage: list(deck)
+        # Sorted, not in deck order: the decks are face-down until "Serve a VIP?" names a card.
+        "vips_dealt": {stage: sorted(deck)
                        for stage, deck in zip(STAGES, state.vip_dealt, strict=True)},
         "vips_served": [{"round": r, "stage": s, "card": c} for r, s, c in state.vips_served],
         "undelivered": state.undelivered,
@@ -185,7 +187,7 @@ def record(state: NowBoardingState) -> dict[str, Any]:
         "flights": len(state.flights),
         "flight_time_total": round(sum(flight.used for flight in state.flights), 3),
         "rounds": rounds,
-        "vips_dealt": {stage: list(deck)
+        "vips_dealt": {stage: sorted(deck)
                        for stage, deck in zip(STAGES, state.vip_dealt, strict=True)},
         "vips_served": [{"round": r, "stage": s, "card": c} for r, s, c in state.vips_served],
         "upgrades": [{"round": p.round, "player": p.player + 1, "item": p.item}

@@ -179,11 +179,20 @@ def _setup(state: NowBoardingState) -> Screen:
             lines = (f"Weather cards for {players}P:", f"{per_stage} by each deck,",
                      "face-down, shuffled")
         return Screen(f"{number} Weather", lines, status=status)
+    # The VIP decks are face-down (rulebook): the page gives each deck's size, never its cards,
+    # so reading the setup tells the table nothing of what "Serve a VIP?" will name.
     stage = page.removeprefix("vip-")
-    cards = state.vip_dealt[STAGES.index(stage)]
-    shown = cards if cards else ("(none)",)
-    return Screen(f"{number} VIP {SHORT_STAGE[stage]}",
-                  (f"{STAGE_TITLES[stage]} VIP deck:", *shown), status=status).with_main(0)
+    count = len(state.vip_dealt[STAGES.index(stage)])
+    if not count:
+        return Screen(f"{number} VIP {SHORT_STAGE[stage]}",
+                      ("No VIP card", f"for the {STAGE_TITLES[stage]} deck"),
+                      status=status).with_main(0)
+    return Screen(f"{number} VIP {SHORT_STAGE[stage]}", (
+        f"{count} VIP card{'s' if count > 1 else ''} face-down",
+        f"by the {STAGE_TITLES[stage]} deck;",
+        "the box names each one",
+        "when you serve it",
+    ), status=status).with_main(0)
 
 
 # -- maintenance and first-round steps ----------------------------------------------------------
