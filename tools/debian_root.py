@@ -331,8 +331,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "python3-pip)")
     parser.add_argument("--mirror", default=os.environ.get("COMPANION_DEBIAN_MIRROR",
                                                            DEFAULT_MIRROR))
-    parser.add_argument("command", nargs="*", help="with run: the command (after --)")
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    args.command = command
     spec = _spec_from(args)
     try:
         if args.action == "path":
