@@ -88,3 +88,4 @@ def test_debian_root_environment_inside_has_nothing_of_the_host_python(monkeypat
     assert env["HOME"] == "/root" and env["EXTRA"] == "1"
     assert env["PIP_CERT"] == env["SSL_CERT_FILE"] == dr.ROOT_CA_BUNDLE
     assert "pyenv" not in env["PATH"]
+
