@@ -142,16 +142,33 @@ def run_captured(argv: Sequence[str], out: TextIO, *, timeout: float,
     return done.returncode, done.stdout
 
 
-def _require(*tools: str) -> None:
+# The host programs each tool needs, and the Debian package that has it.
+HOST_PACKAGES = {"debootstrap": "debootstrap", "proot": "proot",
+                 "qemu-aarch64-static": "qemu-user-static", "findmnt": "util-linux",
+                 "mount": "mount", "umount": "mount", "chroot": "coreutils", "cp": "coreutils"}
+
+
+def _require(*tools: str, out: TextIO = sys.stdout) -> None:
+    """The host programs are there; as root on Debian, apt-get installs the missing ones
+    (CI starts on a fresh machine)."""
     missing = [t for t in tools if shutil.which(t) is None]
+    if missing and os.geteuid() == 0 and shutil.which("apt-get"):
+        packages = sorted({HOST_PACKAGES.get(t, t) for t in missing})
+        _say(out, f"Installing on this machine (Debian packages): {' '.join(packages)}")
+        apt_env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        run_logged(["apt-get", "update", "-qq"], out, timeout=900, env=apt_env, check=False)
+        run_logged(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages],
+                   out, timeout=1800, env=apt_env, check=False)
+        missing = [t for t in tools if shutil.which(t) is None]
     if missing:
-        raise RootError(f"missing {', '.join(missing)}: sudo apt-get install debootstrap "
-                        "qemu-user-static proot")
+        raise RootError(f"missing {', '.join(missing)}: sudo apt-get install "
+                        f"{' '.join(sorted({HOST_PACKAGES.get(t, t) for t in missing}))}")
 
 
 def qemu_for(spec: RootSpec) -> str:
     """The qemu-user binary that runs the root's programs (a foreign root only)."""
     name = f"qemu-{QEMU_ARCH.get(spec.arch, spec.arch)}-static"
+    _require(name)
     found = shutil.which(name)
     if found is None:
         raise RootError(f"{name} not found: sudo apt-get install qemu-user-static")
@@ -216,7 +233,7 @@ def build(spec: RootSpec, *, mirror: str = DEFAULT_MIRROR, cache: Path | None = 
         return final
     if os.geteuid() != 0:
         raise RootError("building a Debian root needs root (debootstrap): run with sudo")
-    _require("debootstrap", "findmnt")
+    _require("debootstrap", "findmnt", out=out)
     partial = final.with_name(final.name + ".partial")
     remove_root(partial, out)
     if rebuild:
@@ -229,7 +246,7 @@ def build(spec: RootSpec, *, mirror: str = DEFAULT_MIRROR, cache: Path | None = 
     argv = ["debootstrap", f"--variant={spec.variant}", f"--arch={spec.arch}",
             f"--include={include}"]
     if spec.foreign:
-        _require("proot")
+        _require("proot", out=out)
         qemu = qemu_for(spec)
         run_logged([*argv, "--foreign", spec.suite, str(partial), mirror], out, timeout=1800)
         _say(out, f"  first stage: {time.monotonic() - started:.0f} s; second stage under "
@@ -266,6 +283,7 @@ def run_proot(root: Path, spec: RootSpec, argv: Sequence[str], *, out: TextIO = 
               timeout: float = 3600, cwd: str = "/", env: Mapping[str, str] | None = None,
               binds: Sequence[tuple[Path, str]] = (), check: bool = True) -> int:
     """Run `argv` inside the root under proot (and qemu for a foreign root)."""
+    _require("proot", out=out)
     return run_logged(proot_argv(root, spec, argv, cwd=cwd, binds=binds), out,
                       timeout=timeout, env=inside_env(env), check=check)
 
@@ -275,6 +293,7 @@ def run_proot_captured(root: Path, spec: RootSpec, argv: Sequence[str], *,
                        env: Mapping[str, str] | None = None,
                        binds: Sequence[tuple[Path, str]] = ()) -> tuple[int, str]:
     """run_proot, returning (exit status, standard output)."""
+    _require("proot", out=out)
     return run_captured(proot_argv(root, spec, argv, cwd=cwd, binds=binds), out,
                         timeout=timeout, env=inside_env(env))
 

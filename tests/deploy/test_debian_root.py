@@ -68,7 +68,8 @@ def test_debian_root_mounts_below_reads_the_kernel_table():
     assert dr.mounts_below(Path("/nonexistent-companion-root")) == []
 
 
-def test_debian_root_proot_line_uses_r_and_qemu_never_s():
+def test_debian_root_proot_line_uses_r_and_qemu_never_s(monkeypatch):
+    monkeypatch.setattr(dr, "qemu_for", lambda spec: "/usr/bin/qemu-aarch64-static")
     spec = dr.RootSpec(suite="trixie", arch="arm64" if dr.host_arch() != "arm64" else "amd64")
     argv = dr.proot_argv(Path("/cache/root"), spec, ["python3", "-V"], cwd="/opt/src",
                          binds=[(Path("/work/src"), "/opt/src")])
