@@ -299,7 +299,11 @@ def run_proot_captured(root: Path, spec: RootSpec, argv: Sequence[str], *,
 
 
 def copy_root(source: Path, target: Path, out: TextIO = sys.stdout) -> Path:
-    """A fresh copy of a cached root (ownership, links and modes kept), replacing `target`."""
+    """A fresh copy of a cached root (ownership, links and modes kept), replacing `target`;
+    never of a root with something mounted in it (cp would copy the host's /proc or /dev)."""
+    busy = mounts_below(source)
+    if busy:
+        raise RootError(f"not copying {source}: mounted below it: {', '.join(busy)}")
     remove_root(target, out)
     target.parent.mkdir(parents=True, exist_ok=True)
     run_logged(["cp", "-a", "--reflink=auto", str(source), str(target)], out, timeout=1800)

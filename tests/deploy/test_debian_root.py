@@ -90,3 +90,12 @@ def test_debian_root_environment_inside_has_nothing_of_the_host_python(monkeypat
     assert env["PIP_CERT"] == env["SSL_CERT_FILE"] == dr.ROOT_CA_BUNDLE
     assert "pyenv" not in env["PATH"]
 
+
+
+def test_debian_root_never_copies_a_root_with_a_mount_inside(tmp_path, monkeypatch):
+    source = tmp_path / "cached"
+    (source / "proc").mkdir(parents=True)
+    monkeypatch.setattr(dr, "mounts_below", lambda root: [str(root / "proc")])
+    with pytest.raises(dr.RootError, match="not copying"):
+        dr.copy_root(source, tmp_path / "copy", io.StringIO())
+    assert not (tmp_path / "copy").exists()
