@@ -6,8 +6,9 @@ Promises:
 - Standard library only; needs root (debootstrap, chroot, bind mounts).
 - The root is an amd64 (this machine's architecture) trixie built by tools/debian_root.py from
   Debian's packages (minbase + python3, python3-venv, python3-pip, git), then Debian's
-  chromium and systemd (systemd-analyze) installed into it once; all cached outside the
-  checkout, as is the 3.13 venv inside it (/opt/companion-venv), so a second run is warm.
+  chromium, systemd (systemd-analyze) and iproute2 (ip netns) installed into it once; all
+  cached outside the checkout, as is the 3.13 venv inside it (/opt/companion-venv), so a
+  second run is warm.
 - The checkout's working tree (not .git, .venv or caches) is copied fresh into the root for
   every run; the checkout itself is never written.
 - Inside, it runs exactly `tools/test` (ruff, mypy, import-linter, the wiring check and the full
@@ -32,7 +33,9 @@ from debian_root import Chroot, RootError, RootSpec, build, ensure_packages, mou
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 SPEC = RootSpec(suite="trixie", include=("python3", "python3-venv", "python3-pip", "git"))
-EXTRA_PACKAGES = ("chromium", "systemd")
+# chromium: the browser tests; systemd: systemd-analyze checks the unit; iproute2: `ip netns`
+# for the LAN-client tests (tests/web/test_netns.py). Without them those tests would not pass.
+EXTRA_PACKAGES = ("chromium", "systemd", "iproute2")
 SOURCE_INSIDE = "/opt/companion-src"
 VENV_INSIDE = "/opt/companion-venv"
 COPY_IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info",
@@ -83,8 +86,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
         root = step("trixie root (cached)", lambda: build(SPEC, out=out))
         assert isinstance(root, Path)
         with Chroot(root, out) as inside:
-            step("chromium, systemd", lambda: ensure_packages(root, EXTRA_PACKAGES, inside.run,
-                                                              out))
+            step("chromium, systemd, iproute2",
+                 lambda: ensure_packages(root, EXTRA_PACKAGES, inside.run, out))
             step("copy the checkout", lambda: copy_checkout(root))
             inside.run(["python3", "-c", INTERPRETER], timeout=60)
             started = time.monotonic()
