@@ -19,6 +19,7 @@ Promises:
   registered and no kernel-wide setting changes. proot runs with a clean environment and `-r`
   (not `-S`, which binds $HOME, where this machine's x86 Python would then win on PATH).
 - A native root runs commands under `chroot` with /proc, /dev, /dev/pts, /dev/shm and /sys bound
+  (and the root bound onto itself, so that / inside is a mount point)
   (`Chroot`). Leaving the context, even by an exception or a signal, stops every process whose
   root is inside, unmounts the binds (lazily if busy) and checks with `findmnt` that nothing is
   mounted below the root any more; it raises if something still is.
@@ -334,7 +335,9 @@ class Chroot:
                  binds: Sequence[tuple[Path, str]] = ()) -> None:
         self.root = root.resolve()
         self.out = out
-        self.binds = [(Path(p), p) for p in CHROOT_BINDS] + list(binds)
+        # The root bound onto itself first: inside, / is then a mount point, which
+        # `ip netns exec` needs (it runs `mount --make-rslave /`).
+        self.binds = [(self.root, "/")] + [(Path(p), p) for p in CHROOT_BINDS] + list(binds)
         self.mounted: list[Path] = []
         self._old_handlers: dict[int, object] = {}
 
@@ -362,11 +365,10 @@ class Chroot:
                 _say(self.out, f"  stopping leftover process {pid} inside {self.root}")
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-            for where in reversed(self.mounted):
-                if run_logged(["umount", str(where)], self.out, timeout=60, check=False):
-                    run_logged(["umount", "-l", str(where)], self.out, timeout=60, check=False)
+            # The binds and whatever was mounted inside (ip netns, a test's tmpfs), the
+            # latest first; then findmnt must show nothing left below the root.
             self.mounted.clear()
-            unmount_below(self.root, self.out)  # and whatever was mounted inside, then check
+            unmount_below(self.root, self.out)
         finally:
             for sig, handler in self._old_handlers.items():
                 signal.signal(sig, handler)  # type: ignore[arg-type]
