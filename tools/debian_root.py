@@ -253,9 +253,10 @@ def build(spec: RootSpec, *, mirror: str = DEFAULT_MIRROR, cache: Path | None = 
         _say(out, f"  first stage: {time.monotonic() - started:.0f} s; second stage under "
                   f"{Path(qemu).name} + proot (emulated, slow)")
         env = {**inside_env(), "DEBOOTSTRAP_DIR": "/debootstrap"}
-        run_logged(["proot", "-0", "-r", str(partial), "-q", qemu, "-b", "/dev", "-b", "/proc",
-                    "-b", "/sys", "-w", "/", "/debootstrap/debootstrap", "--second-stage"],
-                   out, timeout=3600, env=env)
+        if run_logged(["proot", "-0", "-r", str(partial), "-q", qemu, "-b", "/dev", "-b",
+                       "/proc", "-b", "/sys", "-w", "/", "/debootstrap/debootstrap",
+                       "--second-stage"], out, timeout=3600, env=env, check=False):
+            finish_configure(partial, spec, out)
     else:
         run_logged([*argv, spec.suite, str(partial), mirror], out, timeout=1800)
     # debootstrap mounts /proc (and more) inside the target; as real root even under proot.
@@ -265,6 +266,29 @@ def build(spec: RootSpec, *, mirror: str = DEFAULT_MIRROR, cache: Path | None = 
     _say(out, f"Debian {spec.suite} {spec.arch} root: built in "
               f"{time.monotonic() - started:.0f} s at {final}")
     return final
+
+
+def finish_configure(root: Path, spec: RootSpec, out: TextIO = sys.stdout) -> None:
+    """Finish a foreign second stage that proot cut short.
+
+    proot (5.1, Debian 12) aborts on an assertion (path.c compare_paths2) when systemd's
+    postinst runs `systemd-tmpfiles --create` under it, which stops debootstrap's second stage
+    with packages unconfigured. Configure them with systemd-tmpfiles set aside (the postinst
+    skips it when it is not executable; what it creates, /run and /var/log/journal entries,
+    a booted system makes anyway), put it back, and tidy up as the second stage would."""
+    tmpfiles = root / "usr/bin/systemd-tmpfiles"
+    _say(out, "  the second stage stopped (proot aborts under systemd-tmpfiles): finishing "
+              "with dpkg --configure -a, systemd-tmpfiles set aside meanwhile")
+    mode = tmpfiles.stat().st_mode if tmpfiles.exists() else None
+    if mode is not None:
+        tmpfiles.chmod(mode & ~0o111)
+    try:
+        run_proot(root, spec, ["dpkg", "--configure", "-a"], out=out, timeout=3600)
+    finally:
+        if mode is not None:
+            tmpfiles.chmod(mode)
+    unmount_below(root, out)
+    shutil.rmtree(root / "debootstrap", ignore_errors=True)
 
 
 def proot_argv(root: Path, spec: RootSpec, argv: Sequence[str], *, cwd: str = "/",
