@@ -83,7 +83,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
         return result
 
     try:
-        root = step("trixie root (cached)", lambda: build(SPEC, out=out))
+        root = step("trixie root", lambda: build(SPEC, out=out))
         assert isinstance(root, Path)
         with Chroot(root, out) as inside:
             step("chromium, systemd, iproute2",
