@@ -35,11 +35,13 @@ nothing is mounted below it (proot mounts nothing, but debootstrap does).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
 import sys
 import time
+import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -62,7 +64,8 @@ CHECKOUT = Path(__file__).resolve().parent.parent
 SPEC = RootSpec(suite="trixie", arch="arm64",
                 include=("python3", "python3-venv", "python3-pip", "systemd"))
 LGPIO_VERSION = "0.2.2.0"
-BUILDER_PACKAGES = ("swig", "gcc", "libc6-dev", "python3-dev")
+BUILDER_PACKAGES = ("swig", "gcc", "libc6-dev", "python3-dev", "python3-setuptools")
+LGPIO_JSON = f"https://pypi.org/pypi/lgpio/{LGPIO_VERSION}/json"
 SOURCE_INSIDE = "/opt/companion-src"
 COMPANION = "/opt/companion/venv/bin/companion"
 VENV_PYTHON = "/opt/companion/venv/bin/python"
@@ -153,16 +156,22 @@ def step_lgpio(trial: Trial) -> None:
     """The stand-in for Raspberry Pi's python3-lgpio (see the module's docstring)."""
     wheel = lgpio_wheel(trial)
     if wheel is None:
-        trial.say("downloads: Debian packages (swig, gcc, libc6-dev, python3-dev) into a "
-                  f"scratch root; PyPI: the lgpio {LGPIO_VERSION} sdist and setuptools. Once.")
+        trial.say("downloads: Debian packages (swig, gcc, libc6-dev, python3-dev, "
+                  f"python3-setuptools) into a scratch root; PyPI: the lgpio {LGPIO_VERSION} "
+                  "sdist. Once.")
         builder = copy_root(trial.root, trial.cache / "pi-trial" / "builder", trial.out)
         try:
             ensure_packages(builder, BUILDER_PACKAGES,
                             partial(_proot_checked, builder, trial.out), trial.out)
             trial.wheels.mkdir(parents=True, exist_ok=True)
+            sdist = download_sdist(trial)
+            # setup.py directly: pip's PEP 517 hook runner could not open its own helper
+            # script under proot + qemu ("can't open file .../_in_process.py").
+            _proot_checked(builder, trial.out, ["tar", "-xzf", f"/wheels/{sdist.name}", "-C",
+                                                "/root"], binds=[(trial.wheels, "/wheels")])
             _proot_checked(builder, trial.out,
-                           ["env", "PYPI=1", "python3", "-m", "pip", "wheel", "--no-deps",
-                            "--no-binary", "lgpio", f"lgpio=={LGPIO_VERSION}", "-w", "/wheels"],
+                           ["env", "PYPI=1", "python3", "setup.py", "bdist_wheel", "-d",
+                            "/wheels"], cwd=f"/root/lgpio-{LGPIO_VERSION}",
                            binds=[(trial.wheels, "/wheels")])
         finally:
             remove_root(builder, trial.out)
@@ -176,8 +185,23 @@ def step_lgpio(trial: Trial) -> None:
 
 
 def _proot_checked(root: Path, out: TextIO, argv: Sequence[str], *, timeout: float = 3600,
-                   binds: Sequence[tuple[Path, str]] = ()) -> int:
-    return run_proot(root, SPEC, argv, out=out, timeout=timeout, binds=binds)
+                   cwd: str = "/", binds: Sequence[tuple[Path, str]] = ()) -> int:
+    return run_proot(root, SPEC, argv, out=out, timeout=timeout, cwd=cwd, binds=binds)
+
+
+def download_sdist(trial: Trial) -> Path:
+    """PyPI's lgpio sdist into the wheels folder, its sha256 checked against PyPI's record."""
+    with urllib.request.urlopen(LGPIO_JSON, timeout=120) as answer:
+        release = json.load(answer)
+    sdist = next(f for f in release["urls"] if f["packagetype"] == "sdist")
+    target: Path = trial.wheels / str(sdist["filename"])
+    trial.say(f"  downloading {sdist['url']}")
+    with urllib.request.urlopen(sdist["url"], timeout=300) as answer:  # noqa: S310 (https)
+        data = answer.read()
+    if hashlib.sha256(data).hexdigest() != sdist["digests"]["sha256"]:
+        raise StepFailed(f"{sdist['filename']}: sha256 differs from PyPI's record")
+    target.write_bytes(data)
+    return target
 
 
 def step_boot(trial: Trial) -> None:
