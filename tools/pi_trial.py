@@ -65,7 +65,7 @@ SPEC = RootSpec(suite="trixie", arch="arm64",
                 include=("python3", "python3-venv", "python3-pip", "systemd"))
 LGPIO_VERSION = "0.2.2.0"
 BUILDER_PACKAGES = ("swig", "gcc", "libc6-dev", "python3-dev", "python3-setuptools")
-LGPIO_JSON = f"https://pypi.org/pypi/lgpio/{LGPIO_VERSION}/json"
+LGPIO_JSON = "https://pypi.org/pypi/lgpio/json"
 SOURCE_INSIDE = "/opt/companion-src"
 COMPANION = "/opt/companion/venv/bin/companion"
 VENV_PYTHON = "/opt/companion/venv/bin/python"
@@ -159,22 +159,23 @@ def step_lgpio(trial: Trial) -> None:
         trial.say("downloads: Debian packages (swig, gcc, libc6-dev, python3-dev, "
                   f"python3-setuptools) into a scratch root; PyPI: the lgpio {LGPIO_VERSION} "
                   "sdist. Once.")
-        builder = copy_root(trial.root, trial.cache / "pi-trial" / "builder", trial.out)
-        try:
-            ensure_packages(builder, BUILDER_PACKAGES,
-                            partial(_proot_checked, builder, trial.out), trial.out)
-            trial.wheels.mkdir(parents=True, exist_ok=True)
-            sdist = download_sdist(trial)
-            # setup.py directly: pip's PEP 517 hook runner could not open its own helper
-            # script under proot + qemu ("can't open file .../_in_process.py").
-            _proot_checked(builder, trial.out, ["tar", "-xzf", f"/wheels/{sdist.name}", "-C",
-                                                "/root"], binds=[(trial.wheels, "/wheels")])
-            _proot_checked(builder, trial.out,
-                           ["env", "PYPI=1", "python3", "setup.py", "bdist_wheel", "-d",
-                            "/wheels"], cwd=f"/root/lgpio-{LGPIO_VERSION}",
-                           binds=[(trial.wheels, "/wheels")])
-        finally:
-            remove_root(builder, trial.out)
+        # The scratch root is kept until the wheel is built (a failed try reuses it).
+        builder = trial.cache / "pi-trial" / "builder"
+        if not builder.is_dir():
+            copy_root(trial.root, builder, trial.out)
+        ensure_packages(builder, BUILDER_PACKAGES,
+                        partial(_proot_checked, builder, trial.out), trial.out)
+        trial.wheels.mkdir(parents=True, exist_ok=True)
+        sdist = download_sdist(trial)
+        # setup.py directly: pip's PEP 517 hook runner could not open its own helper
+        # script under proot + qemu ("can't open file .../_in_process.py").
+        _proot_checked(builder, trial.out, ["tar", "-xzf", f"/wheels/{sdist.name}", "-C",
+                                            "/root"], binds=[(trial.wheels, "/wheels")])
+        _proot_checked(builder, trial.out,
+                       ["env", "PYPI=1", "python3", "setup.py", "bdist_wheel", "-d",
+                        "/wheels"], cwd=f"/root/lgpio-{LGPIO_VERSION}",
+                       binds=[(trial.wheels, "/wheels")])
+        remove_root(builder, trial.out)
         wheel = lgpio_wheel(trial)
         if wheel is None:
             raise StepFailed(f"no lgpio wheel in {trial.wheels} after the build")
@@ -192,8 +193,8 @@ def _proot_checked(root: Path, out: TextIO, argv: Sequence[str], *, timeout: flo
 def download_sdist(trial: Trial) -> Path:
     """PyPI's lgpio sdist into the wheels folder, its sha256 checked against PyPI's record."""
     with urllib.request.urlopen(LGPIO_JSON, timeout=120) as answer:
-        release = json.load(answer)
-    sdist = next(f for f in release["urls"] if f["packagetype"] == "sdist")
+        project = json.load(answer)
+    sdist = next(f for f in project["releases"][LGPIO_VERSION] if f["packagetype"] == "sdist")
     target: Path = trial.wheels / str(sdist["filename"])
     trial.say(f"  downloading {sdist['url']}")
     with urllib.request.urlopen(sdist["url"], timeout=300) as answer:  # noqa: S310 (https)
