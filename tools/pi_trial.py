@@ -171,9 +171,15 @@ def step_lgpio(trial: Trial) -> None:
         # script under proot + qemu ("can't open file .../_in_process.py").
         _proot_checked(builder, trial.out, ["tar", "-xzf", f"/wheels/{sdist.name}", "-C",
                                             "/root"], binds=[(trial.wheels, "/wheels")])
+        # Debian's gcc driver misreports its children under proot + qemu: pi_trial_cc.py
+        # runs cc1, as and ld itself (tools/pi_trial_cc.py).
+        shutil.copyfile(Path(__file__).with_name("pi_trial_cc.py"),
+                        builder / "usr/local/bin/pi-trial-cc")
+        (builder / "usr/local/bin/pi-trial-cc").chmod(0o755)
         _proot_checked(builder, trial.out,
-                       ["env", "PYPI=1", "python3", "setup.py", "bdist_wheel", "-d",
-                        "/wheels"], cwd=f"/root/lgpio-{LGPIO_VERSION}",
+                       ["env", "PYPI=1", "CC=/usr/local/bin/pi-trial-cc",
+                        "LDSHARED=/usr/local/bin/pi-trial-cc -shared", "python3", "setup.py",
+                        "bdist_wheel", "-d", "/wheels"], cwd=f"/root/lgpio-{LGPIO_VERSION}",
                        binds=[(trial.wheels, "/wheels")])
         remove_root(builder, trial.out)
         wheel = lgpio_wheel(trial)

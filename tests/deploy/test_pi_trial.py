@@ -104,3 +104,37 @@ def test_now_boarding_script_plays_a_whole_game_through_simulate(tmp_path):
                             capture_output=True, text=True, timeout=300, check=False)
     assert played.returncode == 0, played.stderr
     assert played.stdout.splitlines() == ["ok"] * len(lines)
+
+
+def _cc_tool():
+    spec = importlib.util.spec_from_file_location("companion_pi_trial_cc",
+                                                  ROOT / "tools" / "pi_trial_cc.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_pi_trial_cc_compiles_with_cc1_then_as_and_links_with_ld(monkeypatch):
+    cc = _cc_tool()
+    ran = []
+
+    class Done:
+        returncode = 0
+
+    monkeypatch.setattr(cc.subprocess, "run", lambda argv, check: ran.append(argv) or Done())
+    monkeypatch.setattr(cc.sys, "argv", [
+        "pi-trial-cc", "-fno-strict-overflow", "-DNDEBUG", "-g", "-O2", "-Wall", "-fPIC",
+        "-Isrc", "-I/usr/include/python3.13", "-c", "src/lgCfg.c", "-o", "build/lgCfg.o",
+        "-O3", "-pthread"])
+    assert cc.main() == 0
+    cc1, as_ = ran
+    assert cc1[0] == cc.CC1 and "src/lgCfg.c" in cc1 and "-D_REENTRANT" in cc1
+    assert "-Isrc" in cc1 and "-O3" in cc1 and "-c" not in cc1
+    assert as_[0] == "as" and as_[-2:] == ["-o", "build/lgCfg.o"]
+    ran.clear()
+    monkeypatch.setattr(cc.sys, "argv", ["pi-trial-cc", "-shared", "build/a.o", "build/b.o",
+                                         "-lrt", "-ldl", "-o", "build/_lgpio.so"])
+    assert cc.main() == 0
+    assert ran == [["ld", "-shared", "-o", "build/_lgpio.so", "build/a.o", "build/b.o",
+                    "-lrt", "-ldl", "-lpthread", "-lc"]]
