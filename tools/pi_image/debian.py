@@ -1,0 +1,308 @@
+"""The box's arm64 Debian 13 ("trixie") root, in cached layers, from Debian's packages.
+
+Promises:
+- Three layers, each built once and cached outside the checkout, each a finished copy renamed
+  into place (a half-built layer is never reused):
+  1. the base: tools/debian_root.py's debootstrap root (`BASE_SPEC`: systemd, Debian's
+     linux-image-arm64 and initramfs-tools, Python and the Python libraries Debian has in a
+     version the companion accepts), built by pi-tools' machinery;
+  2. the OS: the base plus `raspi-firmware` (Debian's non-free-firmware component: the Pi's
+     boot firmware, its kernel hooks fill /boot/firmware), configured for the image's
+     partition labels; named after the base and `OS_RECIPE`;
+  3. the companion: the OS plus tools/install.py's own install steps run inside (venv with
+     the system's site packages, the `pi` extra, the real unit enabled); named after the OS
+     layer and a hash of the sources it installs, so a changed checkout makes a new layer.
+- Every command inside runs under proot + qemu-aarch64-static: no binfmt handler, no mount on
+  the host. Downloads are Debian packages (debootstrap, apt-get) and, in layer 3, what
+  install.py's pip fetches from PyPI for the companion (named in the log).
+- One build at a time: `cache_lock` serialises tools that share the cache folder.
+- `Clock` times each step and prints it, so every tool says how long each part took.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+import debian_root
+
+SOURCE = Path(__file__).resolve().parents[2]
+MIRROR = os.environ.get("COMPANION_DEBIAN_MIRROR", debian_root.DEFAULT_MIRROR)
+
+# Layer 1 (Debian main). The Python libraries are the ones Debian 13 ships in a version
+# pyproject.toml accepts (Pillow 11, pyserial 3.5, segno 1.6, luma.core 2.4); gpiozero (1.6 in
+# Debian, 2.0 needed), luma.oled (3.10, 3.13 needed) and lgpio (not in Debian) come from pip.
+BASE_SPEC = debian_root.RootSpec(suite="trixie", arch="arm64", include=(
+    "systemd", "systemd-sysv", "udev", "kmod", "procps",
+    "linux-image-arm64", "initramfs-tools", "zstd",
+    "python3", "python3-venv", "python3-pip", "python3-dev", "i2c-tools",
+    "e2fsprogs", "dosfstools", "ca-certificates",
+    "python3-pil", "python3-serial", "python3-segno", "python3-luma.core",
+))
+OS_RECIPE = 1  # bump when os_root's steps change
+
+# Partition labels: the same names Debian's own Raspberry Pi images use.
+BOOT_LABEL = "RASPIFIRM"
+ROOT_LABEL = "RASPIROOT"
+DATA_LABEL = "COMPANION"
+
+RASPI_FIRMWARE_DEFAULTS = f"""\
+# The table companion's image (tools/build-image). Read by raspi-firmware's kernel hooks,
+# which write /boot/firmware/cmdline.txt and config.txt from it.
+# No kernel console on a serial port: the UART on GPIO14/15 carries the line protocol.
+CONSOLES="tty0"
+ROOTPART=LABEL={ROOT_LABEL}
+# The root file system is mounted read-only (fstab says so too); the data partition holds
+# everything the box writes.
+KERNEL_ARGS="ro"
+"""
+
+
+class BuildError(RuntimeError):
+    """A step failed; the message says which and why."""
+
+
+@dataclass
+class Clock:
+    """Times named steps and prints each one as it ends: `[  12.3 s] step: detail`."""
+
+    out: TextIO = sys.stdout
+    steps: list[tuple[str, float, str]] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[list[str]]:
+        """Time the block; the block may append words to the yielded list (the detail)."""
+        detail: list[str] = []
+        begin = time.monotonic()
+        self.say(f"-- {name} ...")
+        yield detail
+        took = time.monotonic() - begin
+        self.steps.append((name, took, " ".join(detail)))
+        self.say(f"[{took:7.1f} s] {name}{': ' + ' '.join(detail) if detail else ''}")
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def total(self) -> float:
+        return time.monotonic() - self.started
+
+    def summary(self) -> str:
+        lines = [f"{'step':<58} {'seconds':>8}  detail"]
+        lines += [f"{name[:58]:<58} {took:8.1f}  {detail}" for name, took, detail in self.steps]
+        lines.append(f"{'total':<58} {self.total():8.1f}")
+        return "\n".join(lines)
+
+
+def cache_dir() -> Path:
+    """This package's cache folder (beside tools/debian_root.py's roots, never in the checkout)."""
+    return debian_root.cache_dir() / "pi-image"
+
+
+@contextmanager
+def cache_lock(clock: Clock) -> Iterator[None]:
+    """Hold the cache folder's lock: one build at a time (a second one waits, and says so)."""
+    cache_dir().mkdir(parents=True, exist_ok=True)
+    with (cache_dir() / ".lock").open("w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            clock.say(f"(another build holds {cache_dir() / '.lock'}: waiting for it)")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def run(argv: Sequence[str], *, timeout: float, log: TextIO | None = None,
+        cwd: Path | None = None, stdin_file: Path | None = None) -> str:
+    """Run a host command (no shell); its standard output, or BuildError naming it.
+
+    With `log` the output goes there as it comes and "" is returned."""
+    stdin = stdin_file.open("rb") if stdin_file else subprocess.DEVNULL
+    try:
+        done = subprocess.run(list(argv), stdin=stdin,  # noqa: S603 (a list, no shell)
+                              stdout=log if log else subprocess.PIPE,
+                              stderr=subprocess.STDOUT if log else subprocess.PIPE,
+                              text=True, timeout=timeout, cwd=cwd,
+                              env={"PATH": debian_root.PATH_INSIDE, "LANG": "C.UTF-8"},
+                              check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise BuildError(f"{argv[0]}: no answer within {timeout:.0f} s") from exc
+    except FileNotFoundError as exc:
+        raise BuildError(f"{argv[0]} is not installed (apt-get install it)") from exc
+    finally:
+        if stdin_file:
+            stdin.close()  # type: ignore[union-attr]
+    if done.returncode != 0:
+        raise BuildError(f"{' '.join(argv[:4])} ... exited {done.returncode}\n"
+                         f"{(done.stderr or done.stdout or '')[-3000:]}")
+    return done.stdout or ""
+
+
+def run_in(root: Path, argv: Sequence[str], *, log: TextIO, timeout: float = 3600,
+           env: dict[str, str] | None = None,
+           binds: Sequence[tuple[Path, str]] = ()) -> None:
+    """Run `argv` inside the arm64 `root` (proot + qemu-user); BuildError if it fails."""
+    try:
+        debian_root.run_proot(root, BASE_SPEC, argv, out=log, timeout=timeout, env=env,
+                              binds=binds)
+    except debian_root.RootError as exc:
+        raise BuildError(str(exc)) from exc
+
+
+def copy_tree(source: Path, target: Path) -> None:
+    """A copy keeping owners, modes, links and device nodes (what mke2fs -d will read).
+
+    Refuses a source with anything mounted below it (a /proc left by a build would be read
+    as files)."""
+    mounted = debian_root.mounts_below(source)
+    if mounted:
+        raise BuildError(f"not copying {source}: still mounted below it: {', '.join(mounted)}")
+    if target.exists():
+        shutil.rmtree(target)
+    run(["cp", "-a", "--reflink=auto", str(source), str(target)], timeout=1800)
+
+
+def source_digest(source: Path = SOURCE) -> str:
+    """A hash of every file tools/install.py installs from the checkout."""
+    digest = hashlib.sha256()
+    parts = [source / "pyproject.toml", source / "README.md", source / "tools/install.py",
+             source / "tools/install_files.py"]
+    for folder in ("companion", "systemd", "firmware_config"):
+        parts += sorted(p for p in (source / folder).rglob("*")
+                        if p.is_file() and "__pycache__" not in p.parts)
+    for part in parts:
+        digest.update(str(part.relative_to(source)).encode() + b"\0" + part.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _layer(name: str, clock: Clock, build: Callable[[Path], None]) -> Path:
+    final = cache_dir() / name
+    if (final / ".companion-layer.json").exists():
+        clock.say(f"== {name}: cached at {final}")
+        return final
+    partial = final.with_name(final.name + ".partial")
+    build(partial)
+    (partial / ".companion-layer.json").write_text(json.dumps(
+        {"layer": name, "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}) + "\n",
+        encoding="utf-8")
+    partial.rename(final)
+    return final
+
+
+def base_root(clock: Clock, log: TextIO) -> Path:
+    """Layer 1: tools/debian_root.py's root (its own cache)."""
+    cached = BASE_SPEC.path().is_dir()
+    with clock.step("base root: debootstrap trixie arm64 (tools/debian_root.py)") as d:
+        try:
+            root = debian_root.build(BASE_SPEC, mirror=MIRROR, out=log)
+        except debian_root.RootError as exc:
+            raise BuildError(str(exc)) from exc
+        d.append("cached" if cached else f"built; Debian packages from {MIRROR}")
+    return root
+
+
+def os_root(clock: Clock, log: TextIO) -> Path:
+    """Layer 2: the base plus raspi-firmware, set up for the image's labels and consoles."""
+    base = base_root(clock, log)
+
+    def build(partial: Path) -> None:
+        with clock.step("OS layer: copy the base root"):
+            copy_tree(base, partial)
+        sources = partial / "etc/apt/sources.list.d/debian.sources"
+        sources.write_text(
+            f"Types: deb\nURIs: {MIRROR}\nSuites: trixie trixie-updates\n"
+            "Components: main non-free-firmware\n"
+            "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n", encoding="utf-8")
+        (partial / "etc/apt/sources.list").unlink(missing_ok=True)
+        (partial / "etc/default").mkdir(parents=True, exist_ok=True)
+        (partial / "etc/default/raspi-firmware").write_text(RASPI_FIRMWARE_DEFAULTS,
+                                                              encoding="utf-8")
+        (partial / "boot/firmware").mkdir(parents=True, exist_ok=True)
+        with clock.step("OS layer: apt-get install raspi-firmware (emulated)") as d:
+            run_in(partial, ["apt-get", "update"], log=log, timeout=1800)
+            run_in(partial, ["apt-get", "install", "-y", "--no-install-recommends",
+                             "-o", "Dpkg::Options::=--force-confold", "raspi-firmware"],
+                   log=log, timeout=1800)
+            debs = list((partial / "var/cache/apt/archives").glob("*.deb"))
+            d.append(f"{len(debs)} Debian package(s), "
+                     f"{sum(p.stat().st_size for p in debs) / 2**20:.1f} MiB")
+            run_in(partial, ["apt-get", "clean"], log=log, timeout=600)
+        kernels = sorted((partial / "boot").glob("vmlinuz-*"))
+        if not kernels:
+            raise BuildError("the base root has no /boot/vmlinuz-*: linux-image-arm64 missing")
+        version = kernels[-1].name.removeprefix("vmlinuz-")
+        with clock.step("OS layer: raspi-firmware's hook fills /boot/firmware (emulated)"):
+            run_in(partial, ["/etc/kernel/postinst.d/z50-raspi-firmware", version], log=log,
+                   timeout=1800)
+        for needed in ("config.txt", "cmdline.txt"):
+            if not (partial / "boot/firmware" / needed).exists():
+                raise BuildError(f"raspi-firmware wrote no /boot/firmware/{needed}")
+
+    return _layer(f"os-{BASE_SPEC.name}-r{OS_RECIPE}", clock, build)
+
+
+INSTALL_DRIVER = """\
+import sys
+sys.path.insert(0, "/opt/companion-src/tools")
+import install
+from install_files import Installer
+from pathlib import Path
+# tools/install.py's own steps, in its order. Its apt step asks for python3-lgpio, which
+# Raspberry Pi OS has and Debian 13 does not; Debian's packages it needs are in the root
+# already and lgpio comes from the `pi` extra, so that one step is left out here.
+steps = [s for s in install.INSTALL_STEPS if s.name != "apt-packages"]
+inst = Installer(root=None, out=sys.stdout, source=Path("/opt/companion-src"))
+install.run_steps(inst, steps, install.Options())
+print("install steps done:", ", ".join(s.name for s in steps))
+for w in inst.warnings:
+    print("WARNING:", w)
+"""
+
+
+def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
+    """Layer 3: the OS plus the companion, installed by tools/install.py's steps inside."""
+    os_layer = os_root(clock, log)
+
+    def build(partial: Path) -> None:
+        with clock.step("companion layer: copy the OS root"):
+            copy_tree(os_layer, partial)
+        src = partial / "opt/companion-src"
+        shutil.copytree(source, src, ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", "tests",
+            "docs"))
+        debian_root.prepare_for_pip(partial)
+        driver = partial / "opt/companion-install.py"
+        driver.write_text(INSTALL_DRIVER, encoding="utf-8")
+        with clock.step("companion layer: tools/install.py steps inside (emulated; pip)") as d:
+            # systemctl inside a root being built: enable by links, talk to no PID 1.
+            run_in(partial, ["python3", "/opt/companion-install.py"], log=log, timeout=3600,
+                   env={"SYSTEMD_OFFLINE": "1"})
+            d.append("pip: PyPI for gpiozero, luma.oled, lgpio, setuptools; see the log")
+        driver.unlink()
+        shutil.rmtree(src)
+        (partial / debian_root.ROOT_CA_BUNDLE.lstrip("/")).unlink(missing_ok=True)
+        if not (partial / "etc/systemd/system/multi-user.target.wants/companion.service"
+                ).is_symlink():
+            raise BuildError("install.py did not enable companion.service")
+
+    prefix = f"companion-{BASE_SPEC.name}-r{OS_RECIPE}-"
+    layer = _layer(prefix + source_digest(source), clock, build)
+    # Keep only the newest companion layer: each is about 1 GB.
+    for old in cache_dir().glob(prefix + "*"):
+        if old != layer and old.stat().st_mtime < layer.stat().st_mtime:
+            debian_root.remove_root(old, log)
+    return layer
