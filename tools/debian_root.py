@@ -18,10 +18,12 @@ Promises:
   stage and every later command run under `proot -q qemu-<arch>-static`. No binfmt handler is
   registered and no kernel-wide setting changes. proot runs with a clean environment and `-r`
   (not `-S`, which binds $HOME, where this machine's x86 Python would then win on PATH).
-- A native root runs commands under `chroot` with /proc, /dev, /dev/pts and /sys bound
+- A native root runs commands under `chroot` with /proc, /dev, /dev/pts, /dev/shm and /sys bound
   (`Chroot`). Leaving the context, even by an exception or a signal, stops every process whose
   root is inside, unmounts the binds (lazily if busy) and checks with `findmnt` that nothing is
   mounted below the root any more; it raises if something still is.
+- debootstrap mounts /proc inside the root it builds (a real mount on the host, even under
+  proot, since we are root): a build unmounts everything below the root before it is cached.
 - `remove_root` deletes a root only after `findmnt` shows nothing mounted below it, so an
   `rm -rf` can never reach the host's /dev or /proc through a bind.
 - Inside, pip trusts this machine's CA bundle (copied into the root) and never looks in the
@@ -47,7 +49,7 @@ from typing import TextIO
 DEFAULT_MIRROR = "http://deb.debian.org/debian"
 HOST_CA_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
 ROOT_CA_BUNDLE = "/etc/ssl/certs/companion-host-ca.crt"
-CHROOT_BINDS = ("/proc", "/dev", "/dev/pts", "/sys")
+CHROOT_BINDS = ("/proc", "/dev", "/dev/pts", "/dev/shm", "/sys")  # noqa: S108 (a bind)
 PATH_INSIDE = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 QEMU_ARCH = {"arm64": "aarch64", "armhf": "arm", "amd64": "x86_64", "i386": "i386"}
 _DPKG_ARCH = {"x86_64": "amd64", "aarch64": "arm64", "armv7l": "armhf", "i686": "i386"}
@@ -121,16 +123,52 @@ def run_logged(argv: Sequence[str], out: TextIO, *, timeout: float,
     return done.returncode
 
 
-def _require(*tools: str) -> None:
+def run_captured(argv: Sequence[str], out: TextIO, *, timeout: float,
+                 env: Mapping[str, str] | None = None) -> tuple[int, str]:
+    """Like run_logged, but return the standard output too (also echoed, after it ends)."""
+    _say(out, "  $ " + " ".join(argv))
+    try:
+        done = subprocess.run(  # noqa: S603 (an argument list, no shell)
+            list(argv), timeout=timeout, env=None if env is None else dict(env),
+            capture_output=True, text=True, check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise RootError(f"{argv[0]}: no answer after {timeout:.0f} s") from exc
+    except OSError as exc:
+        raise RootError(f"{argv[0]}: {exc}") from exc
+    for stream in (done.stdout, done.stderr):
+        if stream:
+            out.write(stream if stream.endswith("\n") else stream + "\n")
+    out.flush()
+    return done.returncode, done.stdout
+
+
+# The host programs each tool needs, and the Debian package that has it.
+HOST_PACKAGES = {"debootstrap": "debootstrap", "proot": "proot",
+                 "qemu-aarch64-static": "qemu-user-static", "findmnt": "util-linux",
+                 "mount": "mount", "umount": "mount", "chroot": "coreutils", "cp": "coreutils"}
+
+
+def _require(*tools: str, out: TextIO = sys.stdout) -> None:
+    """The host programs are there; as root on Debian, apt-get installs the missing ones
+    (CI starts on a fresh machine)."""
     missing = [t for t in tools if shutil.which(t) is None]
+    if missing and os.geteuid() == 0 and shutil.which("apt-get"):
+        packages = sorted({HOST_PACKAGES.get(t, t) for t in missing})
+        _say(out, f"Installing on this machine (Debian packages): {' '.join(packages)}")
+        apt_env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        run_logged(["apt-get", "update", "-qq"], out, timeout=900, env=apt_env, check=False)
+        run_logged(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages],
+                   out, timeout=1800, env=apt_env, check=False)
+        missing = [t for t in tools if shutil.which(t) is None]
     if missing:
-        raise RootError(f"missing {', '.join(missing)}: sudo apt-get install debootstrap "
-                        "qemu-user-static proot")
+        raise RootError(f"missing {', '.join(missing)}: sudo apt-get install "
+                        f"{' '.join(sorted({HOST_PACKAGES.get(t, t) for t in missing}))}")
 
 
 def qemu_for(spec: RootSpec) -> str:
     """The qemu-user binary that runs the root's programs (a foreign root only)."""
     name = f"qemu-{QEMU_ARCH.get(spec.arch, spec.arch)}-static"
+    _require(name)
     found = shutil.which(name)
     if found is None:
         raise RootError(f"{name} not found: sudo apt-get install qemu-user-static")
@@ -144,6 +182,16 @@ def mounts_below(root: Path) -> list[str]:
     prefix = str(root.resolve())
     return [t for t in done.stdout.splitlines()
             if t == prefix or t.startswith(prefix.rstrip("/") + "/")]
+
+
+def unmount_below(root: Path, out: TextIO = sys.stdout) -> None:
+    """Unmount everything at or below `root`, deepest first (lazily if busy), then check."""
+    for target in reversed(mounts_below(root)):
+        if run_logged(["umount", target], out, timeout=60, check=False):
+            run_logged(["umount", "-l", target], out, timeout=60, check=False)
+    still = mounts_below(root)
+    if still:
+        raise RootError(f"still mounted below {root}: {', '.join(still)}")
 
 
 def remove_root(root: Path, out: TextIO = sys.stdout,
@@ -185,7 +233,7 @@ def build(spec: RootSpec, *, mirror: str = DEFAULT_MIRROR, cache: Path | None = 
         return final
     if os.geteuid() != 0:
         raise RootError("building a Debian root needs root (debootstrap): run with sudo")
-    _require("debootstrap", "findmnt")
+    _require("debootstrap", "findmnt", out=out)
     partial = final.with_name(final.name + ".partial")
     remove_root(partial, out)
     if rebuild:
@@ -198,7 +246,7 @@ def build(spec: RootSpec, *, mirror: str = DEFAULT_MIRROR, cache: Path | None = 
     argv = ["debootstrap", f"--variant={spec.variant}", f"--arch={spec.arch}",
             f"--include={include}"]
     if spec.foreign:
-        _require("proot")
+        _require("proot", out=out)
         qemu = qemu_for(spec)
         run_logged([*argv, "--foreign", spec.suite, str(partial), mirror], out, timeout=1800)
         _say(out, f"  first stage: {time.monotonic() - started:.0f} s; second stage under "
@@ -209,6 +257,8 @@ def build(spec: RootSpec, *, mirror: str = DEFAULT_MIRROR, cache: Path | None = 
                    out, timeout=3600, env=env)
     else:
         run_logged([*argv, spec.suite, str(partial), mirror], out, timeout=1800)
+    # debootstrap mounts /proc (and more) inside the target; as real root even under proot.
+    unmount_below(partial, out)
     prepare_for_pip(partial)
     partial.rename(final)
     _say(out, f"Debian {spec.suite} {spec.arch} root: built in "
@@ -222,7 +272,7 @@ def proot_argv(root: Path, spec: RootSpec, argv: Sequence[str], *, cwd: str = "/
     cmd = ["proot", "-0", "-r", str(root)]
     if spec.foreign:
         cmd += ["-q", qemu_for(spec)]
-    for host_dir in ("/dev", "/proc", "/sys"):
+    for host_dir in ("/dev", "/proc", "/sys"):  # proot binds: nothing mounted on the host
         cmd += ["-b", host_dir]
     for source, target in binds:
         cmd += ["-b", f"{source}:{target}"]
@@ -233,8 +283,31 @@ def run_proot(root: Path, spec: RootSpec, argv: Sequence[str], *, out: TextIO = 
               timeout: float = 3600, cwd: str = "/", env: Mapping[str, str] | None = None,
               binds: Sequence[tuple[Path, str]] = (), check: bool = True) -> int:
     """Run `argv` inside the root under proot (and qemu for a foreign root)."""
+    _require("proot", out=out)
     return run_logged(proot_argv(root, spec, argv, cwd=cwd, binds=binds), out,
                       timeout=timeout, env=inside_env(env), check=check)
+
+
+def run_proot_captured(root: Path, spec: RootSpec, argv: Sequence[str], *,
+                       out: TextIO = sys.stdout, timeout: float = 3600, cwd: str = "/",
+                       env: Mapping[str, str] | None = None,
+                       binds: Sequence[tuple[Path, str]] = ()) -> tuple[int, str]:
+    """run_proot, returning (exit status, standard output)."""
+    _require("proot", out=out)
+    return run_captured(proot_argv(root, spec, argv, cwd=cwd, binds=binds), out,
+                        timeout=timeout, env=inside_env(env))
+
+
+def copy_root(source: Path, target: Path, out: TextIO = sys.stdout) -> Path:
+    """A fresh copy of a cached root (ownership, links and modes kept), replacing `target`;
+    never of a root with something mounted in it (cp would copy the host's /proc or /dev)."""
+    busy = mounts_below(source)
+    if busy:
+        raise RootError(f"not copying {source}: mounted below it: {', '.join(busy)}")
+    remove_root(target, out)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    run_logged(["cp", "-a", "--reflink=auto", str(source), str(target)], out, timeout=1800)
+    return target
 
 
 def processes_inside(root: Path) -> list[int]:
@@ -293,9 +366,7 @@ class Chroot:
                 if run_logged(["umount", str(where)], self.out, timeout=60, check=False):
                     run_logged(["umount", "-l", str(where)], self.out, timeout=60, check=False)
             self.mounted.clear()
-            still = mounts_below(self.root)
-            if still:
-                raise RootError(f"still mounted below {self.root}: {', '.join(still)}")
+            unmount_below(self.root, self.out)  # and whatever was mounted inside, then check
         finally:
             for sig, handler in self._old_handlers.items():
                 signal.signal(sig, handler)  # type: ignore[arg-type]
@@ -309,6 +380,27 @@ class Chroot:
         inner = ["env", "-C", cwd, *argv] if cwd != "/" else list(argv)
         return run_logged(["chroot", str(self.root), *inner], self.out, timeout=timeout,
                           env=inside_env(env), check=check)
+
+
+STAMP_DIR = "/var/lib/companion-root"
+
+
+def ensure_packages(root: Path, packages: Sequence[str], run: Callable[..., int],
+                    out: TextIO = sys.stdout) -> bool:
+    """Install Debian packages into a root once (a stamp inside remembers); `run` runs a
+    command inside it (Chroot.run or a run_proot partial). True if it installed something."""
+    stamp = root / STAMP_DIR.lstrip("/") / "packages"
+    have = set(stamp.read_text(encoding="utf-8").split()) if stamp.exists() else set()
+    missing = [p for p in packages if p not in have]
+    if not missing:
+        return False
+    _say(out, f"Installing Debian packages into the root: {' '.join(missing)}")
+    run(["apt-get", "update"], timeout=900)
+    run(["apt-get", "install", "-y", "--no-install-recommends", *missing], timeout=3600)
+    run(["apt-get", "clean"], timeout=300)
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    stamp.write_text("\n".join(sorted(have | set(missing))) + "\n", encoding="utf-8")
+    return True
 
 
 def _raise_interrupt(signum: int, frame: object) -> None:
@@ -331,8 +423,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "python3-pip)")
     parser.add_argument("--mirror", default=os.environ.get("COMPANION_DEBIAN_MIRROR",
                                                            DEFAULT_MIRROR))
-    parser.add_argument("command", nargs="*", help="with run: the command (after --)")
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    args.command = command
     spec = _spec_from(args)
     try:
         if args.action == "path":

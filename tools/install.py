@@ -38,6 +38,7 @@ import grp
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import tomllib
@@ -71,6 +72,11 @@ from install_files import (
     remove_serial_console,
     restore_serial_console,
 )
+
+LGPIO_PACKAGE = "python3-lgpio"
+# PyPI's lgpio has wheels for CPython 3.9-3.12 only; pyproject's `pi` extra carries the same bound.
+LGPIO_WHEELS_BELOW = (3, 13)
+LGPIO_CHECK = "import lgpio, gpiozero.pins.lgpio; print('lgpio', hex(lgpio.LGPIO_PY_VERSION))"
 
 CONFIG_HEADER = """\
 # The table companion's settings, written by tools/install.py from the packaged defaults.
@@ -114,10 +120,72 @@ def check_unit(inst: Installer, options: Options) -> None:
 
 
 def install_packages(inst: Installer, options: Options) -> None:
+    """The system packages; lgpio from the distribution (python3-lgpio) wherever it has it."""
     apt_env = {"DEBIAN_FRONTEND": "noninteractive"}
     inst.run(["apt-get", "update"], timeout=900, env=apt_env)
-    inst.run(["apt-get", "install", "-y", "--no-install-recommends", *APT_PACKAGES],
+    packages = list(APT_PACKAGES)
+    if not inst.staging and apt_candidate(_query(["apt-cache", "policy", LGPIO_PACKAGE])) is None:
+        packages.remove(LGPIO_PACKAGE)
+        lgpio_without_apt(inst)
+    inst.run(["apt-get", "install", "-y", "--no-install-recommends", *packages],
              timeout=1800, env=apt_env)
+
+
+def apt_candidate(policy: str) -> str | None:
+    """The version `apt-cache policy PACKAGE` would install, or None (unknown, or `(none)`)."""
+    for line in policy.splitlines():
+        key, _, value = line.strip().partition(":")
+        if key == "Candidate":
+            value = value.strip()
+            return None if value in ("", "(none)") else value
+    return None
+
+
+def lgpio_without_apt(inst: Installer, version: tuple[int, int] | None = None,
+                      imports_lgpio: Callable[[str], bool] | None = None) -> None:
+    """python3-lgpio is not in this system's package sources (it comes from Raspberry Pi's
+    archive, which Raspberry Pi OS has and plain Debian has not). On Python 3.13 and later
+    PyPI's lgpio has no wheel and would build from source (it needs swig): never try that;
+    use an lgpio already installed for the system's python3, or stop and say what to do.
+    (`version` and `imports_lgpio` default to this Python and a real import: tests pass them.)"""
+    version = (sys.version_info.major, sys.version_info.minor) if version is None else version
+    imports_lgpio = _imports_lgpio if imports_lgpio is None else imports_lgpio
+    if version < LGPIO_WHEELS_BELOW:
+        inst.say(f"  ({LGPIO_PACKAGE} is not in the package sources: the `pi` extra installs "
+                 "PyPI's lgpio wheel for this Python)")
+        return
+    if imports_lgpio(sys.executable):
+        inst.say(f"  ({LGPIO_PACKAGE} is not in the package sources; the lgpio already "
+                 "installed for python3 is used, the venv sees the system's site packages)")
+        return
+    raise InstallError(
+        f"{LGPIO_PACKAGE} is not in this system's package sources, and PyPI's lgpio has no "
+        f"wheel for Python {version[0]}.{version[1]} (pip would build "
+        "it from source, which needs swig and fails without it). Raspberry Pi OS has it "
+        "(from archive.raspberrypi.com): run the installer there, or install lgpio for "
+        "python3 first; docs/pi-trial.md")
+
+
+def _imports_lgpio(python: str) -> bool:
+    """Whether `python` imports lgpio (in a scratch folder: lgpio leaves a FIFO where it runs)."""
+    with tempfile.TemporaryDirectory(prefix="companion-lgpio-") as scratch:
+        try:
+            done = subprocess.run(  # noqa: S603 (an argument list, no shell)
+                [python, "-c", "import lgpio"], cwd=scratch, capture_output=True,
+                timeout=300, check=False, env={**os.environ, "LG_WD": scratch})
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+    return done.returncode == 0
+
+
+def _query(argv: Sequence[str]) -> str:
+    """The standard output of a read-only query (empty if it cannot run)."""
+    try:
+        done = subprocess.run(list(argv), capture_output=True, text=True,  # noqa: S603
+                              timeout=300, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return done.stdout
 
 
 def add_groups(inst: Installer, options: Options) -> None:
@@ -140,6 +208,13 @@ def install_program(inst: Installer, options: Options) -> None:
             ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache"))
         inst.run([python, "-m", "pip", "install", "--upgrade", f"{copy}[pi]"], timeout=3600)
     inst.changed.append(VENV)
+
+
+def check_lgpio(inst: Installer, options: Options) -> None:
+    """The venv's Python imports lgpio and gpiozero's lgpio pins: the box's GPIO backend."""
+    with tempfile.TemporaryDirectory(prefix="companion-lgpio-") as scratch:
+        inst.run([f"{VENV}/bin/python", "-c", LGPIO_CHECK], timeout=600,
+                 env={"LG_WD": scratch})
 
 
 def link_command(inst: Installer, options: Options) -> None:
@@ -275,12 +350,22 @@ def avahi_service(inst: Installer, options: Options) -> None:
     inst.write(AVAHI_SERVICE_PATH, AVAHI_SERVICE.format(port=port))
 
 
+def systemd_running() -> bool:
+    """systemd is the running init (sd_booted(3): /run/systemd/system exists)."""
+    return Path("/run/systemd/system").is_dir()
+
+
 def enable_service(inst: Installer, options: Options) -> None:
-    """Enable at boot; restart now unless a reboot is coming anyway."""
-    if UNIT_PATH in inst.changed:
+    """Enable at boot; restart now unless a reboot is coming anyway. Where systemd is not
+    running (an image being built, a chroot), only enable: the unit starts at the next boot."""
+    running = inst.staging or systemd_running()
+    if not running:
+        inst.say("  (systemd is not running here, as in an image or a chroot: the unit is "
+                 "enabled for the next boot, not started)")
+    if running and UNIT_PATH in inst.changed:
         inst.run(["systemctl", "daemon-reload"], timeout=120)
     inst.run(["systemctl", "enable", UNIT_NAME], timeout=120)
-    if not inst.reboot_reasons:
+    if running and not inst.reboot_reasons:
         inst.run(["systemctl", "restart", UNIT_NAME], timeout=180, check=False)
 
 
@@ -358,6 +443,7 @@ INSTALL_STEPS: tuple[Step, ...] = (
     Step("apt-packages", "System packages", install_packages),
     Step("groups", "System packages", add_groups),
     Step("venv", "The program", install_program),
+    Step("lgpio", "The program", check_lgpio),
     Step("command-link", "The program", link_command),
     Step("config.txt", "Boot configuration", merge_config_txt),
     Step("serial-console", "Boot configuration", serial_console),

@@ -68,7 +68,8 @@ def test_debian_root_mounts_below_reads_the_kernel_table():
     assert dr.mounts_below(Path("/nonexistent-companion-root")) == []
 
 
-def test_debian_root_proot_line_uses_r_and_qemu_never_s():
+def test_debian_root_proot_line_uses_r_and_qemu_never_s(monkeypatch):
+    monkeypatch.setattr(dr, "qemu_for", lambda spec: "/usr/bin/qemu-aarch64-static")
     spec = dr.RootSpec(suite="trixie", arch="arm64" if dr.host_arch() != "arm64" else "amd64")
     argv = dr.proot_argv(Path("/cache/root"), spec, ["python3", "-V"], cwd="/opt/src",
                          binds=[(Path("/work/src"), "/opt/src")])
@@ -88,3 +89,13 @@ def test_debian_root_environment_inside_has_nothing_of_the_host_python(monkeypat
     assert env["HOME"] == "/root" and env["EXTRA"] == "1"
     assert env["PIP_CERT"] == env["SSL_CERT_FILE"] == dr.ROOT_CA_BUNDLE
     assert "pyenv" not in env["PATH"]
+
+
+
+def test_debian_root_never_copies_a_root_with_a_mount_inside(tmp_path, monkeypatch):
+    source = tmp_path / "cached"
+    (source / "proc").mkdir(parents=True)
+    monkeypatch.setattr(dr, "mounts_below", lambda root: [str(root / "proc")])
+    with pytest.raises(dr.RootError, match="not copying"):
+        dr.copy_root(source, tmp_path / "copy", io.StringIO())
+    assert not (tmp_path / "copy").exists()

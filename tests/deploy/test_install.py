@@ -1,11 +1,14 @@
 """tools/install.py: --root staging, an idempotent config.txt merge, an uninstall that restores."""
 
 import importlib.util
+import io
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL = ROOT / "tools" / "install.py"
@@ -233,3 +236,101 @@ def test_uninstall_removes_the_avahi_service_file(tmp_path):
     assert (root / AVAHI).exists()
     _install(root, "--uninstall")
     assert not (root / AVAHI).exists()
+
+
+def _installer_module():
+    """tools/install.py as a module (it imports install_files from its own folder)."""
+    sys.path.insert(0, str(INSTALL.parent))
+    try:
+        spec = importlib.util.spec_from_file_location("companion_install", INSTALL)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(INSTALL.parent))
+    return module
+
+
+@pytest.mark.parametrize(("policy", "candidate"), [
+    ("python3-lgpio:\n  Installed: (none)\n  Candidate: 0.2.2-1~rpt1\n  Version table:\n",
+     "0.2.2-1~rpt1"),
+    ("python3-lgpio:\n  Installed: (none)\n  Candidate: (none)\n  Version table:\n", None),
+    ("", None),  # Debian trixie: apt-cache policy knows no such package and prints nothing
+    ("N: Unable to locate package python3-lgpio\n", None),
+])
+def test_install_reads_apt_cache_policy_candidate(policy, candidate):
+    assert _installer_module().apt_candidate(policy) == candidate
+
+
+def _lgpio_without_apt(version, imports):
+    module = _installer_module()
+    out = io.StringIO()
+    inst = module.Installer(root=None, out=out)
+    module.lgpio_without_apt(inst, version=version, imports_lgpio=lambda python: imports)
+    return out.getvalue()
+
+
+def test_install_without_python3_lgpio_on_3_11_leaves_lgpio_to_the_pi_extra():
+    assert "PyPI's lgpio wheel" in _lgpio_without_apt((3, 11), imports=False)
+
+
+def test_install_without_python3_lgpio_on_3_13_uses_an_installed_lgpio():
+    assert "already installed for python3 is used" in _lgpio_without_apt((3, 13), imports=True)
+
+
+def test_install_without_python3_lgpio_on_3_13_stops_before_building_it():
+    module = _installer_module()
+    with pytest.raises(module.InstallError, match=r"no wheel for Python 3\.13.*swig"):
+        _lgpio_without_apt((3, 13), imports=False)
+
+
+def test_install_root_checks_lgpio_imports_in_the_venv(tmp_path):
+    out = _install(_fresh_pi(tmp_path))
+    check = [line for line in out.splitlines() if "import lgpio, gpiozero.pins.lgpio" in line]
+    assert check and "/opt/companion/venv/bin/python" in check[0]
+    assert "apt-get install" in out and "python3-lgpio" in out
+
+
+@pytest.mark.parametrize(("python", "machine", "wants_pypi_lgpio"), [
+    ("3.11", "aarch64", True),   # Bookworm: PyPI has the cp311 aarch64 wheel
+    ("3.11", "armv7l", True),
+    ("3.12", "aarch64", True),
+    ("3.13", "aarch64", False),  # Trixie: no wheel; the distribution's python3-lgpio is used
+    ("3.13", "armv7l", False),
+    ("3.11", "x86_64", False),
+])
+def test_install_pi_extra_asks_pypi_for_lgpio_only_where_it_has_a_wheel(
+        python, machine, wants_pypi_lgpio):
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]["pi"]
+    wanted = [Requirement(r).name for r in extra
+              if Requirement(r).marker is None or Requirement(r).marker.evaluate(
+                  {"python_version": python, "platform_machine": machine})]
+    assert ("lgpio" in wanted) == wants_pypi_lgpio
+
+
+@pytest.mark.parametrize(("running", "changed", "expected"), [
+    (True, True, [["systemctl", "daemon-reload"], ["systemctl", "enable", "companion.service"],
+                  ["systemctl", "restart", "companion.service"]]),
+    # An image being built or a chroot (tools/pi-trial): enable for the next boot, no more.
+    (False, True, [["systemctl", "enable", "companion.service"]]),
+])
+def test_install_enables_without_starting_where_systemd_is_not_running(
+        monkeypatch, running, changed, expected):
+    module = _installer_module()
+    ran = []
+
+    class Recording(module.Installer):
+        def run(self, argv, **kwargs):
+            ran.append(list(argv))
+            return True
+
+    monkeypatch.setattr(module, "systemd_running", lambda: running)
+    out = io.StringIO()
+    inst = Recording(root=None, out=out)
+    if changed:
+        inst.changed.append(module.UNIT_PATH)
+    module.enable_service(inst, module.Options())
+    assert ran == expected
+    assert ("not running here" in out.getvalue()) == (not running)

@@ -7,9 +7,12 @@ turns, an undone receipt, and P3 winning with every short-haul route of SA and A
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
-COMPANION = Path(__file__).resolve().parents[2] / ".venv" / "bin" / "companion"
+# The console script of the environment running the tests (tools/test's venv is not always
+# .venv: COMPANION_VENV, and the 3.13 suite's /opt/companion-venv).
+COMPANION = Path(sys.executable).parent / "companion"
 
 # The example guide's routes in number order: the route picker's list after the first move.
 GUIDE_ROUTES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 31, 40, 45, 52, 64, 70, 81, 94, 100]
