@@ -3,12 +3,13 @@
 Promises:
 - Three layers, each built once and cached outside the checkout, each a finished copy renamed
   into place (a half-built layer is never reused):
-  1. the base: tools/debian_root.py's debootstrap root (`BASE_SPEC`: systemd, Debian's
-     linux-image-arm64 and initramfs-tools, Python and the Python libraries Debian has in a
-     version the companion accepts), built by pi-tools' machinery;
-  2. the OS: the base plus `raspi-firmware` (Debian's non-free-firmware component: the Pi's
-     boot firmware, its kernel hooks fill /boot/firmware), configured for the image's
-     partition labels; named after the base and `OS_RECIPE`;
+  1. the base: tools/debian_root.py's debootstrap root, the recipe tools/pi_trial.py uses
+     (`BASE_SPEC`: minbase, Python, systemd), so both tools share one cached root;
+  2. the OS: the base plus `OS_PACKAGES` by apt-get inside: Debian's linux-image-arm64 and
+     initramfs-tools, `raspi-firmware` (the non-free-firmware component: the Pi's boot
+     firmware; its kernel hook fills /boot/firmware), udev, and the Python libraries Debian
+     has in a version the companion accepts; configured for the image's partition labels;
+     named after the base and `OS_RECIPE`;
   3. the companion: the OS plus tools/install.py's own install steps run inside (venv with
      the system's site packages, the `pi` extra, the real unit enabled); named after the OS
      layer and a hash of the sources it installs, so a changed checkout makes a new layer.
@@ -36,21 +37,26 @@ from pathlib import Path
 from typing import TextIO
 
 import debian_root
+import pi_trial
 
 SOURCE = Path(__file__).resolve().parents[2]
 MIRROR = os.environ.get("COMPANION_DEBIAN_MIRROR", debian_root.DEFAULT_MIRROR)
 
-# Layer 1 (Debian main). The Python libraries are the ones Debian 13 ships in a version
-# pyproject.toml accepts (Pillow 11, pyserial 3.5, segno 1.6, luma.core 2.4); gpiozero (1.6 in
-# Debian, 2.0 needed), luma.oled (3.10, 3.13 needed) and lgpio (not in Debian) come from pip.
-BASE_SPEC = debian_root.RootSpec(suite="trixie", arch="arm64", include=(
-    "systemd", "systemd-sysv", "udev", "kmod", "procps",
-    "linux-image-arm64", "initramfs-tools", "zstd",
-    "python3", "python3-venv", "python3-pip", "python3-dev", "i2c-tools",
-    "e2fsprogs", "dosfstools", "ca-certificates",
+# Layer 1 is tools/pi_trial.py's root (the same recipe, so one cached root serves both tools).
+# debootstrap's second stage resolves pre-dependencies with perl scans of the whole package
+# list, which take minutes each under emulation: the fewer packages it installs, the faster.
+BASE_SPEC = pi_trial.SPEC
+# Layer 2, installed with apt-get inside (Debian main and non-free-firmware). The Python
+# libraries are the ones Debian 13 ships in a version pyproject.toml accepts (Pillow 11,
+# pyserial 3.5, segno 1.6, luma.core 2.4); gpiozero (1.6 in Debian, 2.0 needed), luma.oled
+# (3.10, 3.13 needed) and lgpio (not in Debian) come from pip in layer 3.
+OS_PACKAGES = (
+    "systemd-sysv", "udev", "kmod", "procps",
+    "linux-image-arm64", "initramfs-tools", "zstd", "raspi-firmware",
+    "python3-dev", "i2c-tools", "e2fsprogs", "dosfstools", "ca-certificates",
     "python3-pil", "python3-serial", "python3-segno", "python3-luma.core",
-))
-OS_RECIPE = 1  # bump when os_root's steps change
+)
+OS_RECIPE = 2  # bump when os_root's steps change
 
 # Partition labels: the same names Debian's own Raspberry Pi images use.
 BOOT_LABEL = "RASPIFIRM"
@@ -67,6 +73,15 @@ ROOTPART=LABEL={ROOT_LABEL}
 # everything the box writes.
 KERNEL_ARGS="ro"
 """
+
+
+# Host tools, Debian package -> a program it provides. `ensure_host_tools` installs the missing.
+HOST_TOOLS = {
+    "debootstrap": "debootstrap", "proot": "proot", "qemu-user-static": "qemu-aarch64-static",
+    "e2fsprogs": "mke2fs", "dosfstools": "mkfs.vfat", "mtools": "mcopy", "fdisk": "sfdisk",
+    "util-linux": "findmnt",
+}
+QEMU_SYSTEM = {"qemu-system-arm": "qemu-system-aarch64"}
 
 
 class BuildError(RuntimeError):
@@ -103,6 +118,23 @@ class Clock:
         lines += [f"{name[:58]:<58} {took:8.1f}  {detail}" for name, took, detail in self.steps]
         lines.append(f"{'total':<58} {self.total():8.1f}")
         return "\n".join(lines)
+
+
+def ensure_host_tools(clock: Clock, tools: dict[str, str] = HOST_TOOLS) -> None:
+    """Install the host's missing tools from Debian (as root), or say which are missing."""
+    missing = [pkg for pkg, program in tools.items() if shutil.which(
+        program, path=debian_root.PATH_INSIDE) is None]
+    if not missing:
+        return
+    if os.geteuid() != 0:
+        raise BuildError(f"missing tools: sudo apt-get install {' '.join(missing)}")
+    with clock.step(f"host: apt-get install {' '.join(missing)}"):
+        env = {"PATH": debian_root.PATH_INSIDE, "DEBIAN_FRONTEND": "noninteractive"}
+        for argv in (["apt-get", "update", "-qq"],
+                     ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing]):
+            done = subprocess.run(argv, env=env, timeout=1800, check=False)  # noqa: S603
+            if done.returncode != 0:
+                raise BuildError(f"{' '.join(argv)} exited {done.returncode}")
 
 
 def cache_dir() -> Path:
@@ -232,11 +264,11 @@ def os_root(clock: Clock, log: TextIO) -> Path:
         (partial / "etc/default/raspi-firmware").write_text(RASPI_FIRMWARE_DEFAULTS,
                                                               encoding="utf-8")
         (partial / "boot/firmware").mkdir(parents=True, exist_ok=True)
-        with clock.step("OS layer: apt-get install raspi-firmware (emulated)") as d:
+        with clock.step("OS layer: apt-get install the kernel, firmware, ... (emulated)") as d:
             run_in(partial, ["apt-get", "update"], log=log, timeout=1800)
             run_in(partial, ["apt-get", "install", "-y", "--no-install-recommends",
-                             "-o", "Dpkg::Options::=--force-confold", "raspi-firmware"],
-                   log=log, timeout=1800)
+                             "-o", "Dpkg::Options::=--force-confold", *OS_PACKAGES],
+                   log=log, timeout=3600)
             debs = list((partial / "var/cache/apt/archives").glob("*.deb"))
             d.append(f"{len(debs)} Debian package(s), "
                      f"{sum(p.stat().st_size for p in debs) / 2**20:.1f} MiB")
@@ -252,7 +284,8 @@ def os_root(clock: Clock, log: TextIO) -> Path:
             if not (partial / "boot/firmware" / needed).exists():
                 raise BuildError(f"raspi-firmware wrote no /boot/firmware/{needed}")
 
-    return _layer(f"os-{BASE_SPEC.name}-r{OS_RECIPE}", clock, build)
+    digest = hashlib.sha256(" ".join(sorted(OS_PACKAGES)).encode()).hexdigest()[:8]
+    return _layer(f"os-{BASE_SPEC.name}-{digest}-r{OS_RECIPE}", clock, build)
 
 
 INSTALL_DRIVER = """\

@@ -33,6 +33,7 @@ from pi_image.debian import (
     cache_lock,
     companion_root,
     copy_tree,
+    ensure_host_tools,
     run,
 )
 
@@ -301,6 +302,7 @@ def free_disk_bytes(path: Path) -> int:
 
 def build_image(out: Path, clock: Clock, log_path: Path, *, qemu: bool = False) -> Path:
     """Build the SD image at `out` from the cached layers (tools/pi-boot: qemu=True)."""
+    ensure_host_tools(clock)
     with cache_lock(clock):
         with log_path.open("a", encoding="utf-8") as log:
             clock.say(f"(the emulated steps' long output: {log_path})")
