@@ -10,9 +10,10 @@ Promises:
      firmware; its kernel hook fills /boot/firmware), udev, and the Python libraries Debian
      has in a version the companion accepts; configured for the image's partition labels;
      named after the base and `OS_RECIPE`;
-  3. the companion: the OS plus tools/install.py's own install steps run inside (venv with
-     the system's site packages, the `pi` extra, the real unit enabled); named after the OS
-     layer and a hash of the sources it installs, so a changed checkout makes a new layer.
+  3. the companion: the OS plus lgpio for the system's python3 (pi-trial's wheel: Debian 13
+     has no python3-lgpio) and then `python3 tools/install.py` run inside as on a Pi (apt,
+     a venv with the system's site packages, pip, the real unit enabled); named after the
+     OS layer and a hash of the sources it installs, so a changed checkout makes a new one.
 - Every command inside runs under proot + qemu-aarch64-static: no binfmt handler, no mount on
   the host. Downloads are Debian packages (debootstrap, apt-get) and, in layer 3, what
   install.py's pip fetches from PyPI for the companion (named in the log).
@@ -288,22 +289,15 @@ def os_root(clock: Clock, log: TextIO) -> Path:
     return _layer(f"os-{BASE_SPEC.name}-{digest}-r{OS_RECIPE}", clock, build)
 
 
-INSTALL_DRIVER = """\
-import sys
-sys.path.insert(0, "/opt/companion-src/tools")
-import install
-from install_files import Installer
-from pathlib import Path
-# tools/install.py's own steps, in its order. Its apt step asks for python3-lgpio, which
-# Raspberry Pi OS has and Debian 13 does not; Debian's packages it needs are in the root
-# already and lgpio comes from the `pi` extra, so that one step is left out here.
-steps = [s for s in install.INSTALL_STEPS if s.name != "apt-packages"]
-inst = Installer(root=None, out=sys.stdout, source=Path("/opt/companion-src"))
-install.run_steps(inst, steps, install.Options())
-print("install steps done:", ", ".join(s.name for s in steps))
-for w in inst.warnings:
-    print("WARNING:", w)
-"""
+@dataclass
+class _ImageTrial(pi_trial.Trial):
+    """pi-trial's steps, pointed at this layer's root instead of pi-trial's own."""
+
+    target: Path = Path()
+
+    @property
+    def work(self) -> Path:
+        return self.target
 
 
 def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
@@ -313,21 +307,24 @@ def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
     def build(partial: Path) -> None:
         with clock.step("companion layer: copy the OS root"):
             copy_tree(os_layer, partial)
+        trial = _ImageTrial(cache=debian_root.cache_dir(), out=log, root=base_root(clock, log),
+                            target=partial)
+        with clock.step("companion layer: lgpio for the system's python3 (pi-trial's wheel)"):
+            # Raspberry Pi OS has python3-lgpio; Debian 13 has not, and PyPI has no wheel for
+            # Python 3.13: pi-trial builds one once from PyPI's sdist with Debian's swig.
+            try:
+                pi_trial.step_lgpio(trial)
+            except pi_trial.StepFailed as exc:
+                raise BuildError(str(exc)) from exc
         src = partial / "opt/companion-src"
-        shutil.copytree(source, src, ignore=shutil.ignore_patterns(
-            ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", "tests",
-            "docs"))
+        shutil.copytree(source, src, symlinks=True, ignore=pi_trial.COPY_IGNORE)
         debian_root.prepare_for_pip(partial)
-        driver = partial / "opt/companion-install.py"
-        driver.write_text(INSTALL_DRIVER, encoding="utf-8")
-        with clock.step("companion layer: tools/install.py steps inside (emulated; pip)") as d:
-            # systemctl inside a root being built: enable by links, talk to no PID 1.
-            run_in(partial, ["python3", "/opt/companion-install.py"], log=log, timeout=3600,
-                   env={"SYSTEMD_OFFLINE": "1"})
-            d.append("pip: PyPI for gpiozero, luma.oled, lgpio, setuptools; see the log")
-        driver.unlink()
+        with clock.step("companion layer: python3 tools/install.py inside (emulated)") as d:
+            trial.apt_archives.joinpath("partial").mkdir(parents=True, exist_ok=True)
+            run_in(partial, ["python3", "/opt/companion-src/tools/install.py"], log=log,
+                   timeout=3600, binds=[(trial.apt_archives, "/var/cache/apt/archives")])
+            d.append("apt: Debian; pip: PyPI (gpiozero, luma.oled, setuptools); see the log")
         shutil.rmtree(src)
-        (partial / debian_root.ROOT_CA_BUNDLE.lstrip("/")).unlink(missing_ok=True)
         if not (partial / "etc/systemd/system/multi-user.target.wants/companion.service"
                 ).is_symlink():
             raise BuildError("install.py did not enable companion.service")

@@ -19,7 +19,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +29,7 @@ from pi_image.debian import (
     BOOT_LABEL,
     DATA_LABEL,
     ROOT_LABEL,
+    SOURCE,
     BuildError,
     Clock,
     cache_dir,
@@ -34,6 +37,7 @@ from pi_image.debian import (
     companion_root,
     copy_tree,
     ensure_host_tools,
+    os_root,
     run,
 )
 
@@ -113,13 +117,18 @@ def _du_mib(path: Path) -> int:
     return int(out.split()[0])
 
 
-def stage_root(layer: Path, staging: Path, clock: Clock, *, qemu: bool = False) -> Path:
+def stage_root(layer: Path, staging: Path, clock: Clock, *, qemu: bool = False,
+               before: Callable[[Path, Clock], None] | None = None) -> Path:
     """The root partition's tree (and, beside it, the boot partition's), from `layer`.
 
-    Returns the boot tree (staging/../boot). With `qemu`, adds tools/pi-boot's test parts."""
+    Returns the boot tree (staging/../boot). `before` runs on the copy first; with `qemu`,
+    tools/pi-boot's test parts are added."""
     boot = staging.with_name("boot")
-    with clock.step("stage the root (copy of the companion layer)"):
+    with clock.step(f"stage the root (copy of {layer.name})"):
         copy_tree(layer, staging)
+    if before is not None:
+        before(staging, clock)
+    with clock.step("move /boot/firmware to the boot partition's tree"):
         if boot.exists():
             shutil.rmtree(boot)
         shutil.copytree(staging / "boot/firmware", boot)
@@ -300,16 +309,33 @@ def free_disk_bytes(path: Path) -> int:
     return stats.f_bavail * stats.f_frsize
 
 
-def build_image(out: Path, clock: Clock, log_path: Path, *, qemu: bool = False) -> Path:
-    """Build the SD image at `out` from the cached layers (tools/pi-boot: qemu=True)."""
+def stage_install(staging: Path, clock: Clock) -> None:
+    """The quick variant's companion: tools/install.py --root stages its files (unit, udev
+    rules, config, the config.txt block) without apt, pip or a venv, and the host's systemctl
+    enables the unit offline, as install.py's own `systemctl enable` does inside a root."""
+    with clock.step("quick: tools/install.py --root (files only, no venv)"):
+        run([sys.executable, str(SOURCE / "tools/install.py"), "--root", str(staging)],
+            timeout=600)
+        run(["systemctl", f"--root={staging}", "enable", "companion.service"], timeout=120)
+
+
+def build_image(out: Path, clock: Clock, log_path: Path, *, qemu: bool = False,
+                quick: bool = False) -> Path:
+    """Build the SD image at `out` from the cached layers (tools/pi-boot: qemu=True).
+
+    `quick`: the OS layer with install.py's files staged by --root and no venv: the same
+    partitions, boot files, config.txt, cmdline.txt and fstab in a minute once the OS layer is
+    cached, for tests/deploy/test_image.py. Not bootable into a running companion."""
     ensure_host_tools(clock)
     with cache_lock(clock):
         with log_path.open("a", encoding="utf-8") as log:
             clock.say(f"(the emulated steps' long output: {log_path})")
-            layer = companion_root(clock, log)
-        staging = cache_dir() / ("stage-qemu" if qemu else "stage") / "root"
+            layer = os_root(clock, log) if quick else companion_root(clock, log)
+        variant = "stage-qemu" if qemu else "stage-quick" if quick else "stage"
+        staging = cache_dir() / variant / "root"
         staging.parent.mkdir(parents=True, exist_ok=True)
-        boot = stage_root(layer, staging, clock, qemu=qemu)
+        boot = stage_root(layer, staging, clock, qemu=qemu,
+                          before=stage_install if quick else None)
         out.parent.mkdir(parents=True, exist_ok=True)
         build_disk(staging, boot, out, clock)
         shutil.rmtree(staging.parent)
