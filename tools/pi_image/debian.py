@@ -43,20 +43,23 @@ import pi_trial
 SOURCE = Path(__file__).resolve().parents[2]
 MIRROR = os.environ.get("COMPANION_DEBIAN_MIRROR", debian_root.DEFAULT_MIRROR)
 
-# Layer 1 is tools/pi_trial.py's root (the same recipe, so one cached root serves both tools).
-# debootstrap's second stage resolves pre-dependencies with perl scans of the whole package
-# list, which take minutes each under emulation: the fewer packages it installs, the faster.
-BASE_SPEC = pi_trial.SPEC
-# Layer 2, installed with apt-get inside (Debian main and non-free-firmware). The Python
-# libraries are the ones Debian 13 ships in a version pyproject.toml accepts (Pillow 11,
+# Layer 1: every Debian package of the image, from Debian main and non-free-firmware. The
+# Python libraries are the ones Debian 13 ships in a version pyproject.toml accepts (Pillow 11,
 # pyserial 3.5, segno 1.6, luma.core 2.4); gpiozero (1.6 in Debian, 2.0 needed), luma.oled
 # (3.10, 3.13 needed) and lgpio (not in Debian) come from pip in layer 3.
 OS_PACKAGES = (
-    "systemd-sysv", "udev", "kmod", "procps",
+    "systemd", "systemd-sysv", "udev", "kmod", "procps",
     "linux-image-arm64", "initramfs-tools", "zstd", "raspi-firmware",
-    "python3-dev", "i2c-tools", "e2fsprogs", "dosfstools", "ca-certificates",
+    "python3", "python3-venv", "python3-pip", "python3-dev", "i2c-tools", "e2fsprogs",
+    "dosfstools", "ca-certificates",
     "python3-pil", "python3-serial", "python3-segno", "python3-luma.core",
 )
+COMPONENTS = "main,non-free-firmware"
+TMPFILES = "/usr/bin/systemd-tmpfiles"
+VOLATILE = ("/dev", "/proc", "/sys", "/run", "/tmp")  # noqa: S108 (paths inside the root)
+# tools/pi_trial.py's root: only for its lgpio wheel builder (a scratch copy).
+BASE_SPEC = pi_trial.SPEC
+BASE_RECIPE = 2  # bump when build_base's steps change
 OS_RECIPE = 2  # bump when os_root's steps change
 
 # Partition labels: the same names Debian's own Raspberry Pi images use.
@@ -80,7 +83,7 @@ KERNEL_ARGS="ro"
 HOST_TOOLS = {
     "debootstrap": "debootstrap", "proot": "proot", "qemu-user-static": "qemu-aarch64-static",
     "e2fsprogs": "mke2fs", "dosfstools": "mkfs.vfat", "mtools": "mcopy", "fdisk": "sfdisk",
-    "util-linux": "findmnt",
+    "util-linux": "findmnt", "systemd": "systemd-tmpfiles",
 }
 QEMU_SYSTEM = {"qemu-system-arm": "qemu-system-aarch64"}
 
@@ -236,16 +239,80 @@ def _layer(name: str, clock: Clock, build: Callable[[Path], None]) -> Path:
     return final
 
 
+def _patch(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    if old not in text:
+        raise BuildError(f"{path}: cannot find {old!r} to patch (a new debootstrap?)")
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
 def base_root(clock: Clock, log: TextIO) -> Path:
-    """Layer 1: tools/debian_root.py's root (its own cache)."""
-    cached = BASE_SPEC.path().is_dir()
-    with clock.step("base root: debootstrap trixie arm64 (tools/debian_root.py)") as d:
-        try:
-            root = debian_root.build(BASE_SPEC, mirror=MIRROR, out=log)
-        except debian_root.RootError as exc:
-            raise BuildError(str(exc)) from exc
-        d.append("cached" if cached else f"built; Debian packages from {MIRROR}")
-    return root
+    """Layer 1: every Debian package of the image, by debootstrap.
+
+    The second stage runs debootstrap's own script on the host (`--second-stage-target`)
+    with its target commands sent through proot + qemu-user instead of chroot. Run inside
+    the root instead (tools/debian_root.py's way), each of its pre-dependency rounds scans
+    the whole package list with an emulated perl, minutes each: with these packages that
+    took over 40 minutes here. The copy of debootstrap in the root is patched for this (and
+    to mount nothing: proot shows the host's /proc and /sys inside)."""
+    digest = hashlib.sha256(" ".join([COMPONENTS, *sorted(OS_PACKAGES)]).encode()).hexdigest()
+    name = f"base-trixie-arm64-{digest[:10]}-r{BASE_RECIPE}"
+
+    def build(partial: Path) -> None:
+        if partial.exists():
+            debian_root.remove_root(partial, log)
+        with clock.step("base: debootstrap --foreign trixie arm64 (host)") as d:
+            run(["debootstrap", "--foreign", "--arch=arm64", "--variant=minbase",
+                 f"--components={COMPONENTS}", f"--include={','.join(OS_PACKAGES)}",
+                 "trixie", str(partial), MIRROR], timeout=1800, log=log)
+            debs = list((partial / "var/cache/apt/archives").glob("*.deb"))
+            d.append(f"downloaded {len(debs)} Debian packages, "
+                     f"{sum(p.stat().st_size for p in debs) / 2**20:.0f} MiB, from {MIRROR}")
+        # proot 5.3 aborts on systemd-tmpfiles (an assertion in its path code), which
+        # systemd's and udev's maintainer scripts run: a local diversion parks the real one
+        # and a no-op stands in while dpkg runs; the host's systemd-tmpfiles --root creates
+        # what they would have created, after.
+        with (partial / "var/lib/dpkg/diversions").open("a", encoding="utf-8") as diversions:
+            diversions.write(f"{TMPFILES}\n{TMPFILES}.pi-image\n:\n")
+        noop = partial / TMPFILES.lstrip("/")
+        noop.write_text("#!/bin/sh\n# tools/pi_image: stands in while the root is built\n"
+                        "exit 0\n", encoding="utf-8")
+        noop.chmod(0o755)
+        own = partial / "debootstrap"
+        qemu = debian_root.qemu_for(BASE_SPEC)
+        _patch(own / "debootstrap", 'CHROOT_CMD="chroot \\"$TARGET\\""',
+               f'CHROOT_CMD="proot -0 -r \\"$TARGET\\" -q {qemu} -b /dev -b /proc -b /sys '
+               '-w /"')
+        _patch(own / "functions", "in_target mount -t proc proc /proc || true",
+               ": # tools/pi_image: proot shows the host's /proc")
+        _patch(own / "functions", "in_target mount -t sysfs sysfs /sys || true",
+               ": # tools/pi_image: proot shows the host's /sys")
+        with clock.step("base: debootstrap --second-stage (dpkg emulated under proot)"):
+            (cache_dir() / "proot-tmp").mkdir(parents=True, exist_ok=True)
+            env = {"PATH": debian_root.PATH_INSIDE, "LANG": "C.UTF-8",
+                   "DEBOOTSTRAP_DIR": str(own), "DEBIAN_FRONTEND": "noninteractive",
+                   "PROOT_TMP_DIR": str(cache_dir() / "proot-tmp")}
+            done = subprocess.run(  # noqa: S603 (an argument list, no shell)
+                ["/bin/sh", str(own / "debootstrap"), "--second-stage",
+                 f"--second-stage-target={partial}"],
+                stdout=log, stderr=subprocess.STDOUT, env=env, timeout=7200, check=False)
+            mounted = debian_root.mounts_below(partial)
+            if mounted:
+                raise BuildError(f"debootstrap left mounts below {partial}: {mounted}")
+            if done.returncode != 0:
+                raise BuildError(f"debootstrap --second-stage exited {done.returncode} "
+                                 f"(log: {log.name})")
+        with clock.step("base: the real systemd-tmpfiles back; host's tmpfiles --root"):
+            noop.unlink()
+            run_in(partial, ["dpkg-divert", "--local", "--rename", "--remove", TMPFILES],
+                   log=log, timeout=600)
+            subprocess.run(  # noqa: S603 (an argument list; some lines may not apply offline)
+                ["/usr/bin/systemd-tmpfiles", f"--root={partial}", "--create",
+                 *(f"--exclude-prefix={p}" for p in VOLATILE)],
+                stdout=log, stderr=subprocess.STDOUT, timeout=600, check=False,
+                env={"PATH": debian_root.PATH_INSIDE})
+
+    return _layer(name, clock, build)
 
 
 def os_root(clock: Clock, log: TextIO) -> Path:
@@ -256,6 +323,7 @@ def os_root(clock: Clock, log: TextIO) -> Path:
         with clock.step("OS layer: copy the base root"):
             copy_tree(base, partial)
         sources = partial / "etc/apt/sources.list.d/debian.sources"
+        sources.parent.mkdir(parents=True, exist_ok=True)
         sources.write_text(
             f"Types: deb\nURIs: {MIRROR}\nSuites: trixie trixie-updates\n"
             "Components: main non-free-firmware\n"
@@ -265,15 +333,6 @@ def os_root(clock: Clock, log: TextIO) -> Path:
         (partial / "etc/default/raspi-firmware").write_text(RASPI_FIRMWARE_DEFAULTS,
                                                               encoding="utf-8")
         (partial / "boot/firmware").mkdir(parents=True, exist_ok=True)
-        with clock.step("OS layer: apt-get install the kernel, firmware, ... (emulated)") as d:
-            run_in(partial, ["apt-get", "update"], log=log, timeout=1800)
-            run_in(partial, ["apt-get", "install", "-y", "--no-install-recommends",
-                             "-o", "Dpkg::Options::=--force-confold", *OS_PACKAGES],
-                   log=log, timeout=3600)
-            debs = list((partial / "var/cache/apt/archives").glob("*.deb"))
-            d.append(f"{len(debs)} Debian package(s), "
-                     f"{sum(p.stat().st_size for p in debs) / 2**20:.1f} MiB")
-            run_in(partial, ["apt-get", "clean"], log=log, timeout=600)
         kernels = sorted((partial / "boot").glob("vmlinuz-*"))
         if not kernels:
             raise BuildError("the base root has no /boot/vmlinuz-*: linux-image-arm64 missing")
@@ -285,8 +344,7 @@ def os_root(clock: Clock, log: TextIO) -> Path:
             if not (partial / "boot/firmware" / needed).exists():
                 raise BuildError(f"raspi-firmware wrote no /boot/firmware/{needed}")
 
-    digest = hashlib.sha256(" ".join(sorted(OS_PACKAGES)).encode()).hexdigest()[:8]
-    return _layer(f"os-{BASE_SPEC.name}-{digest}-r{OS_RECIPE}", clock, build)
+    return _layer(f"os-{base.name}-r{OS_RECIPE}", clock, build)
 
 
 @dataclass
@@ -307,8 +365,8 @@ def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
     def build(partial: Path) -> None:
         with clock.step("companion layer: copy the OS root"):
             copy_tree(os_layer, partial)
-        trial = _ImageTrial(cache=debian_root.cache_dir(), out=log, root=base_root(clock, log),
-                            target=partial)
+        trial = _ImageTrial(cache=debian_root.cache_dir(), out=log, target=partial)
+        trial.root = base_root(clock, log)  # the scratch copy that builds the wheel
         with clock.step("companion layer: lgpio for the system's python3 (pi-trial's wheel)"):
             # Raspberry Pi OS has python3-lgpio; Debian 13 has not, and PyPI has no wheel for
             # Python 3.13: pi-trial builds one once from PyPI's sdist with Debian's swig.
@@ -329,7 +387,7 @@ def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
                 ).is_symlink():
             raise BuildError("install.py did not enable companion.service")
 
-    prefix = f"companion-{BASE_SPEC.name}-r{OS_RECIPE}-"
+    prefix = f"companion-{os_layer.name}-"
     layer = _layer(prefix + source_digest(source), clock, build)
     # Keep only the newest companion layer: each is about 1 GB.
     for old in cache_dir().glob(prefix + "*"):
