@@ -14,6 +14,7 @@ Promises:
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +46,7 @@ FIRMWARE = {"Pi 3 / Zero 2 W": ("bootcode.bin", "start.elf", "fixup.dat"),
             "Pi 4": ("start4.elf", "fixup4.dat")}
 CONFIG_SECTIONS = re.compile(r"^\[(all|none|pi[0-9a-z0-9]*|cm[0-9a-z]*|board-type=.*|"
                              r"gpio[0-9]+=[01]|0x[0-9a-fA-F]+|EDID=.*|HDMI:[01]|tryboot)\]$")
-CONFIG_LINE = re.compile(r"^(?:[a-z_0-9]+=.*|initramfs \S+ (?:followkernel|0x[0-9a-f]+)|"
+CONFIG_LINE = re.compile(r"^(?:[a-z_0-9]+=.*|initramfs \S+(?: (?:followkernel|0x[0-9a-f]+))?|"
                          r"include \S+)$")
 BEGIN = "# >>> table companion: added by tools/install.py"
 END = "# <<< table companion <<<"
@@ -170,6 +171,15 @@ def problems(facts: ImageFacts) -> list[str]:
     return found
 
 
+def missing_overlays(facts: ImageFacts) -> list[str]:
+    """dtoverlay= names in config.txt with no overlays/NAME.dtbo on the card: the firmware
+    skips them (a board-side effect that is lost, not a boot failure)."""
+    names = [line.partition("=")[2].split(",")[0] for _, line in
+             parse_config_txt(facts.config_txt) if line.startswith("dtoverlay=")]
+    have = {o.lower() for o in facts.overlays}
+    return [n for n in names if f"{n.lower()}.dtbo" not in have]
+
+
 def report(image: Path, facts: ImageFacts) -> str:
     """A readable account of the image (tools/build-image --check prints it)."""
     lines = [f"image {image} ({image.stat().st_size // 2**20} MiB)", "partitions:"]
@@ -184,4 +194,8 @@ def report(image: Path, facts: ImageFacts) -> str:
     lines += ["config.txt:", *("  " + x for x in facts.config_txt.splitlines())]
     lines += ["cmdline.txt:", "  " + facts.cmdline_txt.strip()]
     lines += ["fstab:", *("  " + x for x in facts.fstab.splitlines() if not x.startswith("#"))]
+    with contextlib.suppress(ValueError):
+        lines += [f"NOTE: config.txt asks for dtoverlay={name}, but overlays/{name}.dtbo is "
+                  "not on the card (Debian's raspi-firmware ships few overlays): the firmware "
+                  "skips it" for name in missing_overlays(facts)]
     return "\n".join(lines)

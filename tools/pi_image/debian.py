@@ -60,7 +60,7 @@ VOLATILE = ("/dev", "/proc", "/sys", "/run", "/tmp")  # noqa: S108 (paths inside
 # tools/pi_trial.py's root: only for its lgpio wheel builder (a scratch copy).
 BASE_SPEC = pi_trial.SPEC
 BASE_RECIPE = 2  # bump when build_base's steps change
-OS_RECIPE = 2  # bump when os_root's steps change
+OS_RECIPE = 5  # bump when os_root's steps change
 
 # Partition labels: the same names Debian's own Raspberry Pi images use.
 BOOT_LABEL = "RASPIFIRM"
@@ -73,9 +73,6 @@ RASPI_FIRMWARE_DEFAULTS = f"""\
 # No kernel console on a serial port: the UART on GPIO14/15 carries the line protocol.
 CONSOLES="tty0"
 ROOTPART=LABEL={ROOT_LABEL}
-# The root file system is mounted read-only (fstab says so too); the data partition holds
-# everything the box writes.
-KERNEL_ARGS="ro"
 """
 
 
@@ -278,6 +275,9 @@ def base_root(clock: Clock, log: TextIO) -> Path:
         noop.write_text("#!/bin/sh\n# tools/pi_image: stands in while the root is built\n"
                         "exit 0\n", encoding="utf-8")
         noop.chmod(0o755)
+        # raspi-firmware's hook fills /boot/firmware: a plain folder here (the FAT partition's
+        # contents are copied out of it by tools/build-image).
+        (partial / "boot/firmware").mkdir(parents=True, exist_ok=True)
         own = partial / "debootstrap"
         qemu = debian_root.qemu_for(BASE_SPEC)
         _patch(own / "debootstrap", 'CHROOT_CMD="chroot \\"$TARGET\\""',
@@ -315,6 +315,29 @@ def base_root(clock: Clock, log: TextIO) -> Path:
     return _layer(name, clock, build)
 
 
+def fill_boot_firmware(root: Path, version: str) -> None:
+    """What raspi-firmware's kernel hook (/etc/kernel/postinst.d/z50-raspi-firmware) writes
+    for arm64 with KERNEL=auto, ROOTPART=LABEL=RASPIROOT and CONSOLES="tty0", done here on the
+    host: under proot 5.3 the hook cannot see /boot (coreutils' statx is not translated, so
+    its `ls /boot/vmlinuz-*` looks at the host). The GPU firmware files were copied by
+    raspi-firmware's own postinst. Only difference: `ro` where the hook writes `rw`, as this
+    card's root is read-only (fstab says so too)."""
+    firmware = root / "boot/firmware"
+    firmware.mkdir(parents=True, exist_ok=True)
+    for dtb in sorted((root / f"usr/lib/linux-image-{version}/broadcom").glob("bcm*.dtb")):
+        shutil.copyfile(dtb, firmware / dtb.name)
+    for name in (f"vmlinuz-{version}", f"initrd.img-{version}"):
+        shutil.copyfile(root / "boot" / name, firmware / name)
+    (firmware / "config.txt").write_text(
+        "# Written by tools/build-image as raspi-firmware's kernel hook writes it\n"
+        "# (Debian 13, arm64, upstream kernel and device trees).\n\n"
+        f"arm_64bit=1\nenable_uart=1\nupstream_kernel=1\nkernel=vmlinuz-{version}\n"
+        f"initramfs initrd.img-{version}\n", encoding="utf-8")
+    (firmware / "cmdline.txt").write_text(
+        f"console=tty0 root=LABEL={ROOT_LABEL} ro fsck.repair=yes net.ifnames=0 cma=64M "
+        "rootwait\n", encoding="utf-8")
+
+
 def os_root(clock: Clock, log: TextIO) -> Path:
     """Layer 2: the base plus raspi-firmware, set up for the image's labels and consoles."""
     base = base_root(clock, log)
@@ -337,12 +360,14 @@ def os_root(clock: Clock, log: TextIO) -> Path:
         if not kernels:
             raise BuildError("the base root has no /boot/vmlinuz-*: linux-image-arm64 missing")
         version = kernels[-1].name.removeprefix("vmlinuz-")
-        with clock.step("OS layer: raspi-firmware's hook fills /boot/firmware (emulated)"):
-            run_in(partial, ["/etc/kernel/postinst.d/z50-raspi-firmware", version], log=log,
-                   timeout=1800)
-        for needed in ("config.txt", "cmdline.txt"):
+        with clock.step("OS layer: update-initramfs (emulated), /boot/firmware") as d:
+            # The kernel was configured before initramfs-tools' hook was in place: no initrd.
+            run_in(partial, ["update-initramfs", "-c", "-k", version], log=log, timeout=3600)
+            fill_boot_firmware(partial, version)
+            d.append(f"kernel {version}")
+        for needed in ("config.txt", "cmdline.txt", f"initrd.img-{version}"):
             if not (partial / "boot/firmware" / needed).exists():
-                raise BuildError(f"raspi-firmware wrote no /boot/firmware/{needed}")
+                raise BuildError(f"no /boot/firmware/{needed}")
 
     return _layer(f"os-{base.name}-r{OS_RECIPE}", clock, build)
 

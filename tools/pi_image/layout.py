@@ -137,6 +137,7 @@ def stage_root(layer: Path, staging: Path, clock: Clock, *, qemu: bool = False,
                 shutil.rmtree(entry)
             else:
                 entry.unlink()
+    (staging / ".companion-layer.json").unlink(missing_ok=True)
     etc = staging / "etc"
     (etc / "fstab").write_text(FSTAB, encoding="utf-8")
     (etc / "hostname").write_text("companion\n", encoding="utf-8")
