@@ -1,0 +1,216 @@
+"""tools/build-image: the SD card image, read back without mounting it.
+
+The image is built once per session by the real tool in its quick variant (`--quick`): the
+same cached Debian layers, partitions, boot files, config.txt, cmdline.txt and fstab as the
+flashable card, with tools/install.py's files staged by `--root` instead of a venv built under
+emulation (tools/pi-boot boots the full card). The Debian layers are cached outside the
+checkout; building needs root (debootstrap, files owned by the root's users): these tests
+fail, never skip, without it.
+The static checks' rules are also tested on made-up facts, without an image.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+from pi_image import check, debian, layout  # noqa: E402
+
+FRAGMENT = (ROOT / "firmware_config/config.txt.fragment").read_text(encoding="utf-8")
+UNIT = (ROOT / "systemd/companion.service").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def image():
+    """The flashable image, built by tools/build-image (cached layers reused)."""
+    assert os.geteuid() == 0, "building the image needs root (debootstrap): run as root"
+    out = debian.cache_dir() / "test-card.img"
+    done = subprocess.run([sys.executable, str(ROOT / "tools/build-image"), "--quick",
+                           "--out", str(out)],
+                          capture_output=True, text=True, timeout=3600, check=False)
+    print(done.stdout[-6000:])
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    assert "all static checks passed" in done.stdout
+    return out
+
+
+@pytest.fixture(scope="module")
+def facts(image):
+    return check.inspect(image)
+
+
+def test_image_has_three_partitions_boot_root_data(image, facts):
+    parts = layout.partitions(image)
+    assert [(p.number, p.kind) for p in parts] == [(1, "c"), (2, "83"), (3, "83")]
+    assert parts[0].start == 4 * layout.MIB
+    assert all(p.start % layout.MIB == 0 for p in parts)
+    assert parts[1].start == parts[0].start + parts[0].size
+    assert parts[2].size == layout.DATA_MIB * layout.MIB
+    assert facts.labels == {2: "RASPIROOT", 3: "COMPANION"}
+    assert "RASPIFIRM" in subprocess.run(
+        ["mlabel", "-s", "-i", f"{image}@@{parts[0].start}", "::"],
+        capture_output=True, text=True, check=True, timeout=60).stdout
+
+
+def test_image_boot_partition_lists_firmware_kernel_and_device_trees(facts):
+    files = {f.lower() for f in facts.boot_files}
+    print("boot partition:", " ".join(sorted(files)))
+    assert {"config.txt", "cmdline.txt", "bootcode.bin", "start.elf", "fixup.dat",
+            "start4.elf", "fixup4.dat"} <= files
+    assert set(check.BOARD_DTBS.values()) <= files
+    assert any(f.startswith("vmlinuz-") for f in files)
+    assert any(f.startswith("initrd.img-") for f in files)
+
+
+def test_image_config_txt_carries_the_firmware_config_block(facts):
+    text = facts.config_txt
+    print(text)
+    settings = check.parse_config_txt(text)
+    block = text[text.index(check.BEGIN):text.index(check.END)]
+    assert FRAGMENT.strip() in block
+    assert ("all", "dtparam=i2c_arm=on") in settings
+    assert ("all", "enable_uart=1") in settings
+    assert any(line.startswith("kernel=vmlinuz-") for _, line in settings)
+    assert any(line.startswith("initramfs initrd.img-") for _, line in settings)
+    assert any(line == "arm_64bit=1" for _, line in settings)
+
+
+def test_image_cmdline_txt_is_one_line_read_only_root_no_serial_console(facts):
+    text = facts.cmdline_txt
+    print(text)
+    assert text.count("\n") <= 1
+    words = text.split()
+    assert "root=LABEL=RASPIROOT" in words
+    assert "ro" in words
+    assert "rw" not in words
+    assert not [w for w in words if w.startswith(("console=serial", "console=ttyS",
+                                                  "console=ttyAMA"))]
+
+
+def test_image_fstab_root_read_only_data_read_write(facts):
+    print(facts.fstab)
+    entries = check.fstab_entries(facts.fstab)
+    source, kind, options = entries["/"]
+    assert (source, kind) == ("LABEL=RASPIROOT", "ext4")
+    assert "ro" in options
+    assert "rw" not in options
+    source, kind, options = entries["/var/lib/private"]
+    assert (source, kind) == ("LABEL=COMPANION", "ext4")
+    assert {"rw", "data=journal", "barrier=1", "noatime"} <= set(options)
+    assert "ro" in entries["/boot/firmware"][2]
+    assert entries["/var/tmp"][1] == "tmpfs"
+
+
+def test_image_root_holds_the_installers_files_and_its_real_unit(image, facts):
+    root = layout.partitions(image)[1]
+    print("root /:", " ".join(facts.root_top))
+    assert {"etc", "usr", "var", "opt", "boot"} <= set(facts.root_top)
+    assert layout.ext4_read(image, root, "/etc/systemd/system/companion.service") == UNIT
+    assert "/etc/systemd/system/companion.service" in facts.unit_enabled
+    assert "99-companion.rules" in layout.ext4_list(image, root, "/etc/udev/rules.d")
+    assert "[serial]" in layout.ext4_read(image, root, "/etc/companion/companion.toml")
+    assert '"private/companion"' in facts.state_link
+    assert layout.ext4_list(image, root, "/boot/firmware") == []  # the FAT's mount point
+    # tools/pi-boot's test parts never reach a flashable image.
+    assert "pi-boot-agent.service" not in layout.ext4_list(image, root, "/etc/systemd/system")
+    assert "companion.service.d" not in layout.ext4_list(image, root, "/etc/systemd/system")
+    assert layout.ext4_read(image, root, "/etc/machine-id") == ""
+
+
+def test_image_data_partition_is_empty_and_private(image, facts):
+    data = layout.partitions(image)[2]
+    assert facts.data_top == ["lost+found"]
+    stat = layout.ext4_stat(image, data, "/")
+    assert "Mode:  0700" in stat
+
+
+def test_image_passes_every_static_check(facts):
+    assert check.problems(facts) == []
+
+
+# -- the static checks' rules, on made-up facts ------------------------------------------------
+
+GOOD_CONFIG = """\
+# generated
+[pi4]
+arm_boost=1
+[all]
+arm_64bit=1
+kernel=vmlinuz-6.12.0-1-arm64
+initramfs initrd.img-6.12.0-1-arm64 followkernel
+
+# >>> table companion: added by tools/install.py, removed by --uninstall >>>
+[all]
+dtparam=i2c_arm=on
+# <<< table companion <<<
+"""
+
+
+def _facts(**changes):
+    boot_files = ["config.txt", "cmdline.txt", "bootcode.bin", "start.elf", "fixup.dat",
+                  "start4.elf", "fixup4.dat", "vmlinuz-6.12.0-1-arm64",
+                  "initrd.img-6.12.0-1-arm64", *check.BOARD_DTBS.values()]
+    facts = check.ImageFacts(
+        parts=[layout.Partition(1, 4 << 20, 256 << 20, "c", "RASPIFIRM"),
+               layout.Partition(2, 260 << 20, 1 << 30, "83", "RASPIROOT"),
+               layout.Partition(3, 1284 << 20, 64 << 20, "83", "COMPANION")],
+        boot_files=boot_files, overlays=[], root_top=["etc"], data_top=["lost+found"],
+        labels={2: "RASPIROOT", 3: "COMPANION"}, config_txt=GOOD_CONFIG,
+        cmdline_txt="console=tty0 root=LABEL=RASPIROOT ro rootwait\n",
+        fstab=layout.FSTAB,
+        unit_enabled='Type: symlink\nFast link dest: "/etc/systemd/system/companion.service"',
+        state_link='Type: symlink\nFast link dest: "private/companion"')
+    for key, value in changes.items():
+        setattr(facts, key, value)
+    return facts
+
+
+def test_static_checks_accept_a_good_card():
+    assert check.problems(_facts()) == []
+
+
+@pytest.mark.parametrize(("changes", "complaint"), [
+    ({"boot_files": ["config.txt"]}, "device tree bcm2711-rpi-4-b.dtb missing"),
+    ({"config_txt": GOOD_CONFIG.replace("kernel=vmlinuz-6.12.0-1-arm64", "kernel=Image")},
+     "kernel=Image: not on the boot partition"),
+    ({"config_txt": GOOD_CONFIG + "this is not a setting\n"}, "not a setting"),
+    ({"config_txt": GOOD_CONFIG + "[pi9000x\n"}, "unknown section"),
+    ({"config_txt": GOOD_CONFIG.split("# >>>", maxsplit=1)[0]}, "lacks the companion's block"),
+    ({"cmdline_txt": "root=LABEL=RASPIROOT ro\nrootwait\n"}, "not one line"),
+    ({"cmdline_txt": "root=/dev/mmcblk0p2 ro rootwait\n"}, "does not boot root=LABEL"),
+    ({"cmdline_txt": "root=LABEL=RASPIROOT rw rootwait\n"}, "read-only"),
+    ({"cmdline_txt": "console=ttyS1,115200 root=LABEL=RASPIROOT ro\n"}, "serial port"),
+    ({"fstab": layout.FSTAB.replace("ro,noatime,errors", "rw,noatime,errors")},
+     "the root is not"),
+    ({"fstab": layout.FSTAB.replace(layout.DATA_OPTIONS, "ro,noatime")}, "is not LABEL"),
+    ({"unit_enabled": "File not found by ext2_lookup"}, "not enabled"),
+    ({"state_link": "Type: directory"}, "does not lead to the data partition"),
+    ({"labels": {2: "ROOT", 3: "COMPANION"}}, "file system labels"),
+])
+def test_static_checks_name_each_fault(changes, complaint):
+    found = check.problems(_facts(**changes))
+    assert any(complaint in problem for problem in found), found
+
+
+@pytest.mark.parametrize(("text", "settings"), [
+    ("a=1\n", [("all", "a=1")]),
+    ("[pi4]\nb=2\n[all]\nc=3\n", [("pi4", "b=2"), ("all", "c=3")]),
+    ("# comment\n\n[cm4]\notg_mode=1\n", [("cm4", "otg_mode=1")]),
+    ("initramfs initrd.img followkernel\n", [("all", "initramfs initrd.img followkernel")]),
+])
+def test_parse_config_txt_reads_sections_and_settings(text, settings):
+    assert check.parse_config_txt(text) == settings
+
+
+@pytest.mark.parametrize(("overlays", "missing"), [
+    ([], ["gpio-shutdown"]),
+    (["gpio-shutdown.dtbo", "README.md"], []),
+])
+def test_missing_overlays_names_dtoverlays_without_their_file(overlays, missing):
+    config = GOOD_CONFIG + "dtoverlay=gpio-shutdown,gpio_pin=21,active_low=1\n"
+    assert check.missing_overlays(_facts(config_txt=config, overlays=overlays)) == missing

@@ -1,0 +1,14 @@
+"""The box as a system: an arm64 Debian 13 root, a flashable SD image, and a booted trial.
+
+tools/build-image and tools/pi-boot are thin command lines over this package:
+
+- `debian`: builds (and caches, outside the checkout) an arm64 trixie root from Debian's
+  packages with debootstrap, qemu-user-static and proot, and runs commands inside it. No
+  binfmt handler is registered and nothing is mounted on the host.
+- `layout`: turns that root into partitions and a disk image without mounting anything or
+  using loop devices (mke2fs -d, mkfs.vfat + mcopy, sfdisk on the image file, dd conv=notrunc).
+- `boot`: boots the image under qemu-system-aarch64 -M virt and speaks to it over a serial
+  line and a virtio console.
+
+Standard library only, like tools/install.py: it runs with the distribution's python3.
+"""

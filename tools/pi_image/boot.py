@@ -1,0 +1,466 @@
+"""Boot the image under qemu-system-aarch64 (software emulation) and check the real systemd.
+
+Promises:
+- `Machine` starts `qemu-system-aarch64 -M virt -cpu cortex-a53` on the image (Debian's
+  kernel and initrd from the root), with no network device, and three lines, each a Unix
+  socket or file in its run folder: the kernel console (hvc0, to console.log), the check
+  agent (hvc1, agent.py inside) and the board's PL011 UART (ttyAMA0), which the companion
+  serves its line protocol on. `power_off` is a hard power cut: SIGKILL to qemu, whose pid it
+  started; guest RAM is lost, the disk keeps only what the guest had written out.
+- `Agent.run` runs an argument list inside the VM and returns (status, output).
+- `SerialLine` speaks the companion's line protocol: one line out, one reply line back.
+- `run_checks` performs tools/pi-boot's checks in order, printing each with its timing and
+  evidence, and returns the failures (an empty list: all passed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pi_image.debian import ROOT_LABEL, Clock
+
+STATE = "/var/lib/private/companion"
+JOURNAL = f"{STATE}/journal.sqlite3"
+SANDBOX_PROPERTIES = (
+    "Type", "NotifyAccess", "WatchdogUSec", "Restart", "DynamicUser", "User",
+    "MemoryMax", "TasksMax", "ProtectSystem", "ProtectHome", "PrivateTmp", "PrivateNetwork",
+    "PrivateDevices", "NoNewPrivileges", "CapabilityBoundingSet", "RestrictAddressFamilies",
+    "DevicePolicy", "MemoryDenyWriteExecute", "ProtectKernelTunables", "ProtectControlGroups",
+    "RestrictNamespaces", "LockPersonality", "SystemCallArchitectures", "StateDirectory",
+    "ExecStart",
+)
+# What `systemctl show` must say for the unit's promises to be in force.
+EXPECTED = {
+    "Type": "notify", "WatchdogUSec": "20s", "Restart": "on-failure", "DynamicUser": "yes",
+    "MemoryMax": str(128 * 2**20), "TasksMax": "80", "ProtectSystem": "strict",
+    "ProtectHome": "yes", "PrivateTmp": "yes", "PrivateNetwork": "yes",
+    "NoNewPrivileges": "yes", "CapabilityBoundingSet": "", "RestrictAddressFamilies":
+    "AF_UNIX", "DevicePolicy": "closed", "MemoryDenyWriteExecute": "yes",
+}
+
+
+class CheckFailed(RuntimeError):
+    """A check's condition did not hold; the message says what was seen."""
+
+
+def wait_for(what: str, probe: Callable[[], object], timeout: float,
+             every: float = 2.0) -> object:
+    """Call `probe` until it returns something truthy; CheckFailed after `timeout` seconds."""
+    end = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise CheckFailed(f"{what}: not within {timeout:.0f} s")
+        time.sleep(every)
+
+
+def _connect(path: Path, timeout: float) -> socket.socket:
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.connect(str(path))
+            return sock
+        except OSError:
+            sock.close()
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.2)
+
+
+class LineSocket:
+    """A Unix socket read and written as lines (bytes), with timeouts."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        # Its own socket object, so a reader's timeout never cuts a write in another thread.
+        self.writer = sock.dup()
+        self.writer.settimeout(60)
+        self.buffer = b""
+
+    def send(self, line: bytes) -> None:
+        self.writer.sendall(line + b"\n")
+
+    def read_line(self, timeout: float) -> bytes:
+        end = time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no line")
+            self.sock.settimeout(left)
+            try:
+                chunk = self.sock.recv(65536)
+            except TimeoutError:
+                continue
+            if not chunk:
+                raise ConnectionError("closed")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.rstrip(b"\r")
+
+
+class Agent:
+    """The check agent on hvc1: argument lists in, (status, output) back."""
+
+    def __init__(self, line: LineSocket) -> None:
+        self.line = line
+        self.next_id = 0
+
+    def hello(self, timeout: float) -> float:
+        """Wait for the agent's greeting; the VM's uptime then (seconds since boot)."""
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                raw = self.line.read_line(max(1.0, end - time.monotonic()))
+            except TimeoutError as exc:
+                raise CheckFailed(f"the VM's agent did not start within {timeout:.0f} s "
+                                  "(see console.log)") from exc
+            with contextlib.suppress(ValueError):
+                message = json.loads(raw)
+                if isinstance(message, dict) and "hello" in message:
+                    return float(message["hello"])
+
+    def run(self, *argv: str, timeout: float = 60) -> tuple[int, str]:
+        self.next_id += 1
+        wanted = self.next_id
+        self.line.send(json.dumps({"id": wanted, "argv": list(argv),
+                                   "timeout": timeout}).encode())
+        end = time.monotonic() + timeout + 30
+        while True:
+            raw = self.line.read_line(max(1.0, end - time.monotonic()))
+            with contextlib.suppress(ValueError):
+                answer = json.loads(raw)
+                if isinstance(answer, dict) and answer.get("id") == wanted:
+                    return int(answer["rc"]), str(answer["out"])
+
+    def out(self, *argv: str, timeout: float = 60) -> str:
+        """Output of a command that must succeed."""
+        rc, text = self.run(*argv, timeout=timeout)
+        if rc != 0:
+            raise CheckFailed(f"{' '.join(argv)} exited {rc}: {text.strip()[-500:]}")
+        return text
+
+    def show(self, *props: str) -> dict[str, str]:
+        text = self.out("systemctl", "show", "companion.service", "-p", ",".join(props))
+        return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+
+
+class SerialLine:
+    """The companion's line protocol over the board's UART (a socket on the host)."""
+
+    def __init__(self, line: LineSocket) -> None:
+        self.line = line
+
+    def ask(self, command: str, timeout: float = 30) -> str:
+        self.line.send(command.encode())
+        return self.line.read_line(timeout).decode()
+
+    def drain(self) -> None:
+        with contextlib.suppress(TimeoutError):
+            while True:
+                self.line.read_line(0.5)
+
+
+@dataclass
+class Machine:
+    """One qemu-system-aarch64 process on the image, with its console and sockets."""
+
+    image: Path
+    kernel: Path
+    initrd: Path
+    folder: Path
+    memory_mb: int = 1024
+    process: subprocess.Popen[bytes] | None = None
+    boots: int = 0
+    started: float = field(default=0.0)
+
+    def argv(self) -> list[str]:
+        f = self.folder
+        cmdline = f"root=LABEL={ROOT_LABEL} ro rootwait console=hvc0 panic=10"
+        return [
+            "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a53", "-smp", "2",
+            "-m", str(self.memory_mb), "-accel", "tcg,thread=multi",
+            "-nodefaults", "-display", "none", "-monitor", "none", "-no-reboot", "-nic", "none",
+            "-kernel", str(self.kernel), "-initrd", str(self.initrd), "-append", cmdline,
+            "-drive", f"file={self.image},if=none,id=card,format=raw,cache=writeback",
+            "-device", "virtio-blk-pci,drive=card",
+            "-device", "virtio-serial-pci",
+            "-chardev", f"file,id=con,path={f / f'console-{self.boots + 1}.log'}",
+            "-device", "virtconsole,chardev=con,name=console",
+            "-chardev", f"socket,id=agent,path={f / 'agent.sock'},server=on,wait=off",
+            "-device", "virtconsole,chardev=agent,name=agent",
+            "-chardev", f"socket,id=uart,path={f / 'uart.sock'},server=on,wait=off",
+            "-serial", "chardev:uart",
+        ]
+
+    def start(self) -> tuple[Agent, SerialLine]:
+        for name in ("agent.sock", "uart.sock"):
+            (self.folder / name).unlink(missing_ok=True)
+        log = (self.folder / f"qemu-{self.boots + 1}.log").open("wb")
+        self.process = subprocess.Popen(  # noqa: S603 (an argument list, no shell)
+            self.argv(), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        self.boots += 1
+        self.started = time.monotonic()
+        agent = Agent(LineSocket(_connect(self.folder / "agent.sock", 60)))
+        uart = SerialLine(LineSocket(_connect(self.folder / "uart.sock", 60)))
+        return agent, uart
+
+    def power_off(self) -> None:
+        """A hard power cut: SIGKILL to the qemu process this Machine started."""
+        if self.process and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=60)
+
+    def stop(self) -> None:
+        self.power_off()
+
+
+@dataclass
+class Results:
+    """What the checks saw, for the summary and docs/pi-image.md."""
+
+    failures: list[str] = field(default_factory=list)
+    figures: dict[str, str] = field(default_factory=dict)
+
+
+def _active(agent: Agent) -> bool:
+    return agent.run("systemctl", "is-active", "companion.service")[1].strip() == "active"
+
+
+def _restarted(agent: Agent, before: int) -> bool:
+    props = agent.show("NRestarts", "ActiveState")
+    return int(props.get("NRestarts", "0")) > before and props.get("ActiveState") == "active"
+
+
+def run_checks(machine: Machine, clock: Clock, *, actions: int = 60) -> Results:
+    """Boot, check, cut the power, boot again, check again."""
+    results = Results()
+
+    def check(name: str, body: Callable[[list[str]], None]) -> None:
+        try:
+            with clock.step(name) as detail:
+                body(detail)
+            clock.say(f"PASS {name}")
+        except (CheckFailed, TimeoutError, ConnectionError, OSError) as exc:
+            clock.say(f"FAIL {name}: {exc}")
+            results.failures.append(f"{name}: {exc}")
+
+    agent, uart = machine.start()
+
+    def boot(detail: list[str]) -> None:
+        up = agent.hello(900)
+        detail.append(f"agent answered {up:.1f} s after the kernel started")
+        results.figures["boot_to_agent_s"] = f"{up:.1f}"
+
+    check("boot 1: kernel, initrd, systemd to the agent", boot)
+    if results.failures:
+        return results
+
+    def ready(detail: list[str]) -> None:
+        wait_for("companion.service active", lambda: _active(agent), 600)
+        props = agent.show("ActiveState", "SubState", "StatusText", "MainPID", "NRestarts",
+                           "ExecMainStartTimestampMonotonic", "ActiveEnterTimestampMonotonic")
+        took = (int(props["ActiveEnterTimestampMonotonic"])
+                - int(props["ExecMainStartTimestampMonotonic"])) / 1e6
+        log = agent.out("journalctl", "-b", "-u", "companion.service", "-o", "short-monotonic",
+                        "--no-pager")
+        clock.say("  journal: " + "\n  journal: ".join(log.strip().splitlines()[-6:]))
+        clock.say(f"  systemctl show: ActiveState={props['ActiveState']} "
+                  f"SubState={props['SubState']} StatusText={props['StatusText']!r}")
+        if props["ActiveState"] != "active" or props["SubState"] != "running":
+            raise CheckFailed(f"not active/running: {props}")
+        detail.append(f"READY=1: activating -> active {took:.1f} s after ExecStart "
+                      f"(Type=notify), status {props['StatusText']!r}")
+        results.figures["exec_to_ready_s"] = f"{took:.1f}"
+
+    check("the unit reaches active after READY=1", ready)
+
+    def sandbox(detail: list[str]) -> None:
+        props = agent.show(*SANDBOX_PROPERTIES)
+        for key in SANDBOX_PROPERTIES:
+            clock.say(f"  {key}={props.get(key, '')[:110]}")
+        wrong = {k: props.get(k) for k, v in EXPECTED.items() if props.get(k) != v}
+        if wrong:
+            raise CheckFailed(f"systemctl show differs: {wrong}")
+        pid = agent.show("MainPID")["MainPID"]
+        status = agent.out("cat", f"/proc/{pid}/status")
+        kernel = {k: v.strip() for k, _, v in (line.partition(":") for line in
+                                                status.splitlines())
+                  if k in ("Uid", "NoNewPrivs", "Seccomp", "CapBnd", "CapEff")}
+        cgroup = "/sys/fs/cgroup/system.slice/companion.service"
+        memory_max = agent.out("cat", f"{cgroup}/memory.max").strip()
+        pids_max = agent.out("cat", f"{cgroup}/pids.max").strip()
+        clock.say(f"  in force (kernel): /proc/{pid}/status {kernel}; cgroup memory.max="
+                  f"{memory_max} pids.max={pids_max}")
+        if (kernel.get("NoNewPrivs") != "1" or kernel.get("Seccomp") != "2"
+                or kernel.get("CapEff", "").strip("0") or memory_max != str(128 * 2**20)
+                or pids_max != "80" or kernel.get("Uid", "0").split()[0] == "0"):
+            raise CheckFailed(f"not in force: {kernel} memory.max={memory_max} "
+                              f"pids.max={pids_max}")
+        detail.append(f"{len(EXPECTED)} properties as the unit says; kernel: uid "
+                      f"{kernel['Uid'].split()[0]}, NoNewPrivs 1, seccomp filter on, no "
+                      f"capabilities, memory.max 128M, pids.max 80")
+
+    check("systemctl show: sandboxing and limits in force", sandbox)
+
+    game_state: dict[str, str] = {}
+
+    def serial_game(detail: list[str]) -> None:
+        uart.drain()
+        for line in ("new now-boarding players=3 seed=7", "press next", "press next"):
+            reply = uart.ask(line)
+            if not reply.startswith("ok"):
+                raise CheckFailed(f"{line!r} -> {reply!r}")
+        game_state["before"] = uart.ask("state")
+        detail.append(f"over ttyAMA0: {game_state['before'][:90]}...")
+
+    check("a game over the serial line (PL011 ttyAMA0, DeviceAllow=char-ttyAMA)", serial_game)
+
+    def sigkill(detail: list[str]) -> None:
+        before = int(agent.show("NRestarts")["NRestarts"])
+        pid = agent.show("MainPID")["MainPID"]
+        begin = time.monotonic()
+        agent.out("kill", "-KILL", pid)
+        wait_for("restart after SIGKILL", lambda: _restarted(agent, before), 300)
+        took = time.monotonic() - begin
+        after = uart.ask("state")
+        clock.say(f"  before: {game_state.get('before', '')[:100]}\n  after:  {after[:100]}")
+        if after != game_state.get("before"):
+            raise CheckFailed(f"state after restart differs:\n{game_state.get('before')}\n"
+                              f"{after}")
+        detail.append(f"SIGKILL pid {pid} -> restarted and active in {took:.1f} s; the game "
+                      "resumed from the journal (state identical)")
+        results.figures["sigkill_to_active_s"] = f"{took:.1f}"
+
+    check("SIGKILL: restarted, the game resumes from the journal", sigkill)
+
+    def hang(detail: list[str]) -> None:
+        before = int(agent.show("NRestarts")["NRestarts"])
+        pid = agent.show("MainPID")["MainPID"]
+        begin = time.monotonic()
+        agent.out("kill", "-STOP", pid)
+        wait_for("restart after SIGSTOP", lambda: _restarted(agent, before), 300, every=3)
+        took = time.monotonic() - begin
+        log = agent.out("journalctl", "-b", "-u", "companion.service", "--no-pager",
+                        "-o", "short-monotonic")
+        seen = [line for line in log.splitlines() if "atchdog" in line]
+        clock.say("  journal: " + "\n  journal: ".join(seen[-3:]))
+        if not seen:
+            raise CheckFailed("restarted, but the journal names no watchdog timeout")
+        detail.append(f"SIGSTOP pid {pid} -> watchdog timeout (WatchdogSec=20s) -> "
+                      f"restarted and active after {took:.1f} s")
+        results.figures["sigstop_to_active_s"] = f"{took:.1f}"
+
+    check("SIGSTOP: the watchdog catches the hang and restarts", hang)
+
+    def data_partition(detail: list[str]) -> None:
+        where = agent.out("findmnt", "-n", "-o", "SOURCE,TARGET,FSTYPE,OPTIONS", "-T",
+                          JOURNAL).strip()
+        root = agent.out("findmnt", "-n", "-o", "SOURCE,OPTIONS", "/").strip()
+        label = agent.out("blkid", "-s", "LABEL", "-o", "value",
+                          where.split()[0]).strip() if where else ""
+        clock.say(f"  {JOURNAL}: {where} (label {label})\n  /: {root}")
+        if label != "COMPANION" or " ext4 " not in f" {where} " or "rw" not in where:
+            raise CheckFailed(f"the journal is not on the rw data partition: {where}")
+        if "ro" not in root.split()[1].split(","):
+            raise CheckFailed(f"the root is not read-only: {root}")
+        detail.append(f"journal on {where.split()[0]} (LABEL=COMPANION, ext4 rw); / is ro")
+
+    check("the journal sits on the data partition; the root is read-only", data_partition)
+
+    power: dict[str, int] = {}
+
+    def power_cut(detail: list[str]) -> None:
+        uart.drain()
+        if not uart.ask("new timer seconds=60").startswith("ok"):
+            raise CheckFailed("new timer refused")
+        game_id = agent.out("python3", "-c", _JOURNAL_QUERY, JOURNAL).split()[0]
+        acked = 0
+        sent = 0
+        stop = threading.Event()
+        lock = threading.Lock()
+
+        def writer() -> None:
+            nonlocal sent
+            while not stop.is_set():
+                with lock:
+                    if sent - acked >= 4:  # a few lines in flight at the moment of the cut
+                        pass
+                    else:
+                        uart.line.send(b"press up" if sent % 2 == 0 else b"press down")
+                        sent += 1
+                time.sleep(0.01)
+
+        thread = threading.Thread(target=writer, daemon=True)
+        thread.start()
+        try:
+            while acked < actions:
+                reply = uart.line.read_line(60)
+                if reply.startswith(b"ok"):
+                    with lock:
+                        acked += 1
+                elif reply:
+                    raise CheckFailed(f"a press was refused: {reply!r}")
+            machine.power_off()   # mid-flight: more presses are on their way
+        finally:
+            stop.set()
+            thread.join(5)
+        power.update(acked=acked, sent=sent, game=int(game_id))
+        detail.append(f"{acked} presses acknowledged ('ok'), {sent} sent, then SIGKILL to "
+                      "qemu (hard power-off)")
+
+    check("power cut: presses over the serial line, then qemu killed", power_cut)
+    if "acked" not in power:
+        machine.stop()
+        return results
+
+    agent, uart = machine.start()
+
+    def reboot(detail: list[str]) -> None:
+        up = agent.hello(900)
+        wait_for("companion.service active after the power cut", lambda: _active(agent), 600)
+        rows = agent.out("python3", "-c", _JOURNAL_QUERY, JOURNAL, str(power["game"])).split()
+        journaled = int(rows[1])
+        lost = max(0, power["acked"] - journaled)
+        clock.say(f"  acknowledged {power['acked']}, sent {power['sent']}, in the journal "
+                  f"after reboot {journaled}: lost {lost}")
+        results.figures.update(power_acked=str(power["acked"]), power_sent=str(power["sent"]),
+                               power_journaled=str(journaled), power_lost=str(lost))
+        if lost or journaled > power["sent"]:
+            raise CheckFailed(f"acknowledged {power['acked']}, sent {power['sent']}, "
+                              f"journaled {journaled}")
+        state = json.loads(uart.ask("state").removeprefix("ok "))
+        expected = 60 + (15 if journaled % 2 else 0)
+        if state.get("game") != "timer" or state["timer"]["duration"] != expected:
+            raise CheckFailed(f"the resumed game is not the journal's: {state}")
+        detail.append(f"agent after {up:.1f} s; 0 acknowledged actions lost ({power['acked']} "
+                      f"acknowledged, {journaled} journaled, {power['sent']} sent); the timer "
+                      f"resumed at {expected} s as the journal says")
+
+    check("after the power cut: no acknowledged action lost", reboot)
+    machine.stop()
+    return results
+
+
+# Run inside the VM by its python3: the current game's id and how many actions it has.
+_JOURNAL_QUERY = """\
+import sqlite3, sys
+db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
+last = db.execute("SELECT max(id) FROM games").fetchone()[0]
+game = int(sys.argv[2]) if len(sys.argv) > 2 else last
+count = db.execute("SELECT count(*) FROM actions WHERE game_id = ?", (game,)).fetchone()[0]
+print(game, count)
+"""

@@ -1,0 +1,421 @@
+"""The box's arm64 Debian 13 ("trixie") root, in cached layers, from Debian's packages.
+
+Promises:
+- Three layers, each built once and cached outside the checkout, each a finished copy renamed
+  into place (a half-built layer is never reused):
+  1. the base: tools/debian_root.py's debootstrap root, the recipe tools/pi_trial.py uses
+     (`BASE_SPEC`: minbase, Python, systemd), so both tools share one cached root;
+  2. the OS: the base plus `OS_PACKAGES` by apt-get inside: Debian's linux-image-arm64 and
+     initramfs-tools, `raspi-firmware` (the non-free-firmware component: the Pi's boot
+     firmware; its kernel hook fills /boot/firmware), udev, and the Python libraries Debian
+     has in a version the companion accepts; configured for the image's partition labels;
+     named after the base and `OS_RECIPE`;
+  3. the companion: the OS plus lgpio for the system's python3 (pi-trial's wheel: Debian 13
+     has no python3-lgpio) and then `python3 tools/install.py` run inside as on a Pi (apt,
+     a venv with the system's site packages, pip, the real unit enabled); named after the
+     OS layer and a hash of the sources it installs, so a changed checkout makes a new one.
+- Every command inside runs under proot + qemu-aarch64-static: no binfmt handler, no mount on
+  the host. Downloads are Debian packages (debootstrap, apt-get) and, in layer 3, what
+  install.py's pip fetches from PyPI for the companion (named in the log).
+- One build at a time: `cache_lock` serialises tools that share the cache folder.
+- `Clock` times each step and prints it, so every tool says how long each part took.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+import debian_root
+import pi_trial
+
+SOURCE = Path(__file__).resolve().parents[2]
+MIRROR = os.environ.get("COMPANION_DEBIAN_MIRROR", debian_root.DEFAULT_MIRROR)
+
+# Layer 1: every Debian package of the image, from Debian main and non-free-firmware. The
+# Python libraries are the ones Debian 13 ships in a version pyproject.toml accepts (Pillow 11,
+# pyserial 3.5, segno 1.6, luma.core 2.4); gpiozero (1.6 in Debian, 2.0 needed), luma.oled
+# (3.10, 3.13 needed) and lgpio (not in Debian) come from pip in layer 3.
+OS_PACKAGES = (
+    "systemd", "systemd-sysv", "udev", "kmod", "procps",
+    "linux-image-arm64", "initramfs-tools", "zstd", "raspi-firmware",
+    "python3", "python3-venv", "python3-pip", "python3-dev", "i2c-tools", "e2fsprogs",
+    "dosfstools", "ca-certificates",
+    "python3-pil", "python3-serial", "python3-segno", "python3-luma.core",
+)
+COMPONENTS = "main,non-free-firmware"
+TMPFILES = "/usr/bin/systemd-tmpfiles"
+VOLATILE = ("/dev", "/proc", "/sys", "/run", "/tmp")  # noqa: S108 (paths inside the root)
+# tools/pi_trial.py's root: only for its lgpio wheel builder (a scratch copy).
+BASE_SPEC = pi_trial.SPEC
+BASE_RECIPE = 2  # bump when build_base's steps change
+OS_RECIPE = 5  # bump when os_root's steps change
+
+# Partition labels: the same names Debian's own Raspberry Pi images use.
+BOOT_LABEL = "RASPIFIRM"
+ROOT_LABEL = "RASPIROOT"
+DATA_LABEL = "COMPANION"
+
+RASPI_FIRMWARE_DEFAULTS = f"""\
+# The table companion's image (tools/build-image). Read by raspi-firmware's kernel hooks,
+# which write /boot/firmware/cmdline.txt and config.txt from it.
+# No kernel console on a serial port: the UART on GPIO14/15 carries the line protocol.
+CONSOLES="tty0"
+ROOTPART=LABEL={ROOT_LABEL}
+"""
+
+
+# Host tools, Debian package -> a program it provides. `ensure_host_tools` installs the missing.
+HOST_TOOLS = {
+    "debootstrap": "debootstrap", "proot": "proot", "qemu-user-static": "qemu-aarch64-static",
+    "e2fsprogs": "mke2fs", "dosfstools": "mkfs.vfat", "mtools": "mcopy", "fdisk": "sfdisk",
+    "util-linux": "findmnt", "systemd": "systemd-tmpfiles",
+}
+QEMU_SYSTEM = {"qemu-system-arm": "qemu-system-aarch64"}
+
+
+class BuildError(RuntimeError):
+    """A step failed; the message says which and why."""
+
+
+@dataclass
+class Clock:
+    """Times named steps and prints each one as it ends: `[  12.3 s] step: detail`."""
+
+    out: TextIO = sys.stdout
+    steps: list[tuple[str, float, str]] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[list[str]]:
+        """Time the block; the block may append words to the yielded list (the detail)."""
+        detail: list[str] = []
+        begin = time.monotonic()
+        self.say(f"-- {name} ...")
+        yield detail
+        took = time.monotonic() - begin
+        self.steps.append((name, took, " ".join(detail)))
+        self.say(f"[{took:7.1f} s] {name}{': ' + ' '.join(detail) if detail else ''}")
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def total(self) -> float:
+        return time.monotonic() - self.started
+
+    def summary(self) -> str:
+        lines = [f"{'step':<58} {'seconds':>8}  detail"]
+        lines += [f"{name[:58]:<58} {took:8.1f}  {detail}" for name, took, detail in self.steps]
+        lines.append(f"{'total':<58} {self.total():8.1f}")
+        return "\n".join(lines)
+
+
+def ensure_host_tools(clock: Clock, tools: dict[str, str] = HOST_TOOLS) -> None:
+    """Install the host's missing tools from Debian (as root), or say which are missing."""
+    missing = [pkg for pkg, program in tools.items() if shutil.which(
+        program, path=debian_root.PATH_INSIDE) is None]
+    if not missing:
+        return
+    if os.geteuid() != 0:
+        raise BuildError(f"missing tools: sudo apt-get install {' '.join(missing)}")
+    with clock.step(f"host: apt-get install {' '.join(missing)}"):
+        env = {"PATH": debian_root.PATH_INSIDE, "DEBIAN_FRONTEND": "noninteractive"}
+        for argv in (["apt-get", "update", "-qq"],
+                     ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing]):
+            done = subprocess.run(argv, env=env, timeout=1800, check=False)  # noqa: S603
+            if done.returncode != 0:
+                raise BuildError(f"{' '.join(argv)} exited {done.returncode}")
+
+
+def cache_dir() -> Path:
+    """This package's cache folder (beside tools/debian_root.py's roots, never in the checkout)."""
+    return debian_root.cache_dir() / "pi-image"
+
+
+@contextmanager
+def cache_lock(clock: Clock) -> Iterator[None]:
+    """Hold the cache folder's lock: one build at a time (a second one waits, and says so)."""
+    cache_dir().mkdir(parents=True, exist_ok=True)
+    with (cache_dir() / ".lock").open("w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            clock.say(f"(another build holds {cache_dir() / '.lock'}: waiting for it)")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def run(argv: Sequence[str], *, timeout: float, log: TextIO | None = None,
+        cwd: Path | None = None, stdin_file: Path | None = None) -> str:
+    """Run a host command (no shell); its standard output, or BuildError naming it.
+
+    With `log` the output goes there as it comes and "" is returned."""
+    stdin = stdin_file.open("rb") if stdin_file else subprocess.DEVNULL
+    try:
+        done = subprocess.run(list(argv), stdin=stdin,  # noqa: S603 (a list, no shell)
+                              stdout=log if log else subprocess.PIPE,
+                              stderr=subprocess.STDOUT if log else subprocess.PIPE,
+                              text=True, timeout=timeout, cwd=cwd,
+                              env={"PATH": debian_root.PATH_INSIDE, "LANG": "C.UTF-8"},
+                              check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise BuildError(f"{argv[0]}: no answer within {timeout:.0f} s") from exc
+    except FileNotFoundError as exc:
+        raise BuildError(f"{argv[0]} is not installed (apt-get install it)") from exc
+    finally:
+        if stdin_file:
+            stdin.close()  # type: ignore[union-attr]
+    if done.returncode != 0:
+        raise BuildError(f"{' '.join(argv[:4])} ... exited {done.returncode}\n"
+                         f"{(done.stderr or done.stdout or '')[-3000:]}")
+    return done.stdout or ""
+
+
+def run_in(root: Path, argv: Sequence[str], *, log: TextIO, timeout: float = 3600,
+           env: dict[str, str] | None = None,
+           binds: Sequence[tuple[Path, str]] = ()) -> None:
+    """Run `argv` inside the arm64 `root` (proot + qemu-user); BuildError if it fails."""
+    try:
+        debian_root.run_proot(root, BASE_SPEC, argv, out=log, timeout=timeout, env=env,
+                              binds=binds)
+    except debian_root.RootError as exc:
+        raise BuildError(str(exc)) from exc
+
+
+def copy_tree(source: Path, target: Path) -> None:
+    """A copy keeping owners, modes, links and device nodes (what mke2fs -d will read).
+
+    Refuses a source with anything mounted below it (a /proc left by a build would be read
+    as files)."""
+    mounted = debian_root.mounts_below(source)
+    if mounted:
+        raise BuildError(f"not copying {source}: still mounted below it: {', '.join(mounted)}")
+    if target.exists():
+        shutil.rmtree(target)
+    run(["cp", "-a", "--reflink=auto", str(source), str(target)], timeout=1800)
+
+
+def source_digest(source: Path = SOURCE) -> str:
+    """A hash of every file tools/install.py installs from the checkout."""
+    digest = hashlib.sha256()
+    parts = [source / "pyproject.toml", source / "README.md", source / "tools/install.py",
+             source / "tools/install_files.py"]
+    for folder in ("companion", "systemd", "firmware_config"):
+        parts += sorted(p for p in (source / folder).rglob("*")
+                        if p.is_file() and "__pycache__" not in p.parts)
+    for part in parts:
+        digest.update(str(part.relative_to(source)).encode() + b"\0" + part.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _layer(name: str, clock: Clock, build: Callable[[Path], None]) -> Path:
+    final = cache_dir() / name
+    if (final / ".companion-layer.json").exists():
+        clock.say(f"== {name}: cached at {final}")
+        return final
+    partial = final.with_name(final.name + ".partial")
+    build(partial)
+    (partial / ".companion-layer.json").write_text(json.dumps(
+        {"layer": name, "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}) + "\n",
+        encoding="utf-8")
+    partial.rename(final)
+    return final
+
+
+def _patch(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    if old not in text:
+        raise BuildError(f"{path}: cannot find {old!r} to patch (a new debootstrap?)")
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def base_root(clock: Clock, log: TextIO) -> Path:
+    """Layer 1: every Debian package of the image, by debootstrap.
+
+    The second stage runs debootstrap's own script on the host (`--second-stage-target`)
+    with its target commands sent through proot + qemu-user instead of chroot. Run inside
+    the root instead (tools/debian_root.py's way), each of its pre-dependency rounds scans
+    the whole package list with an emulated perl, minutes each: with these packages that
+    took over 40 minutes here. The copy of debootstrap in the root is patched for this (and
+    to mount nothing: proot shows the host's /proc and /sys inside)."""
+    digest = hashlib.sha256(" ".join([COMPONENTS, *sorted(OS_PACKAGES)]).encode()).hexdigest()
+    name = f"base-trixie-arm64-{digest[:10]}-r{BASE_RECIPE}"
+
+    def build(partial: Path) -> None:
+        if partial.exists():
+            debian_root.remove_root(partial, log)
+        with clock.step("base: debootstrap --foreign trixie arm64 (host)") as d:
+            run(["debootstrap", "--foreign", "--arch=arm64", "--variant=minbase",
+                 f"--components={COMPONENTS}", f"--include={','.join(OS_PACKAGES)}",
+                 "trixie", str(partial), MIRROR], timeout=1800, log=log)
+            debs = list((partial / "var/cache/apt/archives").glob("*.deb"))
+            d.append(f"downloaded {len(debs)} Debian packages, "
+                     f"{sum(p.stat().st_size for p in debs) / 2**20:.0f} MiB, from {MIRROR}")
+        # proot 5.3 aborts on systemd-tmpfiles (an assertion in its path code), which
+        # systemd's and udev's maintainer scripts run: a local diversion parks the real one
+        # and a no-op stands in while dpkg runs; the host's systemd-tmpfiles --root creates
+        # what they would have created, after.
+        with (partial / "var/lib/dpkg/diversions").open("a", encoding="utf-8") as diversions:
+            diversions.write(f"{TMPFILES}\n{TMPFILES}.pi-image\n:\n")
+        noop = partial / TMPFILES.lstrip("/")
+        noop.write_text("#!/bin/sh\n# tools/pi_image: stands in while the root is built\n"
+                        "exit 0\n", encoding="utf-8")
+        noop.chmod(0o755)
+        # raspi-firmware's hook fills /boot/firmware: a plain folder here (the FAT partition's
+        # contents are copied out of it by tools/build-image).
+        (partial / "boot/firmware").mkdir(parents=True, exist_ok=True)
+        own = partial / "debootstrap"
+        qemu = debian_root.qemu_for(BASE_SPEC)
+        _patch(own / "debootstrap", 'CHROOT_CMD="chroot \\"$TARGET\\""',
+               f'CHROOT_CMD="proot -0 -r \\"$TARGET\\" -q {qemu} -b /dev -b /proc -b /sys '
+               '-w /"')
+        _patch(own / "functions", "in_target mount -t proc proc /proc || true",
+               ": # tools/pi_image: proot shows the host's /proc")
+        _patch(own / "functions", "in_target mount -t sysfs sysfs /sys || true",
+               ": # tools/pi_image: proot shows the host's /sys")
+        with clock.step("base: debootstrap --second-stage (dpkg emulated under proot)"):
+            (cache_dir() / "proot-tmp").mkdir(parents=True, exist_ok=True)
+            env = {"PATH": debian_root.PATH_INSIDE, "LANG": "C.UTF-8",
+                   "DEBOOTSTRAP_DIR": str(own), "DEBIAN_FRONTEND": "noninteractive",
+                   "PROOT_TMP_DIR": str(cache_dir() / "proot-tmp")}
+            done = subprocess.run(  # noqa: S603 (an argument list, no shell)
+                ["/bin/sh", str(own / "debootstrap"), "--second-stage",
+                 f"--second-stage-target={partial}"],
+                stdout=log, stderr=subprocess.STDOUT, env=env, timeout=7200, check=False)
+            mounted = debian_root.mounts_below(partial)
+            if mounted:
+                raise BuildError(f"debootstrap left mounts below {partial}: {mounted}")
+            if done.returncode != 0:
+                raise BuildError(f"debootstrap --second-stage exited {done.returncode} "
+                                 f"(log: {log.name})")
+        with clock.step("base: the real systemd-tmpfiles back; host's tmpfiles --root"):
+            noop.unlink()
+            run_in(partial, ["dpkg-divert", "--local", "--rename", "--remove", TMPFILES],
+                   log=log, timeout=600)
+            subprocess.run(  # noqa: S603 (an argument list; some lines may not apply offline)
+                ["/usr/bin/systemd-tmpfiles", f"--root={partial}", "--create",
+                 *(f"--exclude-prefix={p}" for p in VOLATILE)],
+                stdout=log, stderr=subprocess.STDOUT, timeout=600, check=False,
+                env={"PATH": debian_root.PATH_INSIDE})
+
+    return _layer(name, clock, build)
+
+
+def fill_boot_firmware(root: Path, version: str) -> None:
+    """What raspi-firmware's kernel hook (/etc/kernel/postinst.d/z50-raspi-firmware) writes
+    for arm64 with KERNEL=auto, ROOTPART=LABEL=RASPIROOT and CONSOLES="tty0", done here on the
+    host: under proot 5.3 the hook cannot see /boot (coreutils' statx is not translated, so
+    its `ls /boot/vmlinuz-*` looks at the host). The GPU firmware files were copied by
+    raspi-firmware's own postinst. Only difference: `ro` where the hook writes `rw`, as this
+    card's root is read-only (fstab says so too)."""
+    firmware = root / "boot/firmware"
+    firmware.mkdir(parents=True, exist_ok=True)
+    for dtb in sorted((root / f"usr/lib/linux-image-{version}/broadcom").glob("bcm*.dtb")):
+        shutil.copyfile(dtb, firmware / dtb.name)
+    for name in (f"vmlinuz-{version}", f"initrd.img-{version}"):
+        shutil.copyfile(root / "boot" / name, firmware / name)
+    (firmware / "config.txt").write_text(
+        "# Written by tools/build-image as raspi-firmware's kernel hook writes it\n"
+        "# (Debian 13, arm64, upstream kernel and device trees).\n\n"
+        f"arm_64bit=1\nenable_uart=1\nupstream_kernel=1\nkernel=vmlinuz-{version}\n"
+        f"initramfs initrd.img-{version}\n", encoding="utf-8")
+    (firmware / "cmdline.txt").write_text(
+        f"console=tty0 root=LABEL={ROOT_LABEL} ro fsck.repair=yes net.ifnames=0 cma=64M "
+        "rootwait\n", encoding="utf-8")
+
+
+def os_root(clock: Clock, log: TextIO) -> Path:
+    """Layer 2: the base plus raspi-firmware, set up for the image's labels and consoles."""
+    base = base_root(clock, log)
+
+    def build(partial: Path) -> None:
+        with clock.step("OS layer: copy the base root"):
+            copy_tree(base, partial)
+        sources = partial / "etc/apt/sources.list.d/debian.sources"
+        sources.parent.mkdir(parents=True, exist_ok=True)
+        sources.write_text(
+            f"Types: deb\nURIs: {MIRROR}\nSuites: trixie trixie-updates\n"
+            "Components: main non-free-firmware\n"
+            "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n", encoding="utf-8")
+        (partial / "etc/apt/sources.list").unlink(missing_ok=True)
+        (partial / "etc/default").mkdir(parents=True, exist_ok=True)
+        (partial / "etc/default/raspi-firmware").write_text(RASPI_FIRMWARE_DEFAULTS,
+                                                              encoding="utf-8")
+        (partial / "boot/firmware").mkdir(parents=True, exist_ok=True)
+        kernels = sorted((partial / "boot").glob("vmlinuz-*"))
+        if not kernels:
+            raise BuildError("the base root has no /boot/vmlinuz-*: linux-image-arm64 missing")
+        version = kernels[-1].name.removeprefix("vmlinuz-")
+        with clock.step("OS layer: update-initramfs (emulated), /boot/firmware") as d:
+            # The kernel was configured before initramfs-tools' hook was in place: no initrd.
+            run_in(partial, ["update-initramfs", "-c", "-k", version], log=log, timeout=3600)
+            fill_boot_firmware(partial, version)
+            d.append(f"kernel {version}")
+        for needed in ("config.txt", "cmdline.txt", f"initrd.img-{version}"):
+            if not (partial / "boot/firmware" / needed).exists():
+                raise BuildError(f"no /boot/firmware/{needed}")
+
+    return _layer(f"os-{base.name}-r{OS_RECIPE}", clock, build)
+
+
+@dataclass
+class _ImageTrial(pi_trial.Trial):
+    """pi-trial's steps, pointed at this layer's root instead of pi-trial's own."""
+
+    target: Path = Path()
+
+    @property
+    def work(self) -> Path:
+        return self.target
+
+
+def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
+    """Layer 3: the OS plus the companion, installed by tools/install.py's steps inside."""
+    os_layer = os_root(clock, log)
+
+    def build(partial: Path) -> None:
+        with clock.step("companion layer: copy the OS root"):
+            copy_tree(os_layer, partial)
+        trial = _ImageTrial(cache=debian_root.cache_dir(), out=log, target=partial)
+        trial.root = base_root(clock, log)  # the scratch copy that builds the wheel
+        with clock.step("companion layer: lgpio for the system's python3 (pi-trial's wheel)"):
+            # Raspberry Pi OS has python3-lgpio; Debian 13 has not, and PyPI has no wheel for
+            # Python 3.13: pi-trial builds one once from PyPI's sdist with Debian's swig.
+            try:
+                pi_trial.step_lgpio(trial)
+            except pi_trial.StepFailed as exc:
+                raise BuildError(str(exc)) from exc
+        src = partial / "opt/companion-src"
+        shutil.copytree(source, src, symlinks=True, ignore=pi_trial.COPY_IGNORE)
+        debian_root.prepare_for_pip(partial)
+        with clock.step("companion layer: python3 tools/install.py inside (emulated)") as d:
+            trial.apt_archives.joinpath("partial").mkdir(parents=True, exist_ok=True)
+            run_in(partial, ["python3", "/opt/companion-src/tools/install.py"], log=log,
+                   timeout=3600, binds=[(trial.apt_archives, "/var/cache/apt/archives")])
+            d.append("apt: Debian; pip: PyPI (gpiozero, luma.oled, setuptools); see the log")
+        shutil.rmtree(src)
+        if not (partial / "etc/systemd/system/multi-user.target.wants/companion.service"
+                ).is_symlink():
+            raise BuildError("install.py did not enable companion.service")
+
+    prefix = f"companion-{os_layer.name}-"
+    layer = _layer(prefix + source_digest(source), clock, build)
+    # Keep only the newest companion layer: each is about 1 GB.
+    for old in cache_dir().glob(prefix + "*"):
+        if old != layer and old.stat().st_mtime < layer.stat().st_mtime:
+            debian_root.remove_root(old, log)
+    return layer
