@@ -6,7 +6,7 @@ The numbers checked come from outside the .scad: the Raspberry Pi mechanical dra
 sizes, hole spacing), the display viewing areas of hardware/README.md, the pin map's buttons.
 """
 
-import importlib.util
+import importlib
 import itertools
 import math
 import shutil
@@ -19,16 +19,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _tool():
-    spec = importlib.util.spec_from_file_location("companion_case_tool", ROOT / "tools" / "case.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-CASE = _tool()
+sys.path.insert(0, str(ROOT / "tools"))  # the tools are scripts beside each other
+CASE = importlib.import_module("case")
 # Raspberry Pi mechanical drawings: outline and mounting-hole spacing (mm).
 BOARDS = {"pi4": ((85, 56), (58, 49)), "pi5": ((85, 56), (58, 49)), "zero2": ((65, 30), (58, 23))}
 # hardware/README.md: the viewing area of each panel, the window to cut.

@@ -1,7 +1,7 @@
 """tools/debian_root.py: roots cached outside the checkout, named by their recipe, never deleted
 while something is mounted below them, and entered without leaking the host's Python."""
 
-import importlib.util
+import importlib
 import io
 import sys
 from pathlib import Path
@@ -11,17 +11,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _tool():
-    spec = importlib.util.spec_from_file_location("companion_debian_root",
-                                                  ROOT / "tools" / "debian_root.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-dr = _tool()
+sys.path.insert(0, str(ROOT / "tools"))  # the tools are scripts beside each other
+dr = importlib.import_module("debian_root")
 
 
 @pytest.mark.parametrize(("env", "expected"), [

@@ -5,7 +5,7 @@ side by side, every pin is reached from its own column, no wire strikes through 
 is cut or runs off the picture, and each part's note is there in full.
 """
 
-import importlib.util
+import importlib
 import sys
 import tomllib
 from pathlib import Path
@@ -16,17 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PINMAP = ROOT / "hardware" / "pinmap.toml"
 
 
-def _tool():
-    spec = importlib.util.spec_from_file_location("companion_wiring_diagram",
-                                                  ROOT / "tools" / "wiring_diagram.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-TOOL = _tool()
+sys.path.insert(0, str(ROOT / "tools"))  # the tools are scripts beside each other
+TOOL = importlib.import_module("wiring_diagram")
 PINMAP_DATA = tomllib.loads(PINMAP.read_text(encoding="utf-8"))
 PANELS = list(PINMAP_DATA["panels"])
 
