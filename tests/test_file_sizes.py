@@ -1,6 +1,7 @@
 """Files stay small enough to read whole (issue #18): at most one module of companion/ runs
 over 450 lines."""
 
+import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"
@@ -13,3 +14,14 @@ def test_file_sizes_at_most_one_module_over_the_limit() -> None:
              for path in PACKAGE.rglob("*.py")}
     over = sorted(name for name, lines in sizes.items() if lines > LIMIT)
     assert len(over) <= 1, over
+
+
+def test_file_sizes_the_http_handler_class_only_gathers_and_writes() -> None:
+    """The web's plumbing stays thin (issue #18): the handler class is at most 150 lines;
+    rules live in web/policy.py, routes in web/routes.py, bounded reads in
+    web/bounded_reading.py."""
+    tree = ast.parse((PACKAGE / "web" / "http_handler.py").read_text(encoding="utf-8"))
+    handler = next(node for node in tree.body
+                   if isinstance(node, ast.ClassDef) and node.name == "HttpHandler")
+    assert handler.end_lineno is not None
+    assert handler.end_lineno - handler.lineno + 1 <= 150

@@ -7,6 +7,7 @@ without it starts exactly as before. The modules, each named after what it holds
 - :mod:`~companion.web.routes`: the route table (method, path, trust, handler) and handlers;
 - :mod:`~companion.web.answers`: answers as data, the web's errors and their HTTP statuses;
 - :mod:`~companion.web.http_handler`: the HTTP plumbing (gathers facts, writes answers);
+- :mod:`~companion.web.bounded_reading`: a connection's bytes read within budget and deadline;
 - :mod:`~companion.web.server`: the bounded threading HTTP server;
 - :mod:`~companion.web.service`: the server, channel and pairing wired for the composition root;
 - :mod:`~companion.web.channel`: the bridge to the event loop;

@@ -12,19 +12,10 @@ route does is companion/web/routes.py. What it promises:
   refusals, a handler's :class:`~companion.errors.CompanionError` (status from
   companion/web/answers.py's table), the base class's own (a bad request line, headers too
   long), and anything unexpected (500 ``internal``, logged).
-- Bounded before trusted (issue #19): the request line and headers are read by
-  :meth:`HttpHandler.read_head`, at most :data:`~companion.web.policy.HEAD_BYTES` in all and
-  within :data:`~companion.web.policy.HEAD_SECONDS` in all (each read waits only for what is
-  left of that deadline, so dribbling a byte at a time buys nothing), before anything else
-  parses them. Past the budget: 431; past the deadline: 408 (a connection that sent nothing
-  at all by then, an idle keep-alive one, is just closed); a request line without an
-  ``HTTP/1.x`` version (HTTP/0.9): 505 at once, never silence.
-- A body is read only when the policy allowed it, only as many bytes as it said, whole within
-  :data:`~companion.web.policy.BODY_SECONDS`: a body cut short (the client closed) is 400
-  ``short-body`` and one too slow 408, and neither ever reaches a handler.
-- A refusal that closes the connection is answered first, then the server stops writing and
-  reads and drops what the client still sends for at most :data:`LINGER_SECONDS` (nginx's
-  lingering close), so the client reads the answer rather than a reset.
+- Bounded before trusted (issue #19): the request's head and body are read through
+  companion/web/bounded_reading.py's :class:`~companion.web.bounded_reading.BoundedReader`
+  (a whole-head budget and deadline, 431 / 408 / 505 answered, never silence; a body only as
+  long as the policy allowed, a cut-off one never run; a lingering close after a refusal).
 - Every other socket read and write times out after :data:`SOCKET_TIMEOUT_SECONDS`.
 """
 
@@ -33,8 +24,6 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-import socket
-import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 from typing import Any, Final, Protocol, cast
@@ -42,9 +31,9 @@ from urllib.parse import urlsplit
 
 from companion.errors import CompanionError
 from companion.web.answers import Answer, answer_for, error_answer, json_answer
+from companion.web.bounded_reading import SOCKET_TIMEOUT_SECONDS, BoundedReader
 from companion.web.policy import (
     BODY_SECONDS,
-    HEAD_BYTES,
     HEAD_SECONDS,
     Facts,
     Refusal,
@@ -57,9 +46,6 @@ from companion.web.routes import ROUTES, Context, Handler, Request, Stream
 
 log = logging.getLogger(__name__)
 
-SOCKET_TIMEOUT_SECONDS: Final = 20.0
-LINGER_SECONDS: Final = 2.0
-LINGER_BYTES: Final = 8 * 1024 * 1024
 BASE_HEADERS: Final = (("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
                        ("Referrer-Policy", "no-referrer"))
 
@@ -91,7 +77,7 @@ class HttpHandler(BaseHTTPRequestHandler):
     def handle_one_request(self) -> None:
         """One request: its head read within the bounds, then parsed and answered."""
         self.command, self.request_version, self.requestline = "", "HTTP/1.0", ""
-        head = self.read_head()
+        head = self.reader().head(self.head_seconds)
         if head is None:
             self.close_connection = True
             return
@@ -114,72 +100,8 @@ class HttpHandler(BaseHTTPRequestHandler):
         except TimeoutError:
             self.close_connection = True
 
-    def read_head(self) -> bytes | Refusal | None:
-        """The request line and headers up to their blank line, or a refusal (over the
-        budget, past the deadline, not HTTP/1.x), or None for a client that closed (or sent
-        nothing but blank lines) before a request."""
-        deadline = time.monotonic() + self.head_seconds
-        head = bytearray()
-        while True:
-            chunk = self.read_some(deadline)
-            if isinstance(chunk, Refusal):
-                # A connection idle between requests (keep-alive) is closed without a word,
-                # as nginx's keepalive_timeout does; a request begun but late gets its 408.
-                return chunk if head else None
-            if not chunk:
-                return None  # closed before its request ended: nobody to answer
-            if not head:
-                skipped = len(chunk) - len(chunk.lstrip(b"\r\n"))  # blank lines before one
-                if skipped:
-                    self.rfile.read(skipped)
-                    continue
-            start = max(0, len(head) - 3)
-            wanted = chunk[:HEAD_BYTES + 1 - len(head)]
-            seen = bytes(head[start:]) + wanted
-            ends = [at + len(mark) for mark in (b"\r\n\r\n", b"\n\n", b"\n\r\n")
-                    if (at := seen.find(mark)) >= 0]
-            taken = min(ends) - (len(head) - start) if ends else len(wanted)
-            head += self.rfile.read(taken)
-            if b"\n" in head and not is_http1(bytes(head).split(b"\n", 1)[0]):
-                return Refusal("http-version-not-supported", "send HTTP/1.0 or HTTP/1.1",
-                               close=True)
-            if ends:
-                return bytes(head)
-            if len(head) > HEAD_BYTES:
-                return Refusal("request-header-fields-too-large",
-                               f"a request's line and headers are at most {HEAD_BYTES} bytes",
-                               close=True)
-
-    def read_some(self, deadline: float) -> bytes | Refusal:
-        """What the socket has (waiting at most until ``deadline``), not yet consumed; empty
-        when the client closed."""
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return Refusal("request-timeout", "the request did not arrive in time",
-                           close=True)
-        self.connection.settimeout(left)
-        try:
-            return cast(io.BufferedReader, self.rfile).peek(1)
-        except TimeoutError:
-            return Refusal("request-timeout", "the request did not arrive in time",
-                           close=True)
-        except OSError:
-            return b""
-
-    def read_body(self, length: int) -> bytes | Refusal:
-        """Exactly ``length`` bytes of body within the body deadline, or a refusal."""
-        deadline = time.monotonic() + self.body_seconds
-        body = bytearray()
-        while len(body) < length:
-            chunk = self.read_some(deadline)
-            if isinstance(chunk, Refusal):
-                return chunk
-            if not chunk:
-                return Refusal("short-body", f"the body ended after {len(body)} of the "
-                                             f"{length} bytes announced", close=True)
-            body += self.rfile.read(min(len(chunk), length - len(body)))
-        self.connection.settimeout(SOCKET_TIMEOUT_SECONDS)
-        return bytes(body)
+    def reader(self) -> BoundedReader:
+        return BoundedReader(self.connection, cast(io.BufferedReader, self.rfile))
 
     def refuse(self, refusal: Refusal) -> None:
         """Answer a refusal; one that closes is answered, then lingered on."""
@@ -187,22 +109,8 @@ class HttpHandler(BaseHTTPRequestHandler):
             self.connection.settimeout(SOCKET_TIMEOUT_SECONDS)
             self.write(error_answer(refusal.code, refusal.message), close=refusal.close)
         if refusal.close:
-            self.linger()
-
-    def linger(self) -> None:
-        """Stop writing, then read and drop what the client still sends, briefly and bounded,
-        so closing does not reset the connection before the client read its answer."""
-        self.close_connection = True
-        deadline = time.monotonic() + LINGER_SECONDS
-        dropped = 0
-        with contextlib.suppress(OSError):
-            self.connection.shutdown(socket.SHUT_WR)
-            while dropped < LINGER_BYTES and (left := deadline - time.monotonic()) > 0:
-                self.connection.settimeout(left)
-                chunk = cast(io.BufferedReader, self.rfile).read1(65536)
-                if not chunk:
-                    break
-                dropped += len(chunk)
+            self.close_connection = True
+            self.reader().linger()
 
     def send_error(self, code: int, message: str | None = None,
                    explain: str | None = None) -> None:
@@ -216,7 +124,8 @@ class HttpHandler(BaseHTTPRequestHandler):
             self.write(json_answer({"error": status.phrase.lower().replace(" ", "-"),
                                     "message": message or status.description}, code),
                        close=True)
-        self.linger()
+        self.close_connection = True
+        self.reader().linger()
 
     def do_GET(self) -> None:
         context = cast(Served, self.server).context
@@ -245,12 +154,13 @@ class HttpHandler(BaseHTTPRequestHandler):
         verdict = decide(facts, context.rules, ROUTES)
         if isinstance(verdict, Refusal):
             if verdict.discard:
-                discarded = self.read_body(verdict.discard)
+                discarded = self.reader().body(verdict.discard, self.body_seconds)
                 if isinstance(discarded, Refusal) and not verdict.close:
                     verdict = Refusal(verdict.code, verdict.message, close=True)
             self.refuse(verdict)
             return
-        body = self.read_body(verdict.body_bytes) if verdict.body_bytes else b""
+        body = (self.reader().body(verdict.body_bytes, self.body_seconds)
+                if verdict.body_bytes else b"")
         if isinstance(body, Refusal):
             self.refuse(body)  # never run: a cut-off or late body is not the request sent
             return
@@ -295,8 +205,3 @@ class HttpHandler(BaseHTTPRequestHandler):
         finally:
             stream.chunks.close()
 
-
-def is_http1(request_line: bytes) -> bool:
-    """Whether a request line ends with an ``HTTP/1.x`` version (HTTP/0.9 has none)."""
-    words = request_line.strip().split()
-    return len(words) == 3 and words[2].startswith(b"HTTP/1.")
