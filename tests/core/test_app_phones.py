@@ -4,6 +4,8 @@ alert box until its deadline, and "Forget phones" as the menu's last row."""
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.core.app import FORGET_PHONES, App, AppState, ForgetPhones
 from companion.core.buttons import Button, Gesture
@@ -76,3 +78,12 @@ def test_a_game_started_while_pairing_keeps_the_code_on_screen():
     assert codes(state) == ["11122233"]
     assert app.next_wake(state, 5.0) == 120.0
     assert codes(app.show_pair_code(state, PHONE, None, 0.0)[0]) == []
+
+
+@given(st.text(alphabet="0123456789", max_size=8), st.text(alphabet="0123456789", max_size=8))
+def test_pair_code_comparison_is_plain_equality(typed: str, code: str) -> None:
+    """The core compares codes without hmac (which would load OpenSSL into every box)."""
+    from companion.core.table_page import _same_code
+
+    assert _same_code(typed, code) == (typed == code)
+    assert _same_code(code, code)

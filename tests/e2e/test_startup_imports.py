@@ -27,6 +27,7 @@ NOT_BEFORE_READY = (
     "companion.doctor",
     "companion.web",
     "http.server",
+    "_hashlib",  # OpenSSL: about 4 MB of RSS (bench rss_mb), needed only by the web's tokens
     "PIL.JpegImagePlugin",
     "PIL.TiffImagePlugin",
     "PIL.BmpImagePlugin",
