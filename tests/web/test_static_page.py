@@ -9,13 +9,28 @@ from importlib import resources
 import pytest
 
 STATIC = resources.files("companion.web") / "static"
-FILES = ("index.html", "app.js", "style.css")
+SCRIPTS = ("app.js", "common.js", "score.js", "history.js")
+FILES = ("index.html", *SCRIPTS, "style.css")
 # The one absolute URL the page may hold: the SVG namespace, which is a name, not a fetch.
 ALLOWED_URLS = {"http://www.w3.org/2000/svg"}
 
 
 def text(name: str) -> str:
     return (STATIC / name).read_text(encoding="utf-8")
+
+
+def all_scripts() -> str:
+    """The page's modules, one after the other (app.js, the entry, first)."""
+    return "\n".join(text(name) for name in SCRIPTS)
+
+
+def test_every_module_in_the_folder_is_known_and_imported() -> None:
+    """The page is app.js and the modules it imports (directly or through another); a new
+    module joins SCRIPTS, so every check here reads it."""
+    on_disk = {path.name for path in STATIC.iterdir() if path.name.endswith(".js")}
+    assert on_disk == set(SCRIPTS)
+    imported = set(re.findall(r'from "\./([\w-]+\.js)"', all_scripts()))
+    assert imported == set(SCRIPTS) - {"app.js"}
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -35,7 +50,8 @@ def test_index_loads_only_the_packaged_script_and_style() -> None:
 
 def test_every_documented_stable_id_exists() -> None:
     script, index = text("app.js"), text("index.html")
-    header, code = script.split("\nconst ", 1)
+    header = script.split("\nimport ", 1)[0]
+    code = all_scripts()[len(header):]
     documented = set(re.findall(r"#([a-z][a-z0-9-]*[a-z0-9])\b", header))
     assert {"timer-digits", "score-send", "score-error", "button-next", "history"} <= documented
     for name in documented:
@@ -74,14 +90,14 @@ def test_the_script_holds_no_game_facts() -> None:
     facts = {word for game in GAMES for word in (game.label, game.title)}
     facts |= {word for card in EVENT_CARDS.values() for word in (card.id, card.title)}
     facts |= set(SCENARIO_TITLES) | set(SCENARIO_TITLES.values())
-    literals = string_literals(text("app.js"))
+    literals = string_literals(all_scripts())
     assert len(literals) > 100  # the extraction works
-    for name, texts in (("app.js", literals), ("index.html", [text("index.html")])):
+    for name, texts in (("the scripts", literals), ("index.html", [text("index.html")])):
         found = {fact for fact in facts for body in texts
                  if re.search(rf"(?<![\w-]){re.escape(fact)}(?![\w-])", body)}
         assert not found, f"{name} copies game facts: {sorted(found)}"
 
 
 def test_the_script_reads_the_games_facts_from_the_box() -> None:
-    script = text("app.js")
+    script = all_scripts()
     assert 'getJson("/api/games")' in script

@@ -1,0 +1,96 @@
+// The table page's shared plumbing: DOM helpers, the page's state, talking to the box and
+// the games' facts. Every other module of the page imports from here; this one imports nothing.
+//
+// Two events tell the rest of the page what happened here without this module knowing it:
+//   "companion:unpaired" (on document) when the box answered a line with 401/403;
+//   "companion:games" (on document) once the games' facts have arrived.
+
+export const LONG_PRESS_DEFAULT_MS = 600;
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
+
+/** Make an element: el("p", {class: "x", "aria-label": "y"}, "text", child...). */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Replace a node's children, skipping the null/false of optional parts. */
+export function fill(node, ...children) {
+  node.replaceChildren(...children.filter((child) => child !== null && child !== undefined && child !== false));
+}
+
+export const page = {
+  state: null,
+  screen: null,
+  frame: -1,
+  longPressMs: LONG_PRESS_DEFAULT_MS,
+};
+
+// -- talking to the box --------------------------------------------------------------------
+
+export async function getJson(path) {
+  const response = await fetch(path, { credentials: "same-origin", cache: "no-store" });
+  let body = null;
+  try { body = await response.json(); } catch { body = null; }
+  return { status: response.status, ok: response.ok, body };
+}
+
+/** Send one protocol line; resolves to the reply line ("ok ...", "err ..."). */
+export async function sendLine(line) {
+  try {
+    const response = await fetch("/api/line", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "text/plain; charset=utf-8" }, body: line,
+    });
+    let body = null;
+    try { body = await response.json(); } catch { body = null; }
+    if (body && typeof body.reply === "string") return body.reply;
+    if (response.status === 401 || response.status === 403) {
+      document.dispatchEvent(new CustomEvent("companion:unpaired"));
+    }
+    const message = body && (body.message || body.error);
+    return `err http-${response.status} ${message || response.statusText}`;
+  } catch (error) {
+    return `err offline the box did not answer (${error.message})`;
+  }
+}
+
+// -- the games' facts -----------------------------------------------------------------------
+// Titles and the lists a score form offers come from the box (GET /api/games: each game's
+// facts, declared once in companion/games/registry.py); this script keeps no copy of them.
+
+export const games = { list: [] };
+
+export async function loadGames() {
+  if (games.list.length) return;
+  try {
+    const { ok, body } = await getJson("/api/games");
+    if (ok && body && Array.isArray(body.games)) {
+      games.list = body.games;
+      document.dispatchEvent(new CustomEvent("companion:games"));
+    }
+  } catch { /* offline: asked again when a form is built */ }
+}
+
+export function gameTitle(game) {
+  return games.list.find((facts) => facts.name === game)?.title ?? game;
+}
+
+/** One of the lists a game's form offers ([[id, title], ...]); empty until the box said. */
+export function gameList(game, list) {
+  return games.list.find((facts) => facts.name === game)?.lists?.[list] ?? [];
+}
+

@@ -1,0 +1,146 @@
+// The History tab: every game the box kept, with its chart, downloads and BG Stats link.
+// Stable hooks: see the header of app.js ("History").
+
+import { $, el, getJson } from "./common.js";
+
+// -- history -------------------------------------------------------------------------------
+
+export async function loadHistory() {
+  const message = $("#history-message");
+  message.textContent = "Loading…";
+  const { ok, body, status } = await getJson("/api/history").catch(() => ({ ok: false, status: 0 }));
+  if (!ok) {
+    message.textContent = `Could not read the history (${body?.message ?? status}).`;
+    return;
+  }
+  message.textContent = body.games.length ? "" : "No games yet.";
+  $("#history").replaceChildren(...body.games.map(historyGame));
+}
+
+function resultText(result) {
+  if (result === null || result === undefined) return "not finished";
+  if (typeof result === "string") return result;
+  if (Array.isArray(result.winners)) return result.winners.length ? `winners: ${result.winners.join(", ")}` : "no winner";
+  return JSON.stringify(result).slice(0, 40);
+}
+
+function historyGame(game) {
+  const started = String(game.started ?? "").replace("T", " ").slice(0, 16);
+  const links = el("p", { class: "downloads" },
+    ...Object.entries(game.downloads).map(([kind, href]) =>
+      el("a", { class: "download", href, download: "", "data-kind": kind }, `Download ${kind.toUpperCase()}`)),
+    game.bgstats ? el("a", { class: "bgstats", href: game.bgstats }, "Log this play in BG Stats") : null);
+  const table = el("div", { class: "table-scroll" }, el("table", {},
+    el("caption", {}, "Per round"),
+    el("thead", {}, el("tr", {}, ...game.table.columns.map((c) => el("th", { scope: "col" }, c)))),
+    el("tbody", {}, ...game.table.rows.map((row) => el("tr", {}, ...row.map((cell) => el("td", {}, cell ?? "")))))));
+  return el("details", { class: "history-game", "data-game-id": game.id },
+    el("summary", {}, `#${game.id} ${game.title} — ${started} — ${resultText(game.result)}`),
+    el("figure", { class: "chart-figure" }, el("figcaption", {}, game.chart.title), chartSvg(game.chart)),
+    links, table);
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attributes = {}, text = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+function niceScale(values, whole) {
+  const low = Math.min(0, ...values);
+  const high = Math.max(1, ...values);
+  const raw = ((high - low) * 1.08) / 5;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  let step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw);
+  if (whole) step = Math.max(1, Math.ceil(step));
+  return { low: Math.floor(low / step) * step, high: Math.ceil((high * 1.08) / step) * step, step };
+}
+
+/** The export's chart, drawn in the page: panels over one x axis, each with its y axis, ticks,
+ * labels, reference marks and legend. */
+function chartSvg(chart) {
+  // Drawn for a phone's width (the text stays readable when the SVG is scaled down to one);
+  // a laptop scales it up.
+  const width = 440;
+  const left = 44;
+  const right = width - 8;
+  const panelHeight = 140;
+  const head = 10;
+  const gap = 44;
+  const height = head + chart.panels.length * (panelHeight + gap) + 30;
+  const root = svg("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img",
+    "aria-label": chart.title });
+  root.append(svg("title", {}, chart.title));
+  const xs = chart.panels.flatMap((p) => p.series.flatMap((s) => s.points.map(([x]) => x)))
+    .concat(chart.x_ticks.map(([x]) => x));
+  const xLow = xs.length ? Math.min(...xs) : 0;
+  const xHigh = xs.length ? Math.max(...xs) : 0;
+  const slot = (right - left) / (xHigh - xLow + 1);
+  const centre = (x) => left + (x - xLow + 0.5) * slot;
+  const labels = new Map(chart.x_ticks.length ? chart.x_ticks : Array.from({ length: xHigh - xLow + 1 }, (_, i) => [xLow + i, String(xLow + i)]));
+  const widest = Math.max(...[...labels.values()].map((l) => l.length * 7), 7) + 4;
+  const every = [1, 2, 5, 10, 20, 50, 100, 1000].find((n) => n * slot >= widest) ?? 1000;
+  let top = head + 18;
+  chart.panels.forEach((panel, index) => {
+    const bottom = top + panelHeight;
+    const values = panel.series.flatMap((s) => s.points.map(([, y]) => y)).concat(panel.marks.map((m) => m.value));
+    const scale = niceScale(values, panel.whole);
+    const y = (v) => bottom - ((v - scale.low) / (scale.high - scale.low)) * panelHeight;
+    root.append(svg("text", { x: 4, y: top - 9, class: "axis-label" }, panel.y_label));
+    for (let tick = scale.low; tick <= scale.high + scale.step / 1000; tick += scale.step) {
+      root.append(svg("line", { x1: left, x2: right, y1: y(tick), y2: y(tick), class: "grid" }),
+        svg("text", { x: left - 6, y: y(tick) + 4, class: "tick", "text-anchor": "end" }, String(Math.round(tick * 100) / 100)));
+    }
+    const bars = panel.series.filter((s) => s.kind === "bar");
+    panel.series.forEach((series) => {
+      if (series.kind === "bar") {
+        const place = bars.indexOf(series);
+        const barWidth = Math.max((slot * 0.7) / bars.length, 1);
+        for (const [x, v] of series.points) {
+          const [y0, y1] = [y(v), y(0)].sort((a, b) => a - b);
+          root.append(svg("rect", { x: centre(x) - slot * 0.35 + place * barWidth, y: y0, width: barWidth - 1,
+            height: Math.max(y1 - y0, 0.5), fill: series.colour }, null));
+        }
+      } else {
+        let points = series.points.map(([x, v]) => [centre(x), y(v)]);
+        if (series.kind === "step" && points.length) {
+          const half = slot / 2;
+          const stepped = [[points[0][0] - half, points[0][1]]];
+          points.forEach(([x, v], i) => {
+            stepped.push([x + half, v]);
+            if (i + 1 < points.length) stepped.push([x + half, points[i + 1][1]]);
+          });
+          points = stepped;
+        }
+        root.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), fill: "none",
+          stroke: series.colour, "stroke-width": 2.5 }));
+      }
+    });
+    for (const mark of panel.marks) {
+      root.append(svg("line", { x1: left, x2: right, y1: y(mark.value), y2: y(mark.value), class: "mark" }),
+        svg("text", { x: right - 4, y: y(mark.value) - 4, class: "mark-label", "text-anchor": "end" }, mark.label));
+    }
+    if (panel.series.length > 1) {
+      let x = left + 4;
+      for (const series of panel.series) {
+        root.append(svg("rect", { x, y: top + 4, width: 10, height: 10, fill: series.colour }),
+          svg("text", { x: x + 14, y: top + 13, class: "legend" }, series.name));
+        x += series.name.length * 7.5 + 30;
+      }
+    }
+    root.append(svg("polyline", { points: `${left},${top} ${left},${bottom} ${right},${bottom}`, class: "axis" }));
+    for (const [x, label] of labels) {
+      if ((x - xLow) % every !== 0) continue;
+      root.append(svg("text", { x: centre(x), y: bottom + 15, class: "tick", "text-anchor": "middle" }, label));
+    }
+    if (index === chart.panels.length - 1) {
+      root.append(svg("text", { x: (left + right) / 2, y: bottom + 32, class: "axis-label", "text-anchor": "middle" }, chart.x_label));
+    }
+    top = bottom + gap;
+  });
+  return root;
+}
+

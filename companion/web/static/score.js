@@ -1,0 +1,421 @@
+// The Score tab: a form per game, Overbooked's seat grids, and the box's verdict.
+// Stable hooks: see the header of app.js ("Score entry").
+
+import { $, $$, el, fill, page, getJson, sendLine, loadGames, gameTitle, gameList, games } from "./common.js";
+
+const SEAT_CYCLE = [".", "R", "W", "B", "G", "Y"];
+const SEAT_NAMES = {
+  ".": "empty", R: "couple (red)", W: "child (white)", B: "friend (blue)",
+  G: "friend (green)", Y: "friend (yellow)",
+};
+const BOARDS = {
+  "1-3-player": [3, 4, 3],
+  "4-player": [4, 4],
+};
+const ROWS = 5;
+
+// -- score entry ---------------------------------------------------------------------------
+
+/** A number stepper: label, - / + buttons and the input, all findable by name. */
+function stepper(label, field, { player = null, value = 0, min = 0, max = 999 } = {}) {
+  const id = player === null ? `score-${field}` : `score-${player}-${field}`;
+  const input = el("input", {
+    id, type: "number", inputmode: "numeric", min, max, value, "data-field": field,
+  });
+  const bump = (delta) => {
+    const next = Math.min(max, Math.max(min, (Number(input.value) || 0) + delta));
+    input.value = String(next);
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  };
+  return el("div", { class: "stepper", "data-field": field, "data-player": player },
+    el("label", { for: id }, label),
+    el("button", { type: "button", "aria-label": `${label}: less`, onclick: () => bump(-1) }, "−"),
+    input,
+    el("button", { type: "button", "aria-label": `${label}: more`, onclick: () => bump(1) }, "+"));
+}
+
+function numberOf(id) {
+  const value = $(`#${id}`)?.value ?? "";
+  return value === "" ? Number.NaN : Number(value);
+}
+
+function textField(label, id, value) {
+  return el("div", { class: "field" }, el("label", { for: id }, label),
+    el("input", { id, type: "text", value, autocomplete: "off" }));
+}
+
+function select(label, id, options, value, onchange) {
+  return el("div", { class: "field" }, el("label", { for: id }, label),
+    el("select", { id, onchange },
+      ...options.map(([key, text]) => el("option", { value: key, selected: key === value }, text))));
+}
+
+const builders = {
+  "now-boarding": buildNowBoarding,
+  "now-boarding-v3": buildV3,
+  planes: buildPlanes,
+  overbooked: buildOverbooked,
+};
+const readers = {
+  "now-boarding": readNowBoarding,
+  "now-boarding-v3": readV3,
+  planes: readPlanes,
+  overbooked: readOverbooked,
+};
+
+/** The forms this page has, in the order it offers them: the game, and what its form enters
+ * when that is not the whole game (the titles come from the box). */
+const SCORE_FORMS = [["overbooked", ""], ["planes", ""], ["now-boarding-v3", ""],
+  ["now-boarding", ": the final count"]];
+
+function fillScoreGames() {
+  const choice = $("#score-game");
+  if (choice.options.length) return;
+  choice.append(...SCORE_FORMS.filter(([game]) => games.list.some((facts) => facts.name === game))
+    .map(([game, what]) => el("option", { value: game }, `${gameTitle(game)}${what}`)));
+}
+
+export async function buildScoreForm(prefill = null) {
+  await loadGames();
+  fillScoreGames();
+  const game = $("#score-game").value;
+  if (!builders[game]) return;  // the box has not said which games there are (yet)
+  const form = $("#score-form");
+  form.replaceChildren();
+  $("#score-error").textContent = "";
+  $("#score-result").replaceChildren();
+  builders[game](form, prefill);
+}
+
+function buildNowBoarding(form, prefill) {
+  form.append(
+    stepper("players", "players", { value: prefill?.players ?? 3, min: 2, max: 5 }),
+    stepper("complaints", "complaints", { value: prefill?.complaints ?? 0 }),
+    stepper("undelivered", "undelivered", { value: prefill?.undelivered ?? 0 }),
+    stepper("unserved_vips", "unserved_vips", { value: prefill?.unserved_vips ?? 0 }),
+    el("p", { class: "hint" },
+      "Complaints in all = complaints + half the undelivered (rounded down) + unserved VIPs; "
+      + "the table wins with fewer than 3."));
+}
+
+function readNowBoarding() {
+  return {
+    players: numberOf("score-players"), complaints: numberOf("score-complaints"),
+    undelivered: numberOf("score-undelivered"), unserved_vips: numberOf("score-unserved_vips"),
+  };
+}
+
+function playerCount(form, id, fallback, min, max, rebuild) {
+  return select("Players", id,
+    Array.from({ length: max - min + 1 }, (_, i) => [String(min + i), String(min + i)]),
+    String(fallback), rebuild);
+}
+
+function buildV3(form, prefill) {
+  const players = prefill?.players ?? Array.from({ length: 3 }, (_, i) => ({ name: `P${i + 1}`, total: 0 }));
+  const rebuild = () => {
+    const count = Number($("#v3-players").value);
+    const kept = readV3().players;
+    buildV3(form, { variant: $("#v3-variant").value, lost: numberOf("score-lost"),
+      players: Array.from({ length: count }, (_, i) => kept[i] ?? { name: `P${i + 1}`, total: 0 }) });
+  };
+  fill(form,
+    select("Variant", "v3-variant", [["basic", "basic"], ["advanced", "advanced"]],
+      prefill?.variant ?? "basic"),
+    playerCount(form, "v3-players", players.length, 3, 6, rebuild),
+    stepper("Lost pile", "lost", { value: prefill?.lost ?? 0 }),
+    ...players.map((player, index) => el("fieldset", { class: "player" },
+      el("legend", {}, `Player ${index + 1}`),
+      textField("name", `score-${index}-name`, player.name),
+      stepper("total", "total", {
+        player: index,
+        value: player.total ?? (player.passengers ?? []).reduce((a, b) => a + b, 0),
+      }))));
+}
+
+function readV3() {
+  const players = $$("#score-form fieldset.player").map((_, index) => ({
+    name: $(`#score-${index}-name`).value.trim(), total: numberOf(`score-${index}-total`),
+  }));
+  return { variant: $("#v3-variant")?.value ?? "basic", lost: numberOf("score-lost"), players };
+}
+
+function buildPlanes(form, prefill) {
+  const players = prefill?.players
+    ?? Array.from({ length: 2 }, (_, i) => ({ name: `P${i + 1}`, goals: [], boarded: 0 }));
+  const rebuild = (changed) => {
+    const kept = readPlanes().players;
+    const count = changed ?? Number($("#planes-players").value);
+    buildPlanes(form, {
+      players: Array.from({ length: count }, (_, i) => kept[i] ?? { name: `P${i + 1}`, goals: [], boarded: 0 }),
+    });
+  };
+  fill(form,
+    playerCount(form, "planes-players", players.length, 2, 4, () => rebuild()),
+    ...players.map((player, index) => el("fieldset", { class: "player" },
+      el("legend", {}, `Player ${index + 1}`),
+      textField("name", `score-${index}-name`, player.name),
+      stepper("own cubes boarded", "boarded", { player: index, value: player.boarded ?? 0, max: 5 }),
+      el("div", { class: "goals", "data-player": index },
+        ...(player.goals ?? []).map((vp, goal) =>
+          stepper(`goal card ${goal + 1} VP`, `goal-${goal}`, { player: index, value: vp }))),
+      el("button", {
+        type: "button", id: `planes-add-goal-${index}`, "aria-label": `Player ${index + 1}: add a goal card`,
+        onclick: () => {
+          const kept = readPlanes().players;
+          kept[index].goals.push(0);
+          buildPlanes(form, { players: kept });
+        },
+      }, "+ goal card"),
+      player.goals?.length ? el("button", {
+        type: "button", "aria-label": `Player ${index + 1}: remove the last goal card`,
+        onclick: () => {
+          const kept = readPlanes().players;
+          kept[index].goals.pop();
+          buildPlanes(form, { players: kept });
+        },
+      }, "− goal card") : null)));
+}
+
+function readPlanes() {
+  const players = $$("#score-form fieldset.player").map((fieldset, index) => ({
+    name: $(`#score-${index}-name`).value.trim(),
+    goals: $$(".goals input", fieldset).map((input) => (input.value === "" ? Number.NaN : Number(input.value))),
+    boarded: numberOf(`score-${index}-boarded`),
+  }));
+  return { players };
+}
+
+// Overbooked: the seat grid drawn to the board's layout, one tab per player.
+
+const overbooked = { active: 0 };
+
+function emptyRows(board) {
+  const row = BOARDS[board].map((seats) => ".".repeat(seats)).join("|");
+  return Array.from({ length: ROWS }, () => row);
+}
+
+function boardFor(choice, players) {
+  if (choice !== "auto") return choice;
+  return players === 4 ? "4-player" : "1-3-player";
+}
+
+function buildOverbooked(form, prefill) {
+  const input = prefill ?? {};
+  const count = input.players?.length ?? 2;
+  const boardChoice = input.board ?? "auto";
+  const board = boardFor(boardChoice, count);
+  const blank = emptyRows(board);
+  const players = Array.from({ length: count }, (_, i) => {
+    const given = input.players?.[i] ?? {};
+    const seats = Array.isArray(given.seats) && given.seats.length
+      && given.seats[0].length === blank[0].length ? given.seats : blank;
+    return {
+      name: given.name ?? `P${i + 1}`, seats, overbooked: given.overbooked ?? 0,
+      vouchers: given.vouchers ?? 0, bonus_cards: given.bonus_cards ?? 0,
+    };
+  });
+  const variant = input.variant ?? "base";
+  overbooked.active = Math.min(overbooked.active, count - 1);
+  const rebuild = () => buildOverbooked(form, { ...readOverbooked(), board: $("#ob-board").value });
+  const resize = () => {
+    const current = readOverbooked();
+    const wanted = Number($("#ob-players").value);
+    const kept = Array.from({ length: wanted }, (_, i) => current.players[i] ?? { name: `P${i + 1}` });
+    buildOverbooked(form, { ...current, board: $("#ob-board").value, players: kept });
+  };
+  const events = new Set(input.events ?? []);
+  const scenarios = gameList("overbooked", "scenarios");
+  const tabs = el("div", { class: "player-tabs", role: "tablist", "aria-label": "Players" },
+    ...players.map((player, index) => el("button", {
+      type: "button", role: "tab", id: `ob-tab-${index}`, "data-player": index,
+      "aria-selected": String(index === overbooked.active), "aria-controls": `ob-player-${index}`,
+      onclick: () => { overbooked.active = index; selectPlayerTab(); },
+    }, player.name || `Player ${index + 1}`)));
+  fill(form,
+    el("div", { class: "row" },
+      select("Variant", "ob-variant", [["base", "base"], ["advanced", "advanced"]], variant, rebuild),
+      select("Board side", "ob-board", [["auto", "auto"],
+        ["1-3-player", "1-3-player side"], ["4-player", "4-player side"]], boardChoice, rebuild),
+      select("Players", "ob-players", [["1", "1 (solo)"], ["2", "2"], ["3", "3"], ["4", "4"]],
+        String(count), resize)),
+    count === 1 ? el("div", { class: "row" },
+      select("Solo scenario", "ob-scenario", scenarios, input.solo?.scenario ?? scenarios[0]?.[0]),
+      select("Difficulty", "ob-difficulty", [["easy", "easy"], ["medium", "medium"], ["hard", "hard"]],
+        input.solo?.difficulty ?? "easy")) : null,
+    el("details", { class: "events" },
+      el("summary", {}, `Event cards in play (${events.size})`),
+      el("div", { class: "event-list" }, ...gameList("overbooked", "events").map(([id, name]) => el("label", {},
+        el("input", { type: "checkbox", "data-event": id, checked: events.has(id) }), ` ${name}`)))),
+    tabs,
+    ...players.map((player, index) => el("section", {
+      class: "ob-player", id: `ob-player-${index}`, role: "tabpanel", "aria-labelledby": `ob-tab-${index}`,
+      hidden: index !== overbooked.active, "data-player": index,
+    },
+    textField("name", `score-${index}-name`, player.name),
+    seatGrid(player.seats, index),
+    el("p", { class: "counts", id: `ob-counts-${index}`, "aria-live": "polite" }),
+    stepper("overbooked", "overbooked", { player: index, value: player.overbooked }),
+    stepper("vouchers", "vouchers", { player: index, value: player.vouchers }),
+    variant === "advanced" ? stepper("bonus cards", "bonus_cards", { player: index, value: player.bonus_cards }) : null)));
+  for (let index = 0; index < count; index += 1) {
+    updateCounts(index);
+    $(`#score-${index}-name`).addEventListener("input", (event) => {
+      $(`#ob-tab-${index}`).textContent = event.target.value || `Player ${index + 1}`;
+    });
+  }
+}
+
+function selectPlayerTab() {
+  for (const tab of $$(".player-tabs [role=tab]")) {
+    const selected = Number(tab.dataset.player) === overbooked.active;
+    tab.setAttribute("aria-selected", String(selected));
+    $(`#ob-player-${tab.dataset.player}`).hidden = !selected;
+  }
+}
+
+function seatGrid(rows, player) {
+  // A group of plain buttons (not an ARIA grid): each seat stays a button by its role and name.
+  const grid = el("div", { class: "plane", role: "group", "aria-label": `Player ${player + 1}'s plane` });
+  rows.forEach((row, r) => {
+    const line = el("div", { class: "plane-row" },
+      el("span", { class: "row-number", "aria-hidden": "true" }, String(r + 1)));
+    [...row].forEach((letter, c) => {
+      if (letter === "|") {
+        line.append(el("span", { class: "aisle", "aria-hidden": "true" }));
+        return;
+      }
+      const seat = el("button", {
+        type: "button", class: "seat", "data-player": player,
+        "data-row": r + 1, "data-column": c + 1, "data-seat": letter,
+      });
+      describeSeat(seat);
+      seat.addEventListener("click", () => {
+        const next = SEAT_CYCLE[(SEAT_CYCLE.indexOf(seat.dataset.seat) + 1) % SEAT_CYCLE.length];
+        seat.dataset.seat = next;
+        describeSeat(seat);
+        updateCounts(player);
+      });
+      line.append(seat);
+    });
+    grid.append(line);
+  });
+  return grid;
+}
+
+function describeSeat(seat) {
+  const letter = seat.dataset.seat;
+  seat.textContent = letter === "." ? "" : letter;
+  seat.setAttribute("aria-label",
+    `row ${seat.dataset.row}, column ${seat.dataset.column}: ${SEAT_NAMES[letter]}`);
+}
+
+function seatRows(player) {
+  const rows = [];
+  for (const line of $$(`#ob-player-${player} .plane-row`)) {
+    rows.push([...line.children].slice(1).map((cell) => (cell.classList.contains("aisle") ? "|" : cell.dataset.seat)).join(""));
+  }
+  return rows;
+}
+
+function updateCounts(player) {
+  const tally = { R: 0, W: 0, B: 0, G: 0, Y: 0, ".": 0 };
+  for (const seat of $$(`#ob-player-${player} .seat`)) tally[seat.dataset.seat] += 1;
+  $(`#ob-counts-${player}`).textContent =
+    `red ${tally.R}, white ${tally.W}, blue ${tally.B}, green ${tally.G}, `
+    + `yellow ${tally.Y}, empty ${tally["."]}`;
+}
+
+function readOverbooked() {
+  const variant = $("#ob-variant")?.value ?? "base";
+  const count = $$(".ob-player").length;
+  const players = Array.from({ length: count }, (_, index) => {
+    const player = {
+      name: $(`#score-${index}-name`).value.trim(), seats: seatRows(index),
+      overbooked: numberOf(`score-${index}-overbooked`), vouchers: numberOf(`score-${index}-vouchers`),
+    };
+    if (variant === "advanced") player.bonus_cards = numberOf(`score-${index}-bonus_cards`);
+    return player;
+  });
+  const input = {
+    variant, events: $$("input[data-event]").filter((box) => box.checked).map((box) => box.dataset.event),
+    players,
+  };
+  if (count === 1 && $("#ob-scenario")) {
+    input.solo = { scenario: $("#ob-scenario").value, difficulty: $("#ob-difficulty").value };
+  }
+  return input;
+}
+
+async function sendScore() {
+  const game = $("#score-game").value;
+  const input = readers[game]();
+  const error = $("#score-error");
+  const out = $("#score-result");
+  error.textContent = "";
+  out.replaceChildren(el("p", {}, "Scoring…"));
+  const reply = await sendLine(`score ${game} ${JSON.stringify(input)}`);
+  if (reply.startsWith("ok")) {
+    renderResult(JSON.parse(reply.slice(2).trim() || "{}"));
+  } else {
+    out.replaceChildren();
+    // The refusal as the box gives it: it names the player, row and column.
+    error.textContent = reply.replace(/^err \S+ /, "");
+  }
+}
+
+function renderResult(result) {
+  const out = $("#score-result");
+  const parts = [];
+  const players = result.players ?? [];
+  if (players.length) {
+    const places = new Map();
+    (result.ranking ?? []).forEach((names, index) => names.forEach((name) => places.set(name, index + 1)));
+    const categories = [...new Set(players.flatMap((player) => Object.keys(player.breakdown ?? {})))];
+    const ordered = [...players].sort((a, b) => (places.get(a.name) ?? 99) - (places.get(b.name) ?? 99));
+    parts.push(el("div", { class: "table-scroll" }, el("table", {},
+      el("caption", {}, `${gameTitle(result.game)}: the scores`),
+      el("thead", {}, el("tr", {}, ...["#", "player", "total", ...categories].map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, ...ordered.map((player) => el("tr", {},
+        el("td", {}, places.get(player.name) ?? ""), el("th", { scope: "row" }, player.name),
+        el("td", { class: "total" }, player.total),
+        ...categories.map((key) => el("td", {}, player.breakdown?.[key] ?? "")))))))); 
+  }
+  if (result.game === "now-boarding") {
+    parts.push(el("p", { class: `verdict ${result.result}` },
+      `${result.result === "win" ? "WIN" : "LOSE"}: ${result.complaints_total} complaints in all`),
+    el("ul", {}, ...Object.entries(result.breakdown ?? {}).map(([key, value]) => el("li", {}, `${key}: ${value}`))));
+  }
+  if (result.winners && result.game !== "now-boarding") {   // cooperative: the verdict says it
+    parts.push(el("p", { id: "score-winners", class: "winners" },
+      result.winners.length ? `Winners: ${result.winners.join(", ")}` : "No winner"));
+  }
+  if (result.score !== undefined) {
+    parts.push(el("p", {}, `Final score ${result.score}: ${result.rating}`
+      + (result.lost_game ? " — game lost (too many lost passengers)" : "")));
+  }
+  if (result.solo) {
+    parts.push(el("p", {}, `Solo ${result.solo.scenario} (${result.solo.difficulty}): ${result.solo.won ? "WON" : "lost"}`));
+  }
+  out.replaceChildren(...parts);
+  out.scrollIntoView({ block: "nearest" });
+}
+
+async function loadFromBox() {
+  const { ok, body } = await getJson("/api/state");
+  const state = ok ? body : page.state;
+  const game = $("#score-game").value;
+  if (!state || state.game !== game || !(state.entry?.input ?? state.entry)) {
+    $("#score-error").textContent = `The box has no ${gameTitle(game)} score entry in play.`;
+    return;
+  }
+  const entered = state.entry.input ?? state.entry;
+  buildScoreForm(game === "overbooked" ? { ...entered, board: state.board ?? "auto" } : entered);
+}
+
+export function wireScore() {
+  $("#score-game").addEventListener("change", () => buildScoreForm());
+  $("#score-send").addEventListener("click", sendScore);
+  $("#score-load").addEventListener("click", loadFromBox);
+}
+
