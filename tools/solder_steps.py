@@ -210,6 +210,12 @@ def _wire(part: Mapping[str, Any], terminal: str, part_id: str) -> Mapping[str, 
     raise wd.PinmapError(f"parts.{part_id}: no wire {terminal!r} for the solder steps")
 
 
+def _lid_order(part_id: str) -> int:
+    """Where a front button sits in the lid, left to right seen from the front (the case's
+    order: BACK, UP, DOWN, NEXT)."""
+    return ("back", "up", "down", "next").index(part_id)
+
+
 def _buttons(pic: Picture, pinmap: Mapping[str, Any], top: float) -> float:
     table = dict(wd.parts(pinmap))
     buttons = [p for p in pic.parts if p != "ground_bus"]
@@ -219,8 +225,10 @@ def _buttons(pic: Picture, pinmap: Mapping[str, Any], top: float) -> float:
     bus: list[tuple[float, float]] = []
     keys: list[str] = []
     cy = top + 80
-    for part_id in buttons:
+    for i, part_id in enumerate(buttons):
         part = table[part_id]
+        onward = ("on to the next button" if i < len(buttons) - 1 else
+                  "on down to its end")
         wire = _wire(part, "A", part_id)
         _lug(pic, cx + 12, cx + 48, cy - 12)
         _lug(pic, cx - 48, cx - 12, cy + 12)
@@ -232,8 +240,8 @@ def _buttons(pic: Picture, pinmap: Mapping[str, Any], top: float) -> float:
         pic.lead(part_id, wire, a)
         for local in part.get("local", []):
             b = pic.joint(f"{part_id}:B", "solder", (cx - 48, cy + 12),
-                          f"{label} lug B: the ground bus, a solid wire on to the next "
-                          "button", local=str(local))
+                          f"{label} lug B: the ground bus, a solid wire {onward}",
+                          local=str(local))
             bus.append((b.x, b.y))
             keys.append(b.key)
         cy += row
@@ -244,7 +252,11 @@ def _buttons(pic: Picture, pinmap: Mapping[str, Any], top: float) -> float:
     pic.line("bus", [*bus, (end.x, end.y)], [*keys, end.key], "#c9ccd0", width=3.5)
     pic.text(end.x - 16, end.y + 4, "ground bus", anchor="end")
     pic.lead("ground_bus", wire, end)
-    return end.y + 30
+    lid = ", ".join(str(table[p]["name"]).removeprefix("Button ") for p in
+                    sorted(buttons, key=lambda p: -_lid_order(p)))
+    pic.text(40, end.y + 30, f"Drawn one above the other; in the lid, seen from behind, they "
+             f"sit {lid} from left to right.")
+    return end.y + 44
 
 
 def _series_part(pic: Picture, part_id: str, top: float, *, part: Mapping[str, Any],
@@ -451,6 +463,11 @@ def _display(pic: Picture, pinmap: Mapping[str, Any], top: float, panel_id: str)
         pic.text(x, y_pad - 14, terminal, size=10, anchor="middle", weight="bold")
     if local:
         _display_links(pic, xs, y_pad, local)
+        words = ("A module sold for SPI: first move the resistor on its back that its seller "
+                 "names for I2C. Then the links below the glass: DC and CS to GND, and the RC "
+                 "reset on RES.")
+        for i, line in enumerate(wd.wrap(words, PLUG_X - (x0 + width) - 40)):
+            pic.text(x0 + width + 20, y0 + 20 + wd.LINE * i, line, group="spi")
     wired = [t for t in order if t in by_terminal]
     for terminal in wired:  # the leftmost lead lowest, so no two leads cross
         wire = by_terminal[terminal]
