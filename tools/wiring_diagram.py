@@ -533,6 +533,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wiring_diagram: {args.pinmap}: {exc}", file=sys.stderr)
         return 2
     status = 0
+    if not args.check:
+        args.out_dir.mkdir(parents=True, exist_ok=True)
     for name, drawing in found.items():
         problems = geometry_problems(drawing)
         for problem in problems:

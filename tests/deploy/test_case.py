@@ -46,11 +46,13 @@ def _nums(row, start):
     return [float(v) for v in row[start:]]
 
 
-def test_case_variants_cover_every_board_panel_and_button_size():
+def test_case_variants_are_every_board_panel_and_button_size():
     boards = {v[0] for v in CASE.VARIANTS}
     panels = {v[1] for v in CASE.VARIANTS}
     buttons = {v[2] for v in CASE.VARIANTS}
     assert boards == set(BOARDS) and panels == set(WINDOWS) and buttons == {16, 12}
+    # Every combination, each once: no builder's choice is left unrendered.
+    assert len(set(CASE.VARIANTS)) == len(CASE.VARIANTS) == len(boards) * len(panels) * 2
     assert CASE.VARIANTS[0] == ("pi5", "ssd1309", 16)  # the recommended build
 
 
