@@ -29,7 +29,7 @@ import itertools
 import math
 import sys
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -548,6 +548,15 @@ def steps(pinmap: Mapping[str, Any]) -> list[StepSpec]:
     return made
 
 
+def _distinct_notes(notes: Iterable[str]) -> list[str]:
+    """The parts' notes once each, in order: a note that only repeats the start of another
+    ("Momentary switch to the ground bus." beside "Momentary switch to the ground bus; the
+    internal pull-up ...") is left out."""
+    notes = [note for note in dict.fromkeys(notes) if note]
+    return [note for note in notes
+            if not any(other != note and other.startswith(note.rstrip(".")) for other in notes)]
+
+
 def picture(pinmap: Mapping[str, Any], spec: StepSpec) -> Picture:
     """Lay out one step. Raises PinmapError when the pin map is refused."""
     errors = wd.validate(pinmap)
@@ -557,8 +566,8 @@ def picture(pinmap: Mapping[str, Any], spec: StepSpec) -> Picture:
     pic = Picture(spec.name, f"Solder step: {spec.title}", spec.parts)
     pic.text(20, 30, pic.title, size=16, weight="bold", fill="#000000")
     y = 52.0
-    notes = " ".join(dict.fromkeys(str(table[p].get("note", "")) for p in spec.parts
-                                   if p != "ground_bus"))
+    notes = " ".join(_distinct_notes(str(table[p].get("note", "")) for p in spec.parts
+                                     if p != "ground_bus"))
     for line in wd.wrap(notes, WIDTH - 40):
         pic.text(20, y, line, fill="#444444", group="intro")
         y += wd.LINE

@@ -97,12 +97,16 @@ def test_solder_steps_each_joint_is_drawn_and_listed_once(name):
 
 
 @pytest.mark.parametrize("name", list(PICTURES))
-def test_solder_steps_notes_are_whole(name):
+def test_solder_steps_notes_are_whole_and_said_once(name):
+    """Every part's note is in the picture's introduction uncut, and no sentence twice (the
+    buttons' "Momentary switch to the ground bus." is the start of NEXT's longer note)."""
     spec = next(spec for spec in SPECS if spec.name == name)
-    notes = " ".join(dict.fromkeys(DATA["parts"][p]["note"] for p in spec.parts
-                                   if p != "ground_bus"))
     intro = " ".join(t.text for t in PICTURES[name].texts if t.group == "intro")
-    assert intro == " ".join(notes.split())
+    for part in spec.parts:
+        if part != "ground_bus":
+            assert " ".join(DATA["parts"][part]["note"].rstrip(".").split()) in intro
+    sentences = [s.strip() for s in intro.replace(";", ".").split(".") if s.strip()]
+    assert len(sentences) == len(set(sentences)), intro
 
 
 @pytest.mark.parametrize(("ohms", "colours"), [
