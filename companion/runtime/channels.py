@@ -68,6 +68,8 @@ class PairCodeEvent:
     seconds: float = 0.0
     client: str | None = None
     answer: Callable[[bool], None] | None = None
+    claim: Callable[[], bool] | None = None
+    """Asked by the loop before it acts: False means the asker withdrew it (see LineEvent)."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,8 @@ class PairCodeEntered:
     code: str
     answer: Callable[[PairOutcome], None]
     client: str = ""
+    claim: Callable[[], bool] | None = None
+    """Asked by the loop before it acts: False means the asker withdrew it (see LineEvent)."""
 
 
 class ReplyTarget(Protocol):
@@ -94,6 +98,10 @@ class LineEvent:
 
     item: Item
     reply_to: ReplyTarget | None = None
+    claim: Callable[[], bool] | None = None
+    """Asked by the loop just before it carries the line out: False means the asker withdrew
+    it (a web request that gave up waiting, answered 503), so the loop skips it and answers
+    nothing: a refused line never takes effect later (issue #19, 4). None: always run."""
 
 
 @dataclass(frozen=True)

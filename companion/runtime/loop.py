@@ -18,7 +18,8 @@ What it promises:
 - **The watchdog is pinged from the loop itself**, so a hung loop is what systemd catches.
 - **Every line is answered**, once, to the reply target it names
   (:mod:`companion.runtime.channels`), with ``None`` for a line that gets no reply; the loop
-  never waits for a peer.
+  never waits for a peer. A line (or pairing event) whose ``claim`` says it was withdrawn is
+  skipped and answered nothing: its asker was told it was refused, and it never runs.
 - **Mirrors hear what changed.** A channel with an ``observe`` method (the table page) gets a
   :class:`~companion.runtime.channels.Snapshot` after each refresh that changed the state or
   the screen, and before ``ready``. With no such channel nothing is built. A snapshot's screen
@@ -237,6 +238,9 @@ class EventLoop:
 
     def _handle(self, event: Event) -> None:
         controller = self.controller
+        claim = getattr(event, "claim", None)
+        if claim is not None and not claim():
+            return  # withdrawn by a request that gave up waiting: it never runs
         match event:
             case EdgeEvent(button, pressed, at):
                 controller.edge(button, pressed, at)

@@ -21,6 +21,7 @@ from companion.errors import CompanionError
 STATUS: Final[Mapping[str, int]] = {
     "bad-encoding": 400,
     "bad-json": 400,
+    "bad-key": 400,
     "bad-length": 400,
     "one-line": 400,
     "short-body": 400,
@@ -41,6 +42,7 @@ STATUS: Final[Mapping[str, int]] = {
     "internal": 500,
     "busy": 503,
     "not-ready": 503,
+    "key-reused": 422,
     "http-version-not-supported": 505,
 }
 """The HTTP status of each error code the table page answers with."""

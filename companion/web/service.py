@@ -19,6 +19,7 @@ from typing import Any
 from companion.runtime.channels import PairCodeEvent
 from companion.web.answers import Answer
 from companion.web.channel import WebChannel
+from companion.web.idempotency import LineLedger
 from companion.web.pairing import Pairing, TokenStore
 from companion.web.policy import Rules, WebSettings
 from companion.web.routes import Context
@@ -42,7 +43,7 @@ class WebService:
         rules = Rules(pair_loopback=settings.pair_loopback,
                       public_mirror=settings.public_mirror, own_names=own_names(settings.host))
         self.context = Context(channel=self.channel, pairing=self.pairing, rules=rules,
-                               static=static_root(), history=history)
+                               static=static_root(), history=history, lines=LineLedger(clock))
         self.server = WebServer(self.context, settings.host, settings.port, max_connections)
         self._thread: threading.Thread | None = None
         self.channel.on_start.append(self.serve)
