@@ -73,6 +73,12 @@ class PairCodeEvent:
 
 
 @dataclass(frozen=True)
+class PairingClosed:
+    """The table page spent its budget of wrong pairing codes: the box closes pairing and
+    says so, until someone at the box reopens it (companion/core/table_page.py)."""
+
+
+@dataclass(frozen=True)
 class PairCodeEntered:
     """A code typed on the table page by ``client``: ``answer`` hears whether it is the one
     on the display for that client."""
@@ -119,6 +125,9 @@ class Snapshot:
     pairing: bool = False
     """A table-page pairing code is on the box's display (the core's ``AppState`` owns it;
     the code itself is never in a snapshot)."""
+    pairing_closed: bool = False
+    """Pairing is closed after too many wrong codes (``AppState.pairing_closed``); its end
+    is someone at the box reopening it, which the table page hears from here."""
 
 
 class Observer(Protocol):

@@ -29,6 +29,7 @@ STATUS: Final[Mapping[str, int]] = {
     "foreign-host": 403,
     "foreign-origin": 403,
     "no-origin": 403,
+    "pairing-closed": 403,
     "unpaired": 403,
     "not-found": 404,
     "no-play": 404,
@@ -36,13 +37,13 @@ STATUS: Final[Mapping[str, int]] = {
     "request-timeout": 408,
     "length-required": 411,
     "too-large": 413,
+    "key-reused": 422,
     "locked": 429,
     "pairing-busy": 429,
     "request-header-fields-too-large": 431,
     "internal": 500,
     "busy": 503,
     "not-ready": 503,
-    "key-reused": 422,
     "http-version-not-supported": 505,
 }
 """The HTTP status of each error code the table page answers with."""

@@ -177,6 +177,8 @@ class WebChannel:
         self._subscribers: set[Subscriber] = set()
         self.on_start: list[Callable[[], None]] = []
         self.on_close: list[Callable[[], None]] = []
+        self.on_reopen: list[Callable[[], None]] = []
+        """Told (loop thread) when someone at the box reopened a closed pairing."""
 
     # -- the loop's side ---------------------------------------------------------------------
 
@@ -199,6 +201,9 @@ class WebChannel:
         """The loop's news (loop thread): keep it, and tell the event-stream clients (a
         ``pair`` event when a pairing code came or went, an ``update`` when anything shown
         changed)."""
+        if snapshot.pairing_closed is False and getattr(self._snapshot, "pairing_closed", False):
+            for hook in self.on_reopen:
+                hook()
         with self._lock:
             previous = self._snapshot
             if previous is None or snapshot.screen != previous.screen:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
-from companion.runtime.channels import PairCodeEvent
+from companion.runtime.channels import PairCodeEvent, PairingClosed
 from companion.web.answers import Answer
 from companion.web.channel import WebChannel
 from companion.web.idempotency import LineLedger
@@ -25,7 +25,6 @@ from companion.web.pairing import Pairing, TokenStore
 from companion.web.policy import Rules, WebSettings
 from companion.web.routes import Context
 from companion.web.server import MAX_CONNECTIONS, WebServer, own_names
-
 
 SWITCH_INTERVAL_SECONDS = 0.001
 
@@ -52,6 +51,12 @@ class WebService:
         self._thread: threading.Thread | None = None
         self.channel.on_start.append(self.serve)
         self.channel.on_close.append(self.stop)
+        self.channel.on_reopen.append(self.pairing.reopen)
+        self.pairing.on_close.append(self.close_pairing)
+
+    def close_pairing(self) -> None:
+        """The budget of wrong codes is spent: the box closes pairing and says so."""
+        self.channel.post(PairingClosed())
 
     def forget(self) -> None:
         """"Forget phones" (loop thread): revoke every token, take a pairing code off the
