@@ -8,6 +8,7 @@ companion/web/idempotency.py's: a line not started when its request gives up is 
 (503, never run); one started is "pending" (202) and a retry with its key gets its first result.
 """
 
+import json
 import threading
 
 import pytest
@@ -159,3 +160,23 @@ def test_browser_sends_a_fresh_idempotency_key_with_every_line(running_box, page
                                  {"Idempotency-Key": keys[1]})
     assert replay.json == {"reply": "ok"}
     assert running_box.state() == before
+
+
+def test_browser_asks_again_with_the_same_key_after_a_pending_answer(running_box, page):
+    """A 202 "pending" (the box started the line but is held up) is asked again by the page
+    with the same key, and the tap shows the first result, not an error."""
+    seen = []
+
+    def pending_once(route, request):
+        seen.append(request.headers["idempotency-key"])
+        if len(seen) == 1:
+            route.fulfill(status=202, content_type="application/json",
+                          body=json.dumps({"pending": True, "id": seen[0]}))
+        else:
+            route.continue_()
+
+    page.route("**/api/line", pending_once)
+    with page.expect_response(lambda r: r.url.endswith("/api/line") and r.status == 200):
+        page.click("#button-down")
+    assert len(seen) == 2 and seen[0] == seen[1]
+    assert page.locator("#button-reply").text_content() == ""
