@@ -37,6 +37,7 @@ import argparse
 import grp
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -378,6 +379,42 @@ def avahi_service(inst: Installer, options: Options) -> None:
     inst.write(AVAHI_SERVICE_PATH, AVAHI_SERVICE.format(port=port))
 
 
+WEB_DROPIN_PATH = f"/etc/systemd/system/{UNIT_NAME}.d/web.conf"
+
+
+def web_dropin(inst: Installer, options: Options) -> None:
+    """The table page's sandbox drop-in (systemd/companion.service.d/web.conf, issue #19) while
+    `[web] listen` is set: for its port, and `IPAddressAllow=localhost` only when it listens
+    on loopback. Removed when the web is off, so the unit keeps PrivateNetwork=yes."""
+    config = inst.path(CONFIG_PATH)
+    listen = web_listen(config.read_text(encoding="utf-8")) if config.exists() else None
+    if listen is None:
+        if inst.remove(WEB_DROPIN_PATH):
+            inst.say("  (the table page is off: the service keeps no network)")
+        return
+    host, port = listen
+    text = re.sub(r"^SocketBindAllow=tcp:\d+$", f"SocketBindAllow=tcp:{port}",
+                  _source_text(inst, f"systemd/{UNIT_NAME}.d/web.conf"), flags=re.M)
+    if host in LOOPBACK_HOSTS or host.startswith("127."):
+        text = re.sub(r"^IPAddressAllow=.*$", "IPAddressAllow=localhost", text, flags=re.M)
+    inst.write(WEB_DROPIN_PATH, text)
+
+
+def web_listen(config_text: str) -> tuple[str, int] | None:
+    """`[web] listen` as (host, port; a bare PORT is every interface), or None when it is off
+    or not a setting the companion accepts (doctor names that)."""
+    try:
+        listen = tomllib.loads(config_text).get("web", {}).get("listen", "")
+    except (tomllib.TOMLDecodeError, AttributeError):
+        return None
+    if not isinstance(listen, str) or not listen.strip():
+        return None
+    host, _, port = listen.strip().rpartition(":")
+    if not port.isdigit() or not 0 < int(port) <= 65535:
+        return None
+    return host.strip("[]") or "0.0.0.0", int(port)  # noqa: S104 - what a Pi binds
+
+
 def systemd_running() -> bool:
     """systemd is the running init (sd_booted(3): /run/systemd/system exists)."""
     return Path("/run/systemd/system").is_dir()
@@ -390,7 +427,7 @@ def enable_service(inst: Installer, options: Options) -> None:
     if not running:
         inst.say("  (systemd is not running here, as in an image or a chroot: the unit is "
                  "enabled for the next boot, not started)")
-    if running and UNIT_PATH in inst.changed:
+    if running and (UNIT_PATH in inst.changed or WEB_DROPIN_PATH in inst.changed):
         inst.run(["systemctl", "daemon-reload"], timeout=120)
     inst.run(["systemctl", "enable", UNIT_NAME], timeout=120)
     if running and not inst.reboot_reasons:
@@ -407,6 +444,10 @@ def disable_service(inst: Installer, options: Options) -> None:
 def remove_unit(inst: Installer, options: Options) -> None:
     if inst.remove(UNIT_PATH):
         inst.run(["systemctl", "daemon-reload"], timeout=120, check=False)
+
+
+def remove_web_dropin(inst: Installer, options: Options) -> None:
+    inst.remove(WEB_DROPIN_PATH)
 
 
 def remove_udev_rules(inst: Installer, options: Options) -> None:
@@ -485,11 +526,13 @@ INSTALL_STEPS: tuple[Step, ...] = (
     Step("power-off", "Service", install_power_rule),
     Step("config-file", "Service", install_config_file),
     Step("avahi-service", "Service", avahi_service),
+    Step("web-dropin", "Service", web_dropin),
     Step("enable", "Service", enable_service),
 )
 
 UNINSTALL_STEPS: tuple[Step, ...] = (
     Step("disable", "Service", disable_service),
+    Step("web-dropin", "Service", remove_web_dropin),
     Step("unit", "Service", remove_unit),
     Step("power-off", "Service", remove_power_rule),
     Step("avahi-service", "Service", remove_avahi_service),

@@ -30,6 +30,8 @@ The package, one module per concern (each says what it measures and how):
   ``flight_cpu_percent``;
 - :mod:`.session`: ``rss_mb``, ``memory_growth``;
 - :mod:`.web`: ``web_event_to_client_ms``, ``web_rss_mb`` (the table page);
+- :mod:`.web_flood`: ``timer_end_error_ms_under_web_flood`` (the alarm while unpaired
+  clients flood the page);
 - :mod:`.workers`: the processes that run beside the event-loop scenario.
 
 The command line imports this package on every start to build its parser, ``companion run``

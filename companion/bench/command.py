@@ -2,7 +2,8 @@
 
 The run, in order: start-up and idle wakeups (each its own ``companion run`` process, before
 anything else loads the machine), the display bus, the table page (a ``companion run --web``
-process and 20 event-stream clients), then the event-loop scenario in this
+process and 20 event-stream clients), the timer under an unpaired web flood (a worker and a
+flood process, alone), then the event-loop scenario in this
 process while three workers run beside it (the naive loop, the naive loop with work, the
 countdown with work), then the long session in a worker of its own.
 """
@@ -53,6 +54,19 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
+def measure_timer_under_web_flood(flights: int) -> dict[str, Any]:
+    """``timer_end_error_ms_under_web_flood`` (companion/bench/web_flood.py), in a worker
+    process of its own, alone: nothing else of the bench runs beside it."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="companion-bench-flood-") as temporary:
+        result = finish_worker(start_worker(["web-flood", str(flights), temporary]))
+    return {"timer_end_error_ms_under_web_flood": with_target(
+        {**distribution(result["errors_ms"]), "flights": flights,
+         "wake_p99_ms": round(percentile(result["wake_ms"], 0.99), 3),
+         "flood_answers": result["flood_answers"]}, "timer_end_error_ms_under_web_flood")}
+
+
 def _progress(message: str) -> None:
     print(f"bench: {message}", file=sys.stderr, flush=True)
 
@@ -79,6 +93,9 @@ def run(*, short: bool, progress: Callable[[str], None] | None = None) -> dict[s
     from companion.bench.web import measure_web
 
     report.update(measure_web(plan["web_events"]))
+
+    say(f"the timer under a web flood: {plan['flood_flights']} flights")
+    report.update(measure_timer_under_web_flood(plan["flood_flights"]))
 
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as temporary:
         workers = {

@@ -85,12 +85,14 @@ class BenchBuzzer:
 class Rig:
     """The real wiring (bootstrap) on the real clock, with the bench's display and buzzer."""
 
-    def __init__(self, state_dir: Path, work: float = 0.0) -> None:
+    def __init__(self, state_dir: Path, work: float = 0.0, web: bool = False) -> None:
+        """``web``: the table page on 127.0.0.1 (a port of its own) with ``pair_loopback``,
+        so each loopback address is an unpaired client (bench/web_flood.py)."""
         import io
         import random
 
         from companion.adapters.clock import MonotonicClock
-        from companion.bootstrap import Hardware, build_box
+        from companion.bootstrap import Hardware, WebAddress, build_box
         from companion.config import defaults
 
         self.display = BenchDisplay(work)
@@ -101,9 +103,12 @@ class Rig:
             hardware.buzzer = self.buzzer
 
         state_dir.mkdir(parents=True, exist_ok=True)
-        self.box = build_box(defaults(), backend="fake", clock=MonotonicClock(),
+        config = defaults()
+        config["web"]["pair_loopback"] = web
+        self.box = build_box(config, backend="fake", clock=MonotonicClock(),
                              state_dir=state_dir, rng=random.Random(1), out=io.StringIO(),
-                             instrument=instrument)
+                             instrument=instrument,
+                             web=WebAddress("127.0.0.1", 0) if web else None)
         assert self.box.loop is not None
         self.hardware, self.controller, self.loop = (self.box.hardware, self.box.controller,
                                                      self.box.loop)

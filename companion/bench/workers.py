@@ -2,7 +2,7 @@
 same time as the event-loop scenario, or keep their memory figures apart from the bench's.
 
 ``worker`` is the entry point: ``naive N SECONDS WORK``, ``work SECONDS DIR``,
-``session GAMES DIR``; it prints one JSON object.
+``session GAMES DIR``, ``web-flood FLIGHTS DIR``; it prints one JSON object.
 """
 
 from __future__ import annotations
@@ -47,6 +47,10 @@ def worker(arguments: Sequence[str]) -> int:
         result = work_worker(int(rest[0]), Path(rest[1]))
     elif kind == "session":
         result = session_worker(int(rest[0]), Path(rest[1]))
+    elif kind == "web-flood":
+        from companion.bench.web_flood import web_flood_worker
+
+        result = web_flood_worker(int(rest[0]), Path(rest[1]))
     else:
         raise ValueError(f"unknown bench worker {kind!r}")
     print(json.dumps(result))

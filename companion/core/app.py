@@ -158,7 +158,7 @@ class App:
         session = Session(name, options, seed, game.new(options, seed))
         return (AppState(session=session, menu=None, last_tick=now, next_seed=state.next_seed,
                          sound=state.sound, resumable=state.resumable,
-                         pairings=state.pairings),
+                         pairings=state.pairings, pairing_closed=state.pairing_closed),
                 [JournalNew(name, dict(options), seed, now), Play("click")])
 
     def restore(self, name: str, options: Mapping[str, str], seed: int,

@@ -98,6 +98,9 @@ class AppState:
     # The table-page pairing codes on the display, one per client address at most, oldest
     # first (companion/core/table_page.py keeps them: their one owner).
     pairings: tuple[PendingPair, ...] = ()
+    # Pairing closed after too many wrong codes (the web's budget, companion/web/pairing.py,
+    # tells the loop): the "Table page" screen says so, and NEXT there reopens it.
+    pairing_closed: bool = False
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,9 @@ Rules it enforces (issue #19: a stranger cannot jam pairing):
 - At most :data:`MAX_PENDING_PAIRS` codes are shown at once; a start past that is refused
   (the caller says "busy"), never replacing another client's code.
 - A typed code pairs only while it is shown (until its ``until``), compared in constant time.
+- Pairing can be closed (:func:`close_pairing`: the web's budget of wrong codes is spent; no
+  code is shown then, and a start is refused) and only a press at the box reopens it
+  (:func:`reopen_pairing`, NEXT on the "Table page" screen, companion/core/menu.py).
 - The QR code is square and at most :data:`MAX_MODULES` modules a side (a version 3 QR code):
   at 2 px a module that leaves the panel's 64 px room for a quiet zone of lit pixels.
 """
@@ -80,9 +83,26 @@ def show_pair_code(state: AppState, client: str | None, code: str | None,
                    if client is not None and pair.client != client)
     if code is None:
         return replace(state, pairings=others), True
-    if client is None or len(others) >= MAX_PENDING_PAIRS:
+    if client is None or len(others) >= MAX_PENDING_PAIRS or state.pairing_closed:
         return state, False
     return replace(state, pairings=(*others, PendingPair(client, code, until))), True
+
+
+CLOSED_NOTICE = "Pairing closed: too many wrong codes"
+CLOSED_LINES = ("Pairing", "closed: too", "many wrong", "codes.", "NEXT reopens")
+"""The "Table page" screen's column while pairing is closed (12 characters a line)."""
+REOPENED_NOTICE = "Pairing reopened"
+
+
+def close_pairing(state: AppState) -> AppState:
+    """The web spent its budget of wrong codes: pairing is closed, every code leaves the
+    display, and the box says so wherever it is (the table sees the attack)."""
+    return replace(state, pairing_closed=True, pairings=(), notice=CLOSED_NOTICE)
+
+
+def reopen_pairing(state: AppState) -> AppState:
+    """Someone at the box pressed NEXT on the "Table page" while pairing was closed."""
+    return replace(state, pairing_closed=False, notice=REOPENED_NOTICE)
 
 
 def expire_pair_codes(state: AppState, now: float) -> AppState:

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple, TextIO
 
 from companion.config import SYSTEM_CONFIG
-from companion.doctor import boot, checks, service
+from companion.doctor import boot, checks, service, web_unit
 from companion.doctor.checks import SERVICE, Check, CheckFunction, Context
 from companion.doctor.probe import DoctorProbe, SystemProbe
 from companion.doctor.service import PROPERTIES, STATE_DIR
@@ -77,6 +77,7 @@ CHECKS: tuple[DoctorCheck, ...] = (
                 "how the service's last run ended (its run record; restarts and the start "
                 "limit from systemctl show)",
                 service.check_last_run),
+    DoctorCheck(web_unit.NAME, web_unit.WHAT, web_unit.check_web_unit),
 )
 
 

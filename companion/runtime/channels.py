@@ -13,12 +13,18 @@ The loop knows nothing else of a peer, so a new one plugs in without a special c
 
 What every channel promises:
 - **Reading is bounded.** At most :data:`MAX_PENDING_LINES` of its lines wait for the loop; a
-  flood blocks the channel's reader (and so the sender) instead of growing memory. A line's
-  room is given back when the loop answers it.
+  flood blocks the channel's reader (and so the sender) instead of growing memory.
+- **One reply per line for a client that reads** (issue #19, 7). A serial line's room is given
+  back only when its reply has been written to the peer (or it got none), not when the loop
+  answered it: the lines read and the replies waiting together never pass
+  :data:`MAX_PENDING_LINES`, which is under the outbox's :data:`MAX_QUEUED_REPLIES`, so a
+  flood from a client that keeps reading slows the client's own writes, never loses a reply.
 - **Sending never blocks the loop.** Replies wait in an :class:`Outbox` of at most
-  :data:`MAX_QUEUED_REPLIES`; a writer thread drains it. A peer that never reads fills it,
-  and then the oldest replies are dropped and counted in the log: the box keeps time whatever a
-  client does.
+  :data:`MAX_QUEUED_REPLIES`; a writer thread drains it. Replies are dropped only for a peer
+  that stops reading: when a write makes no progress for :data:`STALLED_SECONDS`, that reply
+  and every one queued behind it are dropped (their rooms given back), counted in
+  ``Outbox.dropped`` and logged (``serial client is not reading; oldest replies dropped (N so
+  far)``, the first and every 100th): the box keeps time whatever a client does.
 - **A vanished device is reopened** with backoff, and replies meanwhile are dropped (logged).
 
 :class:`SerialChannel` is the serial line's channel, over a link from
@@ -35,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from companion.adapters.serial_link import Link
+from companion.adapters.serial_link import WRITE_WAIT_SECONDS, Link
 from companion.core.table_page import PairOutcome
 from companion.protocol.lines import Item, LineSplitter
 from companion.runtime.health import RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS
@@ -48,6 +54,9 @@ MAX_PENDING_LINES = 256
 MAX_QUEUED_REPLIES = 512
 """Replies waiting for a peer to read them, at most; past this the oldest are dropped."""
 
+STALLED_SECONDS = 5.0
+"""A write that makes no progress this long means the peer stopped reading: its replies go."""
+
 
 @dataclass(frozen=True)
 class PairCodeEvent:
@@ -59,6 +68,14 @@ class PairCodeEvent:
     seconds: float = 0.0
     client: str | None = None
     answer: Callable[[bool], None] | None = None
+    claim: Callable[[], bool] | None = None
+    """Asked by the loop before it acts: False means the asker withdrew it (see LineEvent)."""
+
+
+@dataclass(frozen=True)
+class PairingClosed:
+    """The table page spent its budget of wrong pairing codes: the box closes pairing and
+    says so, until someone at the box reopens it (companion/core/table_page.py)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +86,8 @@ class PairCodeEntered:
     code: str
     answer: Callable[[PairOutcome], None]
     client: str = ""
+    claim: Callable[[], bool] | None = None
+    """Asked by the loop before it acts: False means the asker withdrew it (see LineEvent)."""
 
 
 class ReplyTarget(Protocol):
@@ -85,6 +104,10 @@ class LineEvent:
 
     item: Item
     reply_to: ReplyTarget | None = None
+    claim: Callable[[], bool] | None = None
+    """Asked by the loop just before it carries the line out: False means the asker withdrew
+    it (a web request that gave up waiting, answered 503), so the loop skips it and answers
+    nothing: a refused line never takes effect later (issue #19, 4). None: always run."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +125,9 @@ class Snapshot:
     pairing: bool = False
     """A table-page pairing code is on the box's display (the core's ``AppState`` owns it;
     the code itself is never in a snapshot)."""
+    pairing_closed: bool = False
+    """Pairing is closed after too many wrong codes (``AppState.pairing_closed``); its end
+    is someone at the box reopening it, which the table page hears from here."""
 
 
 class Observer(Protocol):
@@ -127,19 +153,40 @@ class Outbox:
     """A bounded queue of replies: :meth:`put` never blocks; when full, the oldest reply
     is dropped and counted (a peer that does not read loses old news, never the box's time)."""
 
-    def __init__(self, name: str, limit: int = MAX_QUEUED_REPLIES) -> None:
+    def __init__(self, name: str, limit: int = MAX_QUEUED_REPLIES,
+                 on_gone: Callable[[], None] | None = None) -> None:
         self.name = name
         self.dropped = 0
-        self._replies: deque[bytes] = deque(maxlen=limit)
+        self.on_gone = on_gone
+        """Called (outside the outbox's lock) for each owed reply that leaves it dropped."""
+        self._replies: deque[tuple[bytes, bool]] = deque(maxlen=limit)
         self._ready = threading.Condition()
         self._closed = False
+        self.owed = False
+        """Whether the reply :meth:`take` gave last was owed (a line's room rides on it)."""
 
-    def put(self, data: bytes) -> None:
+    def put(self, data: bytes, owed: bool = False) -> None:
+        """Queue ``data``; ``owed``: it answers a line whose room is given back when it leaves
+        (through ``on_gone`` if it is dropped here)."""
+        evicted = False
         with self._ready:
             if len(self._replies) == self._replies.maxlen:
                 self.drop(f"{self.name} is not reading; oldest replies dropped")
-            self._replies.append(data)
+                evicted = self._replies[0][1]
+            self._replies.append((data, owed))
             self._ready.notify()
+        if evicted and self.on_gone is not None:
+            self.on_gone()
+
+    def drop_all(self, why: str) -> None:
+        """Drop every queued reply (the peer stopped reading), each counted."""
+        with self._ready:
+            replies = list(self._replies)
+            self._replies.clear()
+        for _, owed in replies:
+            self.drop(why)
+            if owed and self.on_gone is not None:
+                self.on_gone()
 
     def drop(self, why: str) -> None:
         """Count one dropped reply; log the first of a run and every 100th after it."""
@@ -152,7 +199,10 @@ class Outbox:
         with self._ready:
             while not self._replies and not self._closed:
                 self._ready.wait()
-            return None if self._closed else self._replies.popleft()
+            if self._closed:
+                return None
+            data, self.owed = self._replies.popleft()
+            return data
 
     def close(self) -> None:
         with self._ready:
@@ -176,9 +226,10 @@ class SerialChannel:
         self.link = link
         self.reopen = reopen
         self.retry_first = retry_first
-        self.outbox = Outbox("serial client", queued_replies)
         self.stopping = threading.Event()
-        self.slots = threading.BoundedSemaphore(pending_lines)
+        self.slots = threading.BoundedSemaphore(min(pending_lines, queued_replies))
+        self.outbox = Outbox("serial client", queued_replies, on_gone=self.slots.release)
+        self.stalled_seconds = STALLED_SECONDS
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
 
@@ -192,13 +243,15 @@ class SerialChannel:
             thread.start()
 
     def answer(self, reply: str | None) -> None:
-        """The loop answered one of this channel's lines: room for another, and the reply out."""
-        self.slots.release()
-        if reply is not None:
-            self.send(reply)
+        """The loop answered one of this channel's lines: the reply out, and the line's room
+        back once it is written (at once when it gets none)."""
+        if reply is None:
+            self.slots.release()
+        else:
+            self.outbox.put(reply.encode() + b"\n", owed=True)
 
     def send(self, reply: str) -> None:
-        """Queue one reply line (no newline); never blocks."""
+        """Queue one line (no newline) that answers no line of the peer's; never blocks."""
         self.outbox.put(reply.encode() + b"\n")
 
     def close(self) -> None:
@@ -272,12 +325,19 @@ class SerialChannel:
     # -- the writer thread ------------------------------------------------------------------
 
     def write_replies(self) -> None:
-        """Write queued replies whole and in order; only this thread waits for the peer."""
+        """Write queued replies whole and in order; only this thread waits for the peer. An
+        owed reply gives its line's room back once it is written or dropped."""
         while (data := self.outbox.take()) is not None:
-            self.write_one(data)
+            owed = self.outbox.owed
+            try:
+                self.write_one(data)
+            finally:
+                if owed:
+                    self.slots.release()
 
     def write_one(self, data: bytes) -> None:
         view = memoryview(data)
+        stalled = 0.0
         while view and not self.stopping.is_set():
             link = self.current()
             if link is None:
@@ -289,3 +349,10 @@ class SerialChannel:
                 self.outbox.drop(f"serial write failed ({error}); the reply is dropped")
                 return
             view = view[written:]
+            # A write waits at most WRITE_WAIT_SECONDS for room; no progress adds that up.
+            stalled = 0.0 if written else stalled + WRITE_WAIT_SECONDS
+            if view and stalled >= self.stalled_seconds:
+                why = "serial client is not reading; oldest replies dropped"
+                self.outbox.drop(why)
+                self.outbox.drop_all(why)
+                return

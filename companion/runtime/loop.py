@@ -18,7 +18,8 @@ What it promises:
 - **The watchdog is pinged from the loop itself**, so a hung loop is what systemd catches.
 - **Every line is answered**, once, to the reply target it names
   (:mod:`companion.runtime.channels`), with ``None`` for a line that gets no reply; the loop
-  never waits for a peer.
+  never waits for a peer. A line (or pairing event) whose ``claim`` says it was withdrawn is
+  skipped and answered nothing: its asker was told it was refused, and it never runs.
 - **Mirrors hear what changed.** A channel with an ``observe`` method (the table page) gets a
   :class:`~companion.runtime.channels.Snapshot` after each refresh that changed the state or
   the screen, and before ``ready``. With no such channel nothing is built. A snapshot's screen
@@ -27,6 +28,9 @@ What it promises:
   (:class:`PairCodeEvent`) and asks whether an entered code is the one shown
   (:class:`PairCodeEntered`); the answer comes from the state alone
   (:func:`companion.core.table_page.judge_pair_code`); a right code leaves the display.
+  When the page spends its budget of wrong codes it posts :class:`PairingClosed`: the core
+  closes pairing and says so; a snapshot's ``pairing_closed`` tells the page when someone at
+  the box reopened it.
 """
 
 from __future__ import annotations
@@ -43,13 +47,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TextIO, cast
 
 from companion.core.buttons import Button
-from companion.core.table_page import judge_pair_code
+from companion.core.table_page import close_pairing, judge_pair_code
 from companion.runtime.channels import (
     LineEvent,
     LineSource,
     Observer,
     PairCodeEntered,
     PairCodeEvent,
+    PairingClosed,
     Snapshot,
 )
 from companion.runtime.controller import Controller
@@ -80,7 +85,8 @@ class StopEvent:
     reason: str
 
 
-Event = EdgeEvent | GestureEvent | LineEvent | StopEvent | PairCodeEvent | PairCodeEntered
+Event = (EdgeEvent | GestureEvent | LineEvent | StopEvent | PairCodeEvent | PairCodeEntered
+         | PairingClosed)
 
 
 class Notifier(Protocol):
@@ -228,7 +234,8 @@ class EventLoop:
         screen = mirror_screen(controller.app, state, now, controller.last_screen)
         snapshot = Snapshot(state=controller.app.to_json(state, now),
                             lines=[] if screen is None else screen.text_lines(), screen=screen,
-                            pairing=bool(state.pairings))
+                            pairing=bool(state.pairings),
+                            pairing_closed=state.pairing_closed)
         for observer in self.observers:
             try:
                 observer.observe(snapshot)
@@ -237,6 +244,9 @@ class EventLoop:
 
     def _handle(self, event: Event) -> None:
         controller = self.controller
+        claim = getattr(event, "claim", None)
+        if claim is not None and not claim():
+            return  # withdrawn by a request that gave up waiting: it never runs
         match event:
             case EdgeEvent(button, pressed, at):
                 controller.edge(button, pressed, at)
@@ -251,6 +261,8 @@ class EventLoop:
                 if outcome == "paired":  # used once: it leaves the display
                     controller.show_pair_code(None, 0.0, client)
                 answer(outcome)
+            case PairingClosed():
+                controller.state = close_pairing(controller.state)
             case LineEvent(item, reply_to):
                 reply = controller.handle(item)
                 if reply_to is not None:

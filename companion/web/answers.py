@@ -21,6 +21,7 @@ from companion.errors import CompanionError
 STATUS: Final[Mapping[str, int]] = {
     "bad-encoding": 400,
     "bad-json": 400,
+    "bad-key": 400,
     "bad-length": 400,
     "one-line": 400,
     "short-body": 400,
@@ -28,6 +29,7 @@ STATUS: Final[Mapping[str, int]] = {
     "foreign-host": 403,
     "foreign-origin": 403,
     "no-origin": 403,
+    "pairing-closed": 403,
     "unpaired": 403,
     "not-found": 404,
     "no-play": 404,
@@ -35,6 +37,7 @@ STATUS: Final[Mapping[str, int]] = {
     "request-timeout": 408,
     "length-required": 411,
     "too-large": 413,
+    "key-reused": 422,
     "locked": 429,
     "pairing-busy": 429,
     "request-header-fields-too-large": 431,

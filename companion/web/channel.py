@@ -61,21 +61,53 @@ T = TypeVar("T")
 
 
 class ReplySlot(Generic[T]):
-    """Where the loop answers one request (a line, a typed code): answered once, it gives
-    the request's room back and wakes the waiting request thread."""
+    """Where the loop answers one request (a line, a typed code), and the one place that
+    decides whether it runs at all (issue #19, 4: a refusal means never done).
+
+    It goes queued -> started (the loop claims it, then answers it) or queued -> withdrawn
+    (the waiting request gave up first: :meth:`withdraw`). The two are decided under one
+    lock, so a line is either withdrawn and never carried out, or started and carried out
+    once; the request's room is given back either way."""
 
     def __init__(self, room: threading.Semaphore) -> None:
         self._room = room
+        self._lock = threading.Lock()
         self._done = threading.Event()
+        self.started = False
+        self.withdrawn = False
         self.reply: T | None = None
+
+    def claim(self) -> bool:
+        """The loop is about to carry it out (loop thread): False if it was withdrawn (then
+        the loop skips it and never answers)."""
+        with self._lock:
+            if self.withdrawn:
+                return False
+            self.started = True
+            return True
+
+    def withdraw(self) -> bool:
+        """The request gives up (its thread): True if the loop had not started it, which now
+        never will; False if it is being carried out (its answer will come)."""
+        with self._lock:
+            if self.started:
+                return False
+            self.withdrawn = True
+        self._room.release()
+        self._done.set()
+        return True
 
     def answer(self, reply: T) -> None:
         self.reply = reply
         self._room.release()
         self._done.set()
 
-    def wait(self, timeout: float) -> bool:
-        """Whether the loop answered within ``timeout``."""
+    @property
+    def answered(self) -> bool:
+        return self._done.is_set() and not self.withdrawn
+
+    def wait(self, timeout: float | None) -> bool:
+        """Whether the loop answered (or it was withdrawn) within ``timeout``."""
         return self._done.wait(timeout)
 
 
@@ -145,6 +177,8 @@ class WebChannel:
         self._subscribers: set[Subscriber] = set()
         self.on_start: list[Callable[[], None]] = []
         self.on_close: list[Callable[[], None]] = []
+        self.on_reopen: list[Callable[[], None]] = []
+        """Told (loop thread) when someone at the box reopened a closed pairing."""
 
     # -- the loop's side ---------------------------------------------------------------------
 
@@ -167,6 +201,9 @@ class WebChannel:
         """The loop's news (loop thread): keep it, and tell the event-stream clients (a
         ``pair`` event when a pairing code came or went, an ``update`` when anything shown
         changed)."""
+        if snapshot.pairing_closed is False and getattr(self._snapshot, "pairing_closed", False):
+            for hook in self.on_reopen:
+                hook()
         with self._lock:
             previous = self._snapshot
             if previous is None or snapshot.screen != previous.screen:
@@ -266,15 +303,27 @@ class WebChannel:
 
     def line(self, item: Item) -> str | None:
         """Hand one protocol line to the loop and wait for its reply (None: the line gets
-        none); :class:`Busy` if the loop does not take or answer it in time."""
-        slot: ReplySlot[str | None] = self._ask(lambda slot: LineEvent(item, slot))
+        none); :class:`Busy` if the loop does not take it in time, and then it never runs.
+        A line the loop started is waited for to its end (the table page's route, which can
+        answer "pending" instead, uses :meth:`submit`)."""
+        slot = self.submit(item)
+        if not slot.wait(self.reply_timeout) and slot.withdraw():
+            raise Busy("the box did not take the line in time; it was not carried out")
+        slot.wait(None)
         return slot.reply
+
+    def submit(self, item: Item) -> ReplySlot[str | None]:
+        """Post one protocol line to the loop without waiting for it: its slot (wait on it,
+        or withdraw it); :class:`Busy` when no room frees within the reply timeout."""
+        slot: ReplySlot[str | None] = self._post_with_room(
+            lambda slot: LineEvent(item, slot, claim=slot.claim))
+        return slot
 
     def enter_pair_code(self, client: str, code: str) -> PairOutcome:
         """Ask the loop whether ``code`` is the pairing code on the display for ``client``
         (a right one leaves it); :class:`Busy` as for :meth:`line`."""
         slot: ReplySlot[PairOutcome] = self._ask(
-            lambda slot: PairCodeEntered(code, slot.answer, client))
+            lambda slot: PairCodeEntered(code, slot.answer, client, claim=slot.claim))
         assert slot.reply is not None  # answered: wait() said so
         return slot.reply
 
@@ -283,18 +332,25 @@ class WebChannel:
         its own): whether it did (False: the display holds as many codes as it may);
         :class:`Busy` as for :meth:`line`."""
         slot: ReplySlot[bool] = self._ask(
-            lambda slot: PairCodeEvent(code, seconds, client, slot.answer))
+            lambda slot: PairCodeEvent(code, seconds, client, slot.answer, claim=slot.claim))
         return bool(slot.reply)
 
     def _ask(self, event: Callable[[Any], Any]) -> Any:
+        """Post and wait: not taken in time is withdrawn (never run) and :class:`Busy`; once
+        the loop started it, its answer is waited for (judging a code is quick)."""
+        slot = self._post_with_room(event)
+        if not slot.wait(self.reply_timeout) and slot.withdraw():
+            raise Busy("the box did not answer in time; nothing was done")
+        slot.wait(None)
+        return slot
+
+    def _post_with_room(self, event: Callable[[Any], Any]) -> Any:
         if self._post is None:
             raise Busy("the box is not running yet")
         if not self._room.acquire(timeout=self.reply_timeout):
             raise Busy("too many lines are waiting for the box")
         slot: ReplySlot[Any] = ReplySlot(self._room)
         self._post(event(slot))
-        if not slot.wait(self.reply_timeout):
-            raise Busy("the box did not answer in time")
         return slot
 
     def _update_body(self, snapshot: Snapshot) -> dict[str, Any]:

@@ -165,7 +165,8 @@ class HttpHandler(BaseHTTPRequestHandler):
             self.refuse(body)  # never run: a cut-off or late body is not the request sent
             return
         request = Request(context, self.command, path, body, verdict.trusted, paired, loopback,
-                          client_key(self.client_address[0]))
+                          client_key(self.client_address[0]),
+                          self.headers.get("Idempotency-Key"))
         try:
             result = cast(Handler, verdict.route.handler)(request)
         except CompanionError as error:

@@ -16,10 +16,16 @@ Rules it enforces (issue #19: pairing no stranger can jam; docs/web.md has the a
   further lock up to :data:`MAX_LOCK_SECONDS` (a right code starts the doubling again). While
   locked, every attempt of that client (a start too), right or wrong, is refused with the
   seconds left, before the code is looked at. Another client is never locked by it.
-- A global ceiling stops a guesser that spreads over many addresses: past
-  :data:`GLOBAL_WRONG_CODES` wrong codes in :data:`GLOBAL_WINDOW_SECONDS` from all clients,
-  pairing is refused for everyone until the window frees. One client alone never reaches
-  it (its doubling lock allows at most 65 in a day).
+- A code dies with its client's lock: the 5th wrong code in a row takes it off the display;
+  a new start (once the lock is over) makes another, shown on the box.
+- A budget closes pairing against a patient or spread-out guesser (issue #19): after
+  :data:`GLOBAL_WRONG_CODES` wrong codes from all clients together since pairing was last
+  opened, pairing is **closed** for everyone (403 ``pairing-closed``) until someone at the box
+  reopens it (the menu's "Table page", NEXT: :meth:`Pairing.reopen`) or pairs with a right
+  code read off the display (that too is someone at the table). No time window reopens it,
+  so every :data:`GLOBAL_WRONG_CODES` judged guesses need a human at the box, who sees the
+  attack said on the display (docs/web.md has the arithmetic). :attr:`Pairing.on_close` is
+  told when it closes (the route tells the loop, which shows it).
 - At most :data:`MAX_CLIENTS` clients' lockout records are kept (the oldest untouched go).
 - Tokens are kept as SHA-256 hashes, through the :class:`TokenStore` the composition root
   hands in (companion/adapters/token_file.py: ``web-tokens.json``, mode 0600), so pairings
@@ -37,7 +43,7 @@ import hashlib
 import hmac
 import secrets
 import threading
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Protocol
@@ -50,11 +56,15 @@ CODE_DIGITS: Final = 6
 MAX_WRONG_CODES: Final = 5
 LOCK_SECONDS: Final = 60.0
 MAX_LOCK_SECONDS: Final = 4 * 3600.0
-GLOBAL_WRONG_CODES: Final = 100
-GLOBAL_WINDOW_SECONDS: Final = 24 * 3600.0
+GLOBAL_WRONG_CODES: Final = 20
+"""Wrong codes from everyone between two human acts at the box (a reopen, a pairing)."""
 MAX_CLIENTS: Final = 1024
 MAX_TOKENS: Final = 64
 TOKEN_BYTES: Final = 32
+
+
+CLOSED_MESSAGE: Final = ("pairing is closed after too many wrong codes; someone at the box "
+                         "must reopen it (menu: Table page, NEXT)")
 
 
 class PairingRefused(CompanionError):
@@ -101,23 +111,31 @@ class Pairing:
         self.clock = clock
         self._lock = threading.Lock()
         self._clients: OrderedDict[str, Attempts] = OrderedDict()
-        self._wrong_times: deque[float] = deque()
+        self._wrong_since_open = 0
+        self.on_close: list[Callable[[], None]] = []
+        """Told (outside the lock) when a wrong code spends the budget and pairing closes."""
         self._hashes: list[str] = [] if tokens is None else tokens.load()[-MAX_TOKENS:]
 
     # -- attempts ----------------------------------------------------------------------------
 
+    @property
+    def closed(self) -> bool:
+        """Whether the budget of wrong codes is spent (pairing closed until reopened)."""
+        with self._lock:
+            return self._wrong_since_open >= GLOBAL_WRONG_CODES
+
+    def reopen(self) -> None:
+        """Someone at the box reopened pairing: a fresh budget of wrong codes."""
+        with self._lock:
+            self._wrong_since_open = 0
+
     def admit(self, client: str = "") -> None:
-        """Raise :class:`PairingRefused` ``locked`` while ``client`` is locked, or while the
-        global ceiling holds."""
+        """Raise :class:`PairingRefused`: ``pairing-closed`` while the budget is spent,
+        ``locked`` while ``client`` is locked."""
         with self._lock:
             now = self.clock()
-            while self._wrong_times and self._wrong_times[0] <= now - GLOBAL_WINDOW_SECONDS:
-                self._wrong_times.popleft()
-            if len(self._wrong_times) >= GLOBAL_WRONG_CODES:
-                left = self._wrong_times[0] + GLOBAL_WINDOW_SECONDS - now
-                raise PairingRefused("locked", "too many wrong codes from this network; "
-                                               f"pairing is off for {seconds(left)} s",
-                                     seconds(left))
+            if self._wrong_since_open >= GLOBAL_WRONG_CODES:
+                raise PairingRefused("pairing-closed", CLOSED_MESSAGE)
             record = self._clients.get(client)
             if record is None or record.locked_until is None:
                 return
@@ -137,21 +155,27 @@ class Pairing:
             record = self._record(client, now)
             if outcome == "paired":
                 record.wrong = record.locks = 0
+                self._wrong_since_open = 0  # read off the display: someone is at the box
                 token = secrets.token_urlsafe(TOKEN_BYTES)
                 self._hashes = [*self._hashes, token_hash(token)][-MAX_TOKENS:]
                 self._save()
                 return token
             record.wrong += 1
-            self._wrong_times.append(now)
+            self._wrong_since_open += 1
+            closing = self._wrong_since_open == GLOBAL_WRONG_CODES
+            refusal = PairingRefused("bad-code", "no pairing is pending: start one first"
+                                     if outcome == "no-code" else "wrong code")
             if record.wrong >= MAX_WRONG_CODES:
                 record.locks += 1
                 lock = min(LOCK_SECONDS * 2 ** (record.locks - 1), MAX_LOCK_SECONDS)
                 record.locked_until = now + lock
-                raise PairingRefused("locked", f"{MAX_WRONG_CODES} wrong codes; pairing is "
-                                               f"locked for {int(lock)} s", int(lock))
-            why = ("no pairing is pending: start one first" if outcome == "no-code"
-                   else "wrong code")
-            raise PairingRefused("bad-code", why)
+                refusal = PairingRefused("locked", f"{MAX_WRONG_CODES} wrong codes; pairing "
+                                                   f"is locked for {int(lock)} s", int(lock))
+            if not closing:
+                raise refusal
+        for hook in self.on_close:
+            hook()
+        raise PairingRefused("pairing-closed", CLOSED_MESSAGE)
 
     def _record(self, client: str, now: float) -> Attempts:
         record = self._clients.pop(client, None) or Attempts()

@@ -12,6 +12,9 @@ What the handlers promise:
 - ``POST /api/line`` decodes its body with the protocol's own decoder
   (:func:`companion.protocol.lines.one_line`): not UTF-8 is 400 ``bad-encoding``, more than one
   line 400 ``one-line``; the loop answers every other line, ``null`` for one that gets no reply.
+  Its ``Idempotency-Key`` makes it run once (companion/web/idempotency.py): a line the loop did
+  not take in time is withdrawn and 503 ``busy`` (never run), one it started but did not finish
+  in time is 202 ``{"pending": true, "id": KEY}``, a retry gets the first result.
 - ``POST /api/pair/start`` checks the client's lockout and asks the loop to show a fresh code
   for that client (429 ``pairing-busy`` when the display holds as many as it may);
   ``POST /api/pair`` checks the lockout, asks the loop whether the code is the one shown for
@@ -33,6 +36,7 @@ from companion.protocol.lines import BadEncoding, NotOneLine, one_line
 from companion.runtime.channels import PairCodeEvent
 from companion.web.answers import Answer, HttpError, json_answer
 from companion.web.channel import WebChannel, screen_body
+from companion.web.idempotency import LineLedger, Pending, check_key
 from companion.web.pairing import CODE_SECONDS, Pairing, PairingRefused, new_code
 from companion.web.policy import COOKIE, Route, Rules
 
@@ -59,6 +63,8 @@ class Context:
     static: Any = None
     stopping: threading.Event = field(default_factory=threading.Event)
     history: Callable[[str], Answer | None] | None = None
+    lines: LineLedger | None = None
+    """What became of each client's keyed lines (companion/web/idempotency.py)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,8 @@ class Request:
     loopback: bool = False
     client: str = ""
     """Who is asking, for per-client limits (companion/web/policy.py's ``client_key``)."""
+    idempotency_key: str | None = None
+    """The request's ``Idempotency-Key`` header, if it sent one."""
 
 
 @dataclass(frozen=True)
@@ -196,7 +204,14 @@ def line(request: Request) -> Answer:
         raise HttpError("bad-encoding", f"the line is not valid UTF-8 at byte {item.offset}")
     if isinstance(item, NotOneLine):
         raise HttpError("one-line", "send one protocol line per request")
-    return json_answer({"reply": request.context.channel.line(item)})
+    context = request.context
+    if context.lines is None:
+        return json_answer({"reply": context.channel.line(item)})
+    key = check_key(request.idempotency_key)
+    outcome = context.lines.run(context.channel, request.client, key, item)
+    if isinstance(outcome, Pending):
+        return json_answer({"pending": True, "id": outcome.key}, 202)
+    return json_answer({"reply": outcome.reply})
 
 
 def pair_start(request: Request) -> Answer:

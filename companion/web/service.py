@@ -11,18 +11,22 @@ handed in, so the web imports no adapter of its own but the history's journal re
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
-from companion.runtime.channels import PairCodeEvent
+from companion.runtime.channels import PairCodeEvent, PairingClosed
 from companion.web.answers import Answer
 from companion.web.channel import WebChannel
+from companion.web.idempotency import LineLedger
 from companion.web.pairing import Pairing, TokenStore
 from companion.web.policy import Rules, WebSettings
 from companion.web.routes import Context
 from companion.web.server import MAX_CONNECTIONS, WebServer, own_names
+
+SWITCH_INTERVAL_SECONDS = 0.001
 
 
 def static_root() -> Any:
@@ -42,11 +46,17 @@ class WebService:
         rules = Rules(pair_loopback=settings.pair_loopback,
                       public_mirror=settings.public_mirror, own_names=own_names(settings.host))
         self.context = Context(channel=self.channel, pairing=self.pairing, rules=rules,
-                               static=static_root(), history=history)
+                               static=static_root(), history=history, lines=LineLedger(clock))
         self.server = WebServer(self.context, settings.host, settings.port, max_connections)
         self._thread: threading.Thread | None = None
         self.channel.on_start.append(self.serve)
         self.channel.on_close.append(self.stop)
+        self.channel.on_reopen.append(self.pairing.reopen)
+        self.pairing.on_close.append(self.close_pairing)
+
+    def close_pairing(self) -> None:
+        """The budget of wrong codes is spent: the box closes pairing and says so."""
+        self.channel.post(PairingClosed())
 
     def forget(self) -> None:
         """"Forget phones" (loop thread): revoke every token, take a pairing code off the
@@ -63,6 +73,9 @@ class WebService:
     def serve(self) -> None:
         if self._thread is not None:
             return
+        # The loop waking for a deadline waits for the GIL at most one switch interval while
+        # a web thread holds it: 1 ms, not CPython's 5 ms, while the web is on (issue #19).
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_SECONDS))
         self._thread = threading.Thread(target=self.server.serve_forever, args=(0.2,),
                                         name="web-server", daemon=True)
         self._thread.start()

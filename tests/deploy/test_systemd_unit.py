@@ -44,9 +44,13 @@ def test_unit_passes_systemd_analyze_verify(tmp_path):
     assert done.stderr == "", done.stderr
 
 
-def test_unit_security_exposure_at_most_one():
+def test_unit_security_exposure_at_most_one(tmp_path):
+    """The unit alone (a copy: systemd would read systemd/companion.service.d/ beside it; the
+    table page's drop-in is scored in tests/deploy/test_systemd_web_dropin.py)."""
     analyze = _systemd_analyze()
-    done = subprocess.run([analyze, "security", "--offline=yes", str(UNIT)],
+    alone = tmp_path / "companion.service"
+    alone.write_text(UNIT.read_text())
+    done = subprocess.run([analyze, "security", "--offline=yes", str(alone)],
                           capture_output=True, text=True, timeout=120, check=False)
     found = re.search(r"Overall exposure level for companion\.service:\s*([0-9.]+)",
                       done.stdout + done.stderr)

@@ -1,6 +1,6 @@
 """Floods through a real pseudo-terminal: a large random byte stream gets an answer to every
 line within bounded memory, and a client that writes 600 lines and reads none cannot delay a
-countdown (its oldest replies are dropped instead)."""
+countdown (the reader waits for the writer instead; replies drop only past 5 s of no reading)."""
 
 import contextlib
 import json
@@ -101,7 +101,10 @@ def test_a_countdown_expires_on_time_while_a_pty_client_floods_and_never_reads(t
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=20) == 0
-    assert b"not reading; oldest replies dropped" in process.stderr.read()
+    # Whether any reply was dropped depends on how long the writer found no room (5 s of no
+    # progress means "not reading", issue #19, 7): tests/runtime/test_serial_replies.py
+    # checks both sides of that rule on a pty without a race.
+    process.stderr.read()
 
 
 def _wait_for_expiry(journal, started, limit):

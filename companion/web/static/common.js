@@ -49,22 +49,48 @@ export async function getJson(path) {
 }
 
 /** Send one protocol line; resolves to the reply line ("ok ...", "err ..."). */
+/** A fresh Idempotency-Key: 16 random bytes as hex. crypto.getRandomValues works on a plain
+ *  http:// page (crypto.randomUUID needs a secure context, which the box's page is not). */
+export function newLineKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const PENDING_RETRIES = 30;
+const OFFLINE_RETRIES = 2;
+
+/** One protocol line to the box; its reply line. Each line carries its own Idempotency-Key
+ *  (docs/web.md): a 202 "pending" (the box started it but is held up) and a lost answer (the
+ *  network failed) are asked again with the same key, so the line runs at most once and its
+ *  first result comes back; a 503 "busy" was never run. */
 export async function sendLine(line) {
-  try {
-    const response = await fetch("/api/line", {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "text/plain; charset=utf-8" }, body: line,
-    });
+  const key = newLineKey();
+  let offline = 0;
+  for (let attempt = 0; ; attempt += 1) {
+    let response;
+    try {
+      response = await fetch("/api/line", {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "text/plain; charset=utf-8", "Idempotency-Key": key },
+        body: line,
+      });
+    } catch (error) {
+      if (offline++ < OFFLINE_RETRIES) continue;
+      return `err offline the box did not answer (${error.message})`;
+    }
     let body = null;
     try { body = await response.json(); } catch { body = null; }
     if (body && typeof body.reply === "string") return body.reply;
+    if (response.status === 202 && body && body.pending) {
+      if (attempt < PENDING_RETRIES) continue;
+      return "err pending the box is still carrying it out";
+    }
     if (response.status === 401 || response.status === 403) {
       document.dispatchEvent(new CustomEvent("companion:unpaired"));
     }
     const message = body && (body.message || body.error);
     return `err http-${response.status} ${message || response.statusText}`;
-  } catch (error) {
-    return `err offline the box did not answer (${error.message})`;
   }
 }
 

@@ -1,0 +1,108 @@
+"""The doctor's `web-unit` check: do the table page's config and the service's sandbox agree?
+
+companion.service runs with `PrivateNetwork=yes`, `IPAddressDeny=any` and
+`RestrictAddressFamilies=AF_UNIX`: without the table page's drop-in
+(systemd/companion.service.d/web.conf, installed to :data:`DROPIN_PATH` by tools/install.py
+while `[web] listen` is set) a box configured with the page exits at start with "Address
+family not supported" (issue #19, 8). Rules this check keeps (as every check, see checks.py):
+
+- The web off (`[web] listen = ""`) and no drop-in: OK. The web off but a drop-in there: FAIL,
+  the sandbox is opened for nothing.
+- The web on: the drop-in must be there, with `PrivateNetwork=no`, `AF_INET` (and `AF_INET6`
+  for an IPv6 host) and `SocketBindAllow=tcp:<the port>`; a page served on the LAN (any host
+  but loopback) also needs the LAN's ranges in `IPAddressAllow=` (a loopback-only drop-in drops
+  every phone). Each FAIL says what differs; the fix is to run the installer again, which
+  writes the drop-in from the config.
+- It reads the drop-in through the probe (a file read), so it needs no running systemd; the
+  unit's own settings are the shipped file's (tests/deploy/test_systemd_web_dropin.py).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Mapping
+from typing import Any
+
+from companion.doctor.checks import Check, Context
+from companion.doctor.probe import DoctorProbe
+
+NAME = "web-unit"
+WHAT = ("the table page's [web] listen and the service's network sandbox agree (the drop-in "
+        "companion.service.d/web.conf)")
+DROPIN_PATH = "/etc/systemd/system/companion.service.d/web.conf"
+LAN_RANGE = "192.168.0.0/16"
+"""One of the private ranges the LAN drop-in allows (its `IPAddressAllow=`)."""
+RELOAD = "sudo systemctl daemon-reload && sudo systemctl restart companion"
+INSTALL = "in the project folder: sudo python3 tools/install.py"
+
+
+def _settings(text: str) -> dict[str, list[str]]:
+    """The drop-in's `Key=value` lines, each key's values in order (lists merge in systemd)."""
+    found: dict[str, list[str]] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line and not line.startswith(("#", ";", "[")) and "=" in line:
+            key, _, value = line.partition("=")
+            found.setdefault(key.strip(), []).append(value.strip())
+    return found
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _problems(host: str, port: int, settings: dict[str, list[str]]) -> list[str]:
+    problems = []
+    if settings.get("PrivateNetwork", ["yes"])[-1] != "no":
+        problems.append("it does not set PrivateNetwork=no")
+    families = " ".join(settings.get("RestrictAddressFamilies", [])).split()
+    wanted = ["AF_INET", "AF_INET6"] if ":" in host else ["AF_INET"]
+    missing = [family for family in wanted if family not in families]
+    if missing:
+        problems.append(f"RestrictAddressFamilies= lacks {' '.join(missing)}")
+    binds = " ".join(settings.get("SocketBindAllow", [])).split()
+    if f"tcp:{port}" not in binds and str(port) not in binds:
+        problems.append(f"SocketBindAllow= does not allow tcp:{port}, the page's port")
+    allowed = " ".join(settings.get("IPAddressAllow", [])).split()
+    if not _is_loopback(host) and LAN_RANGE not in allowed and "any" not in allowed:
+        problems.append("IPAddressAllow= lets no LAN address in, but the page serves the LAN")
+    return problems
+
+
+def check_web_unit(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
+    from companion.config import parse_listen
+
+    listen = str(config.get("web", {}).get("listen", "") or "")
+    dropin = probe.read_text(DROPIN_PATH)
+    if not listen.strip():
+        if dropin is not None:
+            return Check(NAME, False, f"[web] listen is off, but {DROPIN_PATH} opens the "
+                         "service's network sandbox for it",
+                         f"{INSTALL} (it removes the drop-in), or: sudo rm {DROPIN_PATH} "
+                         f"&& {RELOAD}")
+        return Check(NAME, True, "the table page is off; the service keeps no network")
+    try:
+        host, port = parse_listen(listen, "0.0.0.0")  # noqa: S104 - a bare PORT on a Pi
+    except ValueError as error:
+        return Check(NAME, False, f"[web] listen {listen!r}: {error}",
+                     "write [web] listen as PORT or HOST:PORT, e.g. 0.0.0.0:8080")
+    if dropin is None:
+        return Check(NAME, False, f"[web] listen = {listen!r}, but {DROPIN_PATH} is missing: "
+                     "the service's sandbox (PrivateNetwork=yes, RestrictAddressFamilies="
+                     "AF_UNIX) stops the page with 'Address family not supported'",
+                     f"{INSTALL} (it writes the drop-in for this port and restarts the "
+                     "service)")
+    problems = _problems(host, port, _settings(dropin))
+    if problems:
+        return Check(NAME, False, f"{DROPIN_PATH} does not fit [web] listen = {listen!r}: "
+                     + "; ".join(problems),
+                     f"{INSTALL} (it writes the drop-in from the config and restarts the "
+                     "service)")
+    where = "loopback" if _is_loopback(host) else "the LAN"
+    return Check(NAME, True, f"[web] listen = {listen!r} and {DROPIN_PATH} agree (port {port}, "
+                 f"{where})")

@@ -1,0 +1,153 @@
+"""Idempotent lines: nothing done twice, nothing refused but done (issue #19, 4).
+
+``POST /api/line`` carries an ``Idempotency-Key`` header (the page sends one with every line;
+a request without one is given a key of the server's own), as Stripe's keys work. This module
+keeps, per client, what became of each key's line, and promises:
+
+- **A refusal means never done.** A line the loop has not started when its request stops
+  waiting (:data:`~companion.web.channel.REPLY_TIMEOUT_SECONDS`) is withdrawn from the loop's
+  queue, atomically with the refusal (companion/web/channel.py's ``ReplySlot``): the answer is
+  503 ``busy``, the loop skips it, and its key is forgotten, so a retry runs it afresh, once.
+- **Otherwise the reply waits, or says "pending".** A line the loop has started (say its
+  journal write is held up by a slow card) is being carried out and will finish: the request
+  answers 202 ``{"pending": true, "id": KEY}``, and a retry with that key waits for the same
+  line's result again; it is never run a second time.
+- **A retry answers with the first result.** A key already answered gives the first reply
+  (``{"reply": ...}``) without touching the box; a key still running is waited for. A key
+  reused with a different line is 422 ``key-reused`` (nothing runs).
+- **Bounded.** A key is 8 to 64 characters of ``A-Z a-z 0-9 _ -`` (else 400 ``bad-key``).
+  At most :data:`KEYS_PER_CLIENT` keys per client and :data:`KEYS_IN_ALL` in all are kept
+  (the oldest go first), each for :data:`KEY_SECONDS` after its answer: a retry after that
+  runs the line again. A client is companion/web/policy.py's ``client_key``: one client
+  cannot see or spend another's keys.
+- Time comes from the injected clock; nothing here reads a socket or a file.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+from companion.protocol.lines import Item, Line
+from companion.web.answers import HttpError
+from companion.web.channel import Busy, ReplySlot, WebChannel
+
+KEYS_PER_CLIENT: Final = 32
+"""Keys kept for one client: more than a page has lines in flight (one at a time) by far."""
+KEYS_IN_ALL: Final = 256
+"""Keys kept for all clients together (each holds at most one reply: under 2 MB in all)."""
+KEY_SECONDS: Final = 600.0
+"""How long an answered key is kept: a page retries within seconds; ten minutes is ample."""
+KEY_PATTERN: Final = re.compile(r"[A-Za-z0-9_-]{8,64}")
+HEADER: Final = "Idempotency-Key"
+
+
+@dataclass
+class Entry:
+    """One key's line: its text, its slot once posted, when it was answered."""
+
+    text: str
+    posted: threading.Event = field(default_factory=threading.Event)
+    slot: ReplySlot[str | None] | None = None
+    answered_at: float | None = None
+
+
+@dataclass(frozen=True)
+class Done:
+    """The line's reply (None: it gets none)."""
+
+    reply: str | None
+
+
+@dataclass(frozen=True)
+class Pending:
+    """The line is being carried out; a retry with ``key`` gives its result."""
+
+    key: str
+
+
+def check_key(key: str | None) -> str:
+    """The client's key, checked, or a fresh one of the server's own."""
+    if key is None:
+        return secrets.token_urlsafe(12)
+    if not KEY_PATTERN.fullmatch(key):
+        raise HttpError("bad-key", f"{HEADER} must be 8 to 64 letters, digits, '_' or '-'")
+    return key
+
+
+class LineLedger:
+    """What became of each client's keyed lines; see the module docstring."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[tuple[str, str], Entry] = OrderedDict()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    def run(self, channel: WebChannel, client: str, key: str, item: Item) -> Done | Pending:
+        """Carry ``item`` out once for (``client``, ``key``), or give the first result:
+        :class:`Done`, :class:`Pending`, or :class:`~companion.web.channel.Busy` (never run)."""
+        text = item.text if isinstance(item, Line) else repr(item)
+        entry, first = self._entry(client, key, text)
+        if first:
+            try:
+                entry.slot = channel.submit(item)
+            except Busy:
+                self._forget(client, key, entry)
+                raise
+            finally:
+                entry.posted.set()
+        elif entry.text != text:
+            raise HttpError("key-reused", f"{HEADER} {key} was sent with another line")
+        timeout = channel.reply_timeout
+        if not entry.posted.wait(timeout) or entry.slot is None:
+            raise Busy("the box did not take the line in time; it was not carried out")
+        slot = entry.slot
+        if not slot.wait(timeout) and first and slot.withdraw():
+            self._forget(client, key, entry)
+        if slot.withdrawn:
+            raise Busy("the box did not take the line in time; it was not carried out")
+        if not slot.answered:
+            return Pending(key)
+        with self._lock:
+            if entry.answered_at is None:
+                entry.answered_at = self._clock()
+        return Done(slot.reply)
+
+    def _entry(self, client: str, key: str, text: str) -> tuple[Entry, bool]:
+        now = self._clock()
+        with self._lock:
+            self._expire(now)
+            found = self._entries.get((client, key))
+            if found is not None:
+                return found, False
+            entry = Entry(text)
+            self._entries[(client, key)] = entry
+            mine = [name for name in self._entries if name[0] == client]
+            for name in mine[:max(0, len(mine) - KEYS_PER_CLIENT)]:
+                del self._entries[name]
+            while len(self._entries) > KEYS_IN_ALL:
+                self._entries.popitem(last=False)
+            return entry, True
+
+    def _expire(self, now: float) -> None:
+        for entry in self._entries.values():  # answered with nobody back to hear it yet
+            if entry.answered_at is None and entry.slot is not None and entry.slot.answered:
+                entry.answered_at = now
+        gone = [name for name, entry in self._entries.items()
+                if entry.answered_at is not None and now - entry.answered_at > KEY_SECONDS]
+        for name in gone:
+            del self._entries[name]
+
+    def _forget(self, client: str, key: str, entry: Entry) -> None:
+        with self._lock:
+            if self._entries.get((client, key)) is entry:
+                del self._entries[(client, key)]

@@ -1,0 +1,67 @@
+"""Issue #19: the timer is not for sale. The web shares the process, the cores and the GIL with
+the event loop, so companion/web/server.py bounds what it takes: an accept budget, a lower CPU
+priority for its threads, and a 1 ms GIL switch interval while it serves. The figure itself is
+``companion bench``'s ``timer_end_error_ms_under_web_flood`` (companion/bench/web_flood.py):
+no wall-clock timing is asserted here, only that each bound is in place."""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.web import server as server_module
+from companion.web.server import ACCEPT_BURST, ACCEPTS_PER_SECOND, WEB_NICENESS
+
+
+def nice_values():
+    """The nice value of every thread of this process (Linux /proc)."""
+    values = []
+    for stat in Path("/proc/self/task").glob("*/stat"):
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        values.append(int(fields[16]))  # field 19 of stat(5), counted after the name
+    return values
+
+
+def test_the_web_threads_run_below_the_loops_priority(web_box):
+    import http.client
+
+    assert os.getpriority(os.PRIO_PROCESS, 0) == 0  # this (the test's) thread is untouched
+    connection = http.client.HTTPConnection("127.0.0.1", web_box.port, timeout=10)
+    try:
+        connection.request("GET", "/api/whoami")  # kept alive: its thread waits for more
+        assert connection.getresponse().read()
+        values = nice_values()
+        if sys.platform == "linux":
+            assert values.count(WEB_NICENESS) >= 2, values  # the acceptor and the connection
+            assert 0 in values  # the loop and the test's own threads are not lowered
+        else:  # elsewhere a thread id is no process id: nothing is lowered
+            assert WEB_NICENESS not in values
+    finally:
+        connection.close()
+
+
+def test_serving_shortens_the_gil_switch_interval_to_a_millisecond(web_box):
+    assert sys.getswitchinterval() <= 0.001
+
+
+def test_the_acceptor_waits_once_its_budget_is_spent(web_box, monkeypatch):
+    server = web_box.service.server
+    now = [1000.0]
+    waits = []
+    monkeypatch.setattr(server_module.time, "monotonic", lambda: now[0])
+
+    class Stopping:
+        def wait(self, seconds):
+            waits.append(seconds)
+            now[0] += seconds
+            return False
+
+    monkeypatch.setattr(server.context, "stopping", Stopping())
+    server._tokens, server._filled = ACCEPT_BURST, now[0]
+    for _ in range(int(ACCEPT_BURST)):
+        server.pace()
+    assert waits == []  # a burst passes at once
+    for _ in range(10):
+        server.pace()
+    assert waits == [pytest.approx(1 / ACCEPTS_PER_SECOND)] * 10  # then one per 5 ms
