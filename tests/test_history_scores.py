@@ -44,9 +44,9 @@ def decoded(url: str) -> dict[str, Any]:
 
 def assert_documented_play(play: dict[str, Any]) -> None:
     """The play has the push format's fields and types (see the module docstring)."""
-    assert PLAY_KEYS <= set(play)
+    assert set(play) >= PLAY_KEYS
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
-    assert GAME_KEYS <= set(play["game"])
+    assert set(play["game"]) >= GAME_KEYS
     assert isinstance(play["game"]["highestWins"], bool)
     assert isinstance(play["game"]["noPoints"], bool)
     if "bggId" in play["game"]:

@@ -17,6 +17,7 @@ With ``pytest --regen-golden`` the Score tab's screenshot goes to
 docs/screens/score-overbooked.png (look at it); otherwise to a temporary folder.
 """
 
+import itertools
 import json
 import re
 import subprocess
@@ -92,7 +93,7 @@ class Finger:
         self.into_view(locators[0])
         points = [self.centre(locator) for locator in locators]
         self._touch("touchStart", *points[0])
-        for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+        for (x0, y0), (x1, y1) in itertools.pairwise(points):
             for step in range(1, 5):
                 self._touch("touchMove", x0 + (x1 - x0) * step / 4, y0 + (y1 - y0) * step / 4)
         self.cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
@@ -112,7 +113,8 @@ def seats_of(page, player):
     return page.evaluate(
         """(player) => [...document.querySelectorAll(`#ob-player-${player} .plane-row`)]
              .map((line) => [...line.children].slice(1)
-               .map((cell) => cell.classList.contains('aisle') ? '|' : cell.dataset.seat).join(''))""",
+               .map((cell) => cell.classList.contains('aisle') ? '|' : cell.dataset.seat)
+               .join(''))""",
         player)
 
 
