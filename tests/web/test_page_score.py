@@ -199,7 +199,11 @@ def test_a_full_overbooked_plane_in_at_most_30_taps_scores_as_the_cli(running_bo
     assert sizes and min(min(w, h) for w, h in sizes) >= 44
     reach, what = overflow(page)
     assert reach <= 0, what
-    page.locator("#ob-player-1 .plane").scroll_into_view_if_needed()
+    page.evaluate("""() => {   // the palette, the tabs and the plane under the sticky header
+        const header = document.querySelector(".top").getBoundingClientRect().height;
+        const palette = document.querySelector(".brush-bar").getBoundingClientRect().top;
+        window.scrollTo(0, palette + window.scrollY - header - 8);
+    }""")
     page.screenshot(path=str(page.shots / "score-overbooked.png"), full_page=False)
 
     with page.expect_response(is_line) as answer:
