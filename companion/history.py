@@ -371,6 +371,8 @@ def _result_text(result: Any) -> str:
         return "-"
     if isinstance(result, str):
         return result
+    if isinstance(result, Mapping) and isinstance(result.get("result"), str):
+        return str(result["result"])   # Now Boarding's final count, scored: win or lose
     if isinstance(result, Mapping) and "winners" in result:
         return "winners: " + ", ".join(map(str, result["winners"])) if result["winners"] \
             else "no winner"

@@ -115,6 +115,9 @@ def test_a_now_boarding_final_count_is_kept_cooperative_with_its_bgg_id(box) -> 
     assert kept["game"] == "now-boarding" and kept["options"]["players"] == "3"
     assert kept["table"]["rows"] == [[3, 2, 0, 0, 2, "win"]]
     assert kept["chart"]["panels"][0]["marks"] == [{"value": 3, "label": "loss at 3"}]
+    out = io.StringIO()
+    list_games(box.journal, out)
+    assert re.search(r"now-boarding +entered=score players=3 +0 +win", out.getvalue())
     play = decoded(kept["bgstats"])
     assert_documented_play(play)
     assert play["game"]["bggId"] == 231567
