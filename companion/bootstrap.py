@@ -149,6 +149,7 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
               state_dir: Path) -> Any:
     """The table page's server bound to ``host:port`` (OSError if it cannot be), wired to
     the controller's tunes; its channel joins the loop's channels."""
+    from companion.adapters.qr import qr_matrix
     from companion.adapters.token_file import TokenFile
     from companion.web import history_api
     from companion.web.policy import WebSettings
@@ -161,7 +162,7 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
     # own thread (see companion/web/history_api.py).
     service = WebService(settings, clock=controller.clock.monotonic,
                          tokens=TokenFile(state_dir),
-                         history=history_api.route(state_dir, controller.app))
+                         history=history_api.route(state_dir, controller.app, qr_matrix))
     controller.tunes.listeners.append(service.channel.tune)
     controller.app.phones = True  # the menu offers "Forget phones"
     controller.forget_phones_listeners.append(service.forget)

@@ -22,6 +22,7 @@ from urllib.parse import unquote
 import pytest
 
 from companion.adapters.journal import Journal
+from companion.adapters.qr import qr_matrix
 from companion.core.app import App
 from companion.games.registry import playable_games
 from companion.history import export, list_games
@@ -143,7 +144,7 @@ def test_the_bgstats_link_is_also_a_qr_code(box) -> None:
                                       {"name": "Bo", "goals": [], "boarded": 4}]})
     kept = listing(box.journal)[0]
     answer = history_route(f"/api/history/{kept['id']}/bgstats.svg", box.journal,
-                           App(playable_games()))
+                           App(playable_games()), qr=qr_matrix)
     assert answer is not None and answer.status == 200
     assert answer.content_type == "image/svg+xml"
     svg = answer.body.decode()

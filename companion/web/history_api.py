@@ -77,9 +77,16 @@ SVG: Final = "image/svg+xml"
 QUIET: Final = 4
 
 
-def route(state_dir: Path | None, app: App) -> Callable[[str], Answer | None]:
+QrEncoder = Callable[..., Any]
+"""Text -> QR modules (rows of booleans), as adapters/qr.py's ``qr_matrix``: handed in by the
+composition root (the web imports no adapter of its own)."""
+
+
+def route(state_dir: Path | None, app: App,
+          qr: QrEncoder | None = None) -> Callable[[str], Answer | None]:
     """The web's history (companion/web/routes.py ``Context.history``): the answer to a GET
-    of ``path``, or None for a path that is not a history route."""
+    of ``path``, or None for a path that is not a history route. ``qr`` draws the BG Stats
+    link's QR code (without it, ``bgstats.svg`` answers 404 ``no-play``)."""
 
     cache: dict[Any, dict[str, Any]] = {}   # dict operations are atomic: threads may share it
 
@@ -89,10 +96,10 @@ def route(state_dir: Path | None, app: App) -> Callable[[str], Answer | None]:
                 raise JournalError("the box keeps no journal on disk")
             journal = Journal.reader(state_dir)
         except JournalError:
-            found = history_route(path, _NO_GAMES, app)
+            found = history_route(path, _NO_GAMES, app, qr=qr)
         else:
             try:
-                found = history_route(path, journal, app, cache=cache)
+                found = history_route(path, journal, app, cache=cache, qr=qr)
             finally:
                 journal.close()
         return found
@@ -115,7 +122,8 @@ _NO_GAMES: Any = _NoGames()
 
 def history_route(path: str, journal: Journal, app: App, *,
                   local_zone: tzinfo | None = None,
-                  cache: dict[Any, dict[str, Any]] | None = None) -> Answer | None:
+                  cache: dict[Any, dict[str, Any]] | None = None,
+                  qr: QrEncoder | None = None) -> Answer | None:
     """Answer a GET of ``path`` (without its query) under ``/api/history``; ``None`` when the
     path is not one of the history routes."""
     match = _ROUTE.match(path)
@@ -135,7 +143,9 @@ def history_route(path: str, journal: Journal, app: App, *,
         if play is None:
             return _error("no-play", f"game {raw_id} has no result to log yet")
         if match.group("qr"):
-            return _qr_svg(bgstats_url(play))
+            if qr is None:
+                return _error("no-play", "this box draws no QR codes")
+            return _qr_svg(bgstats_url(play), qr)
         return _json(200, {"url": bgstats_url(play)})
     suffix = match.group("suffix")
     if suffix is None:
@@ -317,13 +327,11 @@ def _duration_min(actions: Any) -> int | None:
     return max(1, math.ceil((max(instants) - min(instants)) / 60))
 
 
-def _qr_svg(text: str) -> Answer:
+def _qr_svg(text: str, qr: QrEncoder) -> Answer:
     """``text`` as a QR code in SVG, drawn from the box's own encoder (adapters/qr.py, the
     pairing screen's): a phone without BG Stats shows it for another phone to scan."""
-    from companion.adapters.qr import qr_matrix
-
     try:
-        matrix = qr_matrix(text, max_modules=177)   # up to version 40
+        matrix = qr(text, max_modules=177)   # up to version 40
     except ValueError:
         return _error("no-play", f"the link is too long for a QR code ({len(text)} characters)")
     size = len(matrix) + 2 * QUIET
