@@ -67,7 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser(
         "run", help="run the box (simulated hardware off a Pi)",
         description="Run the companion. With the fake backend in a terminal, the display is "
-                    "drawn in the terminal and keys act as the buttons.")
+                    "drawn in the terminal and keys act as the buttons; off a Pi the table "
+                    "page is served on this computer too (127.0.0.1, web=<url>; --no-web "
+                    "leaves it out).")
     run.add_argument("--backend", choices=("auto", "pi", "fake"), default="auto",
                      help="pi: real GPIO and display; fake: simulated; auto (default): pi "
                           "when a Raspberry Pi GPIO chip is present, else fake")

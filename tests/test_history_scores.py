@@ -20,6 +20,8 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
+import zxingcpp
+from PIL import Image, ImageDraw
 
 from companion.adapters.journal import Journal
 from companion.adapters.qr import qr_matrix
@@ -149,6 +151,13 @@ def test_the_bgstats_link_is_also_a_qr_code(box) -> None:
     assert answer.content_type == "image/svg+xml"
     svg = answer.body.decode()
     assert svg.startswith("<svg") and svg.count("h1v1h-1z") > 100  # dark modules drawn
+    # Drawn back into pixels from the SVG's own squares, it reads as the link itself.
+    size = int(re.search(r'viewBox="0 0 (\d+) \1"', svg).group(1))
+    picture = Image.new("L", (size * 4, size * 4), 255)
+    draw = ImageDraw.Draw(picture)
+    for x, y in re.findall(r"M(\d+),(\d+)h1v1h-1z", svg):
+        draw.rectangle((int(x) * 4, int(y) * 4, int(x) * 4 + 3, int(y) * 4 + 3), fill=0)
+    assert [found.text for found in zxingcpp.read_barcodes(picture)] == [kept["bgstats"]]
 
 
 def test_a_refused_score_keeps_nothing(box) -> None:
