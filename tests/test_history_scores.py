@@ -195,3 +195,45 @@ def test_a_restart_resumes_the_game_in_play_not_the_scored_one(tmp_path: Path) -
         assert [game.game for game in again.journal.games()] == ["now-boarding"] * 2
     finally:
         again.journal.close()
+
+
+class RefusingJournal:
+    """The real journal, refusing every write while ``failing`` (a full disk), as the adapter
+    refuses: JournalUnavailable."""
+
+    WRITES = ("begin_game", "keep_finished", "append", "drop_last", "set_result",
+              "checkpoint", "set_aside")
+
+    def __init__(self, journal: Journal) -> None:
+        self.inner = journal
+        self.failing = False
+
+    def __getattr__(self, name: str) -> Any:
+        from companion.adapters.journal_rows import JournalUnavailable
+
+        attribute = getattr(self.inner, name)
+        if name in self.WRITES and self.failing:
+            def refuse(*_arguments: Any) -> None:
+                raise JournalUnavailable("database or disk is full")
+            return refuse
+        return attribute
+
+
+def test_a_score_sent_while_the_disk_refuses_waits_its_turn_and_loses_nothing(
+        tmp_path: Path) -> None:
+    journal = RefusingJournal(Journal.in_directory(tmp_path))
+    controller = simulated_controller(tmp_path, journal=journal)
+    controller.command_line("new now-boarding players=3 seed=2")
+    journal.failing = True
+    controller.command_line("press next")            # queued for the game in play
+    result = score(controller, "overbooked", OVERBOOKED)   # queued: a game of its own
+    controller.command_line("press next")            # queued for the game in play again
+    assert len(controller.unsaved) == 3
+    journal.failing = False
+    controller.command_line("wait 5")
+    assert controller.unsaved == []
+    played, kept = sorted(journal.inner.games(), key=lambda game: game.id)
+    assert (played.game, played.actions, played.result) == ("now-boarding", 2, None)
+    assert (kept.game, kept.actions, kept.result) == ("overbooked", 0, result)
+    assert journal.inner.current().id == played.id == controller.game_id
+    journal.inner.close()
