@@ -16,6 +16,7 @@ whoever wants to watch a part (the bench, a test) wraps it through ``instrument`
 
 from __future__ import annotations
 
+import errno
 import io
 import logging
 import random
@@ -148,6 +149,7 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
               state_dir: Path) -> Any:
     """The table page's server bound to ``host:port`` (OSError if it cannot be), wired to
     the controller's tunes; its channel joins the loop's channels."""
+    from companion.adapters.qr import qr_matrix
     from companion.adapters.token_file import TokenFile
     from companion.web import history_api
     from companion.web.policy import WebSettings
@@ -160,7 +162,7 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
     # own thread (see companion/web/history_api.py).
     service = WebService(settings, clock=controller.clock.monotonic,
                          tokens=TokenFile(state_dir),
-                         history=history_api.route(state_dir, controller.app))
+                         history=history_api.route(state_dir, controller.app, qr_matrix))
     controller.tunes.listeners.append(service.channel.tune)
     controller.app.phones = True  # the menu offers "Forget phones"
     controller.forget_phones_listeners.append(service.forget)
@@ -197,6 +199,9 @@ class WebAddress:
     host: str
     port: int
     source: str = "--web"
+    #: No port was named (the default page, ``--web`` alone): a busy one falls back to a
+    #: free port rather than stopping start-up.
+    any_port: bool = False
 
 
 Drive = Literal["loop", "inline"]
@@ -236,14 +241,16 @@ class Box:
         return self._the_loop().run_without_signals()
 
     def close(self) -> None:
-        """Close everything built (idempotent): the keyboard, the terminal preview, the
-        journal (checkpointed: after a clean stop no game lives only in the -wal file), the
-        devices, the loop's pipe."""
+        """Close everything built (idempotent): the keyboard, the table page, the terminal
+        preview, the journal (checkpointed: after a clean stop no game lives only in the -wal
+        file), the devices, the loop's pipe."""
         if self._closed:
             return
         self._closed = True
         if self.keyboard is not None:
             self.keyboard.close()
+        if self.web is not None:  # the loop closed its channel if it ran; a box that never
+            self.web.stop()       # ran still holds the listening socket
         preview = getattr(self.hardware.display, "preview", None)
         if preview is not None:
             preview.close()
@@ -331,8 +338,18 @@ def _add_serial(box: Box, config: Config) -> None:
 
 
 def _serve_web(config: Config, controller: Controller, web: WebAddress, state_dir: Path) -> Any:
+    """The page's server on ``web``; where no port was named, a busy one gives way to a free
+    port (the kernel's choice) instead of stopping the box."""
     try:
-        return build_web(config, controller, host=web.host, port=web.port, state_dir=state_dir)
+        try:
+            return build_web(config, controller, host=web.host, port=web.port,
+                             state_dir=state_dir)
+        except OSError as error:
+            if not web.any_port or error.errno != errno.EADDRINUSE:
+                raise
+            logging.getLogger(__name__).info("port %d is busy: the page takes a free one",
+                                             web.port)
+            return build_web(config, controller, host=web.host, port=0, state_dir=state_dir)
     except OSError as error:
         raise UsageError(f"{web.source}: cannot listen on {web.host}:{web.port}: "
                          f"{error.strerror or error}") from None

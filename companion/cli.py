@@ -67,7 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser(
         "run", help="run the box (simulated hardware off a Pi)",
         description="Run the companion. With the fake backend in a terminal, the display is "
-                    "drawn in the terminal and keys act as the buttons.")
+                    "drawn in the terminal and keys act as the buttons; off a Pi the table "
+                    "page is served on this computer too (127.0.0.1, web=<url>; --no-web "
+                    "leaves it out).")
     run.add_argument("--backend", choices=("auto", "pi", "fake"), default="auto",
                      help="pi: real GPIO and display; fake: simulated; auto (default): pi "
                           "when a Raspberry Pi GPIO chip is present, else fake")
@@ -75,10 +77,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--serial", metavar="URL|pty|none",
                      help="the serial line: a device, a pyserial URL, 'pty' (prints "
                           "serial=<path>) or 'none' (default: from the config)")
-    run.add_argument("--web", nargs="?", const="", metavar="[HOST:]PORT",
-                     help="serve the table page (docs/web.md) and print web=<url>; alone: "
-                          "127.0.0.1:8080 with the fake backend, 0.0.0.0:8080 on a Pi "
-                          "(default: [web] listen in the config, off)")
+    page = run.add_mutually_exclusive_group()
+    page.add_argument("--web", nargs="?", const="", metavar="[HOST:]PORT",
+                      help="serve the table page (docs/web.md) and print web=<url>; alone: "
+                           "127.0.0.1:8080 with the fake backend, 0.0.0.0:8080 on a Pi (a busy "
+                           "8080: a free port) (default: [web] listen in the config; if unset, "
+                           "on at 127.0.0.1 with the fake backend, off on a Pi)")
+    page.add_argument("--no-web", action="store_true",
+                      help="no table page, even where it would be on by default")
     display = run.add_argument_group("display (luma.oled's own option names)")
     display.add_argument("--display", help="the panel driver: ssd1309 (2.42 in), sh1106 (1.3 in), "
                          "ssd1306 (0.96 in), or another luma.oled driver")

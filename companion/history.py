@@ -32,7 +32,8 @@ from PIL import Image, ImageDraw
 from companion.adapters.journal import Journal, StoredGame
 from companion.core.app import App
 from companion.core.game import RuleError, action_to_json
-from companion.games.records import Chart, History, Moment, Panel, Series, history_of
+from companion.games.records import Chart, History, Moment, Panel, Series, history_of, scored
+from companion.games.score_formats import is_kept_from_score
 from companion.ui.render import font
 
 Record = Callable[[Any], dict[str, Any]]
@@ -86,6 +87,9 @@ def game_document(stored: StoredGame, app: App,
                     for r in stored.history],
     }
     history: History | None = None
+    if is_kept_from_score(dict(stored.options)) and isinstance(stored.result, Mapping):
+        # Scored from its final count: nothing to replay; the scorer's answer is the game.
+        return document, scored(stored.game, stored.result)
     try:
         moments, final = timeline(stored, app)
     except (RuleError, ValueError) as error:
@@ -140,10 +144,20 @@ def write_csv(history: History, path: Path) -> None:
 
 
 def write_csv_rows(history: History, handle: TextIO) -> None:
-    """The exported ``.csv`` file's rows, written to ``handle`` (opened with newline="")."""
+    """The exported ``.csv`` file's rows, written to ``handle`` (opened with newline="").
+    Booleans are written as the table page shows them, ``true`` / ``false`` (JSON's words),
+    not Python's ``True``; a missing value is an empty cell."""
     writer = csv.writer(handle)
     writer.writerow(history.columns)
-    writer.writerows(["" if cell is None else cell for cell in row] for row in history.rows)
+    writer.writerows([_csv_cell(cell) for cell in row] for row in history.rows)
+
+
+def _csv_cell(cell: Any) -> Any:
+    if cell is None:
+        return ""
+    if isinstance(cell, bool):
+        return "true" if cell else "false"
+    return cell
 
 
 def chart_image(document: Mapping[str, Any], history: History) -> Image.Image:
@@ -357,6 +371,8 @@ def _result_text(result: Any) -> str:
         return "-"
     if isinstance(result, str):
         return result
+    if isinstance(result, Mapping) and isinstance(result.get("result"), str):
+        return str(result["result"])   # Now Boarding's final count, scored: win or lose
     if isinstance(result, Mapping) and "winners" in result:
         return "winners: " + ", ".join(map(str, result["winners"])) if result["winners"] \
             else "no winner"

@@ -195,6 +195,21 @@ class Journal:
             return cursor.lastrowid
         return self._with_reserve(write)
 
+    def keep_finished(self, game: str, options: Mapping[str, str], at: float, wall: str,
+                      result: Any) -> int:
+        """A finished game with no actions (scored from its final count), kept in history;
+        the current game stays current. Answers its id."""
+        def write() -> int:
+            with self._db:
+                cursor = self._db.execute(
+                    "INSERT INTO games (game, options, seed, started_at, started_wall, clock,"
+                    " current, result) VALUES (?, ?, 0, ?, ?, ?, 0, ?)",
+                    (game, json.dumps(dict(options), sort_keys=True), at, wall, at,
+                     json.dumps(result)))
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+        return self._with_reserve(write)
+
     def append(self, game_id: int, recorded: Recorded, wall: str) -> None:
         self._transaction(
             ("INSERT INTO actions (game_id, action, at, wall) VALUES (?, ?, ?, ?)",

@@ -116,6 +116,7 @@ class TerminalPreview:
         self.footer = footer
         self.size = size or self._measure
         self.serial: str | None = None
+        self.page: str | None = None  # "Open <url> on this computer" (the table page)
         self.tune_name: str | None = None
         self.muted = False
         self._image: Image.Image | None = None
@@ -145,6 +146,11 @@ class TerminalPreview:
     def show_serial(self, path: str) -> None:
         """Keep ``serial=<path>`` in the status line (a client opens that path)."""
         self.serial = path
+        self._paint()
+
+    def show_page(self, message: str) -> None:
+        """Keep where the table page is (``Open <url> on this computer``) in the status line."""
+        self.page = message
         self._paint()
 
     def close(self) -> None:
@@ -189,6 +195,8 @@ class TerminalPreview:
             parts.append(f"♪ {self.tune_name}" + (" (muted)" if self.muted else ""))
         if self.serial is not None:
             parts.append(f"serial={self.serial}")
+        if self.page is not None:
+            parts.append(self.page)
         return "   ".join(parts)
 
     # -- drawing ---------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 What is measured (full run; ``--short`` in brackets): ``idle_wakeups_per_s``, the context
 switches a second, voluntary and involuntary, summed over every thread
-(``/proc/<pid>/task/*/status``), of ``python -m companion run --backend fake --serial none``
+(``/proc/<pid>/task/*/status``), of ``python -m companion run --backend fake --serial none
+--no-web`` (the box as a Pi runs it: the page off)
 sitting in the menu for 5 s [2 s], after its ``ready`` line and a second to settle.
 
 Why it matters: the loop sleeps until the next deadline the core asks for (DESIGN.md rule 2),
@@ -54,7 +55,7 @@ def measure_idle_wakeups(window: float) -> dict[str, Any]:
         return {"idle_wakeups_per_s": {"value": None,
                                        "unavailable": "needs Linux /proc/<pid>/task"}}
     with tempfile.TemporaryDirectory(prefix="companion-bench-idle-") as temporary:
-        box = RunningBox(run_command(str(Path(temporary) / "state")),
+        box = RunningBox(run_command(str(Path(temporary) / "state"), web=False),
                          box_environment(str(Path(temporary) / "pycache")))
         try:
             time.sleep(SETTLE_SECONDS)

@@ -11,8 +11,8 @@ What is measured (full run; ``--short`` in brackets), on a real
 - ``web_rss_mb``: that process's peak RSS (``ru_maxrss`` at exit), whole process, with the web
   on and the 20 clients connected.
 
-The web stack is imported only in that process; ``startup_to_ready_s`` (web off) is measured
-as before by :mod:`.startup`.
+The web stack is imported only in that process; :mod:`.startup` measures the start with the
+page on (the default off a Pi) and with ``--no-web`` (as on a Pi).
 """
 
 from __future__ import annotations

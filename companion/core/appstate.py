@@ -133,6 +133,18 @@ class JournalSetAside:
 
 
 @dataclass(frozen=True)
+class JournalScored:
+    """A game scored from its final count (the protocol's ``score``, the table page's Score
+    tab) is kept in history as a finished game of its own, with ``result`` the scorer's
+    answer; the game in play, if any, is untouched."""
+
+    game: str
+    options: Mapping[str, str]
+    result: Any
+    at: float
+
+
+@dataclass(frozen=True)
 class SoundChanged:
     """Volume or mute changed: apply it to the buzzer and remember it."""
 
@@ -157,4 +169,4 @@ class PowerOff:
 
 
 Effect = (JournalNew | JournalAction | JournalUndo | Play | ResultChanged | JournalSetAside
-          | SoundChanged | ResumeGame | ForgetPhones | PowerOff)
+          | JournalScored | SoundChanged | ResumeGame | ForgetPhones | PowerOff)

@@ -24,6 +24,12 @@ button press; every chart has a title, labelled axes with units and tick labels)
 - ``timer``: one row per run of the countdown: its duration, the time used and how it ended.
   Chart: time used per run against the duration.
 
+A game *scored* from its final count (the protocol's ``score``, the table page's Score tab)
+has no timeline: :func:`scored` reads the scorer's answer instead. A game with players (every
+scorer but Now Boarding's): one row per player, place, total and every scoring category;
+chart: the total per player. Now Boarding's final count: one row, the complaints by source,
+the total and the verdict; chart: complaints by source against the loss at 3.
+
 A game without a history here (a game removed from the box) is exported with one row per
 action by the caller.
 """
@@ -344,6 +350,48 @@ def _overbooked_unfinished(final: Mapping[str, Any], title: str) -> History:
                    chart)
 
 
+# -- a game scored from its final count ------------------------------------------------------
+
+
+def scored(game: str, result: Mapping[str, Any]) -> History:
+    """The history of a game kept from the scorer's answer ``result`` (see the module)."""
+    title = GAMES_BY_NAME[game].title if game in GAMES_BY_NAME else game
+    if game == "now-boarding":
+        sources = (("complaints", "complaints"), ("undelivered", "undelivered"),
+                   ("unserved-vips", "unserved VIPs"))
+        breakdown = result.get("breakdown", {})
+        total = result.get("complaints_total", 0)
+        verdict = str(result.get("result", ""))
+        rows: tuple[tuple[Cell, ...], ...] = ((
+            result.get("player_count"), *(breakdown.get(key, 0) for key, _ in sources), total,
+            verdict),)
+        chart = Chart(f"{title}, scored: {verdict.upper()} with {total} complaints", "source",
+                      (Panel("complaints", (Series("complaints", tuple(
+                          (index, float(breakdown.get(key, 0)))
+                          for index, (key, _) in enumerate(sources, 1))),),
+                          (Mark(3, "loss at 3"),), whole=True),),
+                      tuple((index, name) for index, (_, name) in enumerate(sources, 1)))
+        return History(("players", "complaints", "undelivered_complaints",
+                        "unserved_vip_complaints", "complaints_total", "result"), rows, chart)
+    players = [p for p in result.get("players", ()) if isinstance(p, Mapping)]
+    places = {name: place for place, names in enumerate(result.get("ranking", ()), start=1)
+              for name in names}
+    winners = set(result.get("winners", ()))
+    categories: list[str] = []
+    for player in players:
+        categories += [key for key in player.get("breakdown", {}) if key not in categories]
+    rows = tuple((p["name"], places.get(p["name"]), p.get("total"), p["name"] in winners,
+                  *(p.get("breakdown", {}).get(key, 0) for key in categories))
+                 for p in players)
+    numbered = list(enumerate(players, start=1))
+    chart = Chart(f"{title}, scored: points per player", "player",
+                  (Panel("points", (Series("total", tuple(
+                      (index, float(p.get("total") or 0)) for index, p in numbered)),),
+                         whole=True),),
+                  tuple((index, str(p["name"])) for index, p in numbered))
+    return History(("player", "place", "total", "winner", *categories), rows, chart)
+
+
 # -- the round timer ---------------------------------------------------------------------------
 
 
@@ -368,6 +416,8 @@ def timer(timeline: Sequence[Moment]) -> History:
                                              colour="#333333"))),))
     return History(("run", "duration_s", "time_used_s", "ended"), tuple(rows), chart)
 
+
+GAMES_BY_NAME: Final = {facts.name: facts for facts in GAMES}
 
 BUILDERS: Final[Mapping[str, Builder]] = {
     facts.name: globals()[facts.module] for facts in GAMES}

@@ -74,6 +74,32 @@ EXAMPLES: Final[dict[str, dict[str, Any]]] = {
 }
 
 
+#: The option that marks a game kept from its final count (the ``score`` line, the table
+#: page's Score tab) rather than played on the box: history reads its result, not a replay.
+KEPT_FROM_SCORE: Final = ("entered", "score")
+
+
+def kept_options(game: str, data: Any, result: Any) -> dict[str, str]:
+    """The options history shows for a game scored from its final count: the marker, how
+    many played and, where the input names one, the variant."""
+    options = dict([KEPT_FROM_SCORE])
+    count = result.get("player_count") if isinstance(result, dict) else None
+    if count is None and isinstance(result, dict) and isinstance(result.get("players"), list):
+        count = len(result["players"])
+    if isinstance(count, int):
+        options["players"] = str(count)
+    variant = data.get("variant") if isinstance(data, dict) else None
+    if isinstance(variant, str):
+        options["variant"] = variant
+    return options
+
+
+def is_kept_from_score(options: Any) -> bool:
+    """Whether a stored game's ``options`` mark it as scored, not played (see above)."""
+    key, value = KEPT_FROM_SCORE
+    return isinstance(options, dict) and options.get(key) == value
+
+
 def example_text(game: str) -> str:
     """A game's example as JSON laid out for people: one key per line, one player (or route)
     per line, so it reads well in ``--help`` and copies into a file as it is."""

@@ -16,8 +16,10 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from companion.core.app import App, AppState
+from companion.core.appstate import JournalScored
 from companion.core.buttons import Gesture
 from companion.core.game import RuleError
+from companion.games.score_formats import kept_options
 from companion.games.scoring import score_input, score_summary
 from companion.protocol import commands as proto
 from companion.protocol.lines import BadEncoding, Item, TooLong
@@ -113,6 +115,9 @@ def perform(box: Box, command: proto.Command) -> str:
             # The box's screen shows the result too (a score entered on the table page,
             # or sent on the serial line), in the alert box until the next input.
             box.state = replace(box.state, notice=score_summary(result))
+            # ... and history keeps it, like a played game (docs/scoring.md, "Kept").
+            box.perform([JournalScored(game, kept_options(game, data, result), result, now)],
+                        now)
             return proto.ok_json(result)
         case proto.WaitCommand(seconds=seconds):
             if not box.simulated:

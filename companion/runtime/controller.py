@@ -51,7 +51,7 @@ from companion.core.app import (
     ResumeGame,
     SoundChanged,
 )
-from companion.core.appstate import PowerOff
+from companion.core.appstate import JournalScored, PowerOff
 from companion.core.buttons import (
     Button,
     Edge,
@@ -78,6 +78,7 @@ from companion.runtime.journaling import (
     GameRef,
     JournalWrite,
     JournalWriter,
+    KeepScored,
     MakeCurrent,
     SetAside,
     SetResult,
@@ -391,6 +392,9 @@ class Controller:
                     self.writer.write(now, SetResult(result))
                 case JournalSetAside():
                     self.writer.write(now, SetAside())
+                case JournalScored(game=game, options=options, result=result, at=at):
+                    self.writer.keep(now, KeepScored(game, options, result, at,
+                                                     self.clock.wall()))
                 case SoundChanged(sound=sound):
                     self.tunes.apply(sound, now)
                     if self.settings is not None:

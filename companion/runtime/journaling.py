@@ -15,6 +15,10 @@ What it promises (DESIGN.md rule 6, "one event log"):
   written into it and writing goes on there, so a restart after that loses nothing.
 - What the table should know is queued in :attr:`JournalWriter.news` for the screen: the disk
   filled and writes use the reserve, the real journal opened after all.
+- A game scored from its final count (:class:`KeepScored`) is written as a finished game of
+  its own, beside the game in play, never in its place: it belongs to no current game, takes
+  its own place in the same queue (so it waits, in order, while the disk refuses) and is
+  never made current.
 - A write is a typed value (:data:`JournalWrite`: :class:`BeginGame`, :class:`Append`, ...),
   matched to the journal's method here, so the type checker sees every write and its fields.
   The journal's refusals arrive as ``JournalUnavailable`` (adapters/journal.py translates
@@ -94,7 +98,20 @@ class Checkpoint:
     at: float
 
 
-JournalWrite = BeginGame | Append | DropLast | SetResult | SetAside | MakeCurrent | Checkpoint
+@dataclass(frozen=True)
+class KeepScored:
+    """A game scored from its final count, kept in history, finished; the journal answers
+    its id (it never becomes the current game)."""
+
+    game: str
+    options: Mapping[str, str]
+    result: Any
+    at: float
+    wall: str
+
+
+JournalWrite = (BeginGame | Append | DropLast | SetResult | SetAside | MakeCurrent | Checkpoint
+                | KeepScored)
 
 
 def apply(journal: Journal, game_id: int | None, write: JournalWrite) -> int | None:
@@ -102,6 +119,9 @@ def apply(journal: Journal, game_id: int | None, write: JournalWrite) -> int | N
     the new game's id)."""
     if isinstance(write, BeginGame):
         return journal.begin_game(write.game, write.options, write.seed, write.at, write.wall)
+    if isinstance(write, KeepScored):
+        return journal.keep_finished(write.game, write.options, write.at, write.wall,
+                                     write.result)
     assert game_id is not None, "a game's writes follow its begin row"
     match write:
         case Append(recorded=recorded, wall=wall):
@@ -157,6 +177,12 @@ class JournalWriter:
         """A new game: its writes, from this one on, belong to it."""
         self.game = GameRef()
         self.write(now, write)
+
+    def keep(self, now: float, write: KeepScored) -> None:
+        """Queue a scored game (its own game, not the current one) and write what is queued."""
+        self.unsaved.append((GameRef(), write))
+        if self.health.may_try(now):
+            self.flush(now)
 
     def write(self, now: float, write: JournalWrite) -> None:
         """Queue one journal write for the current game and write everything queued."""
@@ -236,6 +262,6 @@ class JournalWriter:
                 self.health.failed(now, error)
                 return
             self.unsaved.pop(0)
-            if isinstance(write, BeginGame):
+            if isinstance(write, (BeginGame, KeepScored)):
                 game.id = result
         self.health.succeeded()

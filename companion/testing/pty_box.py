@@ -41,7 +41,7 @@ class PtyBox:
     def __init__(self, state_dir: Path, *, log: bool = False) -> None:
         self.process = subprocess.Popen(  # noqa: S603 - our own interpreter, fixed arguments
             [sys.executable, "-m", "companion", "run", "--backend", "fake", "--serial", "pty",
-             "--state-dir", str(state_dir)],
+             "--state-dir", str(state_dir), "--no-web"],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE if log else subprocess.DEVNULL)
         assert self.process.stdout is not None

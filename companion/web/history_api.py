@@ -12,7 +12,11 @@ What it promises (issue #15; docs/web.md lists the routes; the route table's
   ``companion history --export`` writes for that game (companion/history.py writes both:
   nothing is rewritten here), as downloads named ``game-<id>-<game>.<suffix>``.
 - ``GET /api/history/<id>/bgstats`` -> ``{"url": "bgstats://..."}``, or 404 ``no-play`` for a
-  game with no result yet (nothing to log).
+  game with no result yet (nothing to log); ``/api/history/<id>/bgstats.svg`` the same link
+  as a QR code (SVG, from the box's own encoder), for a phone without the app.
+- A game scored from its final count (the ``score`` line, the Score tab) is listed like a
+  played game: its table and chart come from the scorer's answer (games/records.py
+  ``scored``), and its BG Stats play from the same answer.
 - An unknown game is 404 ``{"error": "not-found", ...}``; a malformed id is 404 too (it names
   no game). Errors are JSON, never tracebacks.
 
@@ -23,8 +27,11 @@ createPlay.html?data=`` and the play as URL-encoded JSON with ``sourceName``, ``
 ``sourceGameId``, ``bggId`` where known, ``highestWins``, ``noPoints``) and ``players``
 (``name``, ``score``, ``rank``, ``winner``). The titles, BoardGameGeek ids and
 ``noPoints`` are each game's facts (companion/games/registry.py). Only Now Boarding's
-BoardGameGeek id (231567) is given (the issue states it); the others are left out rather than
-guessed, which the format allows: BG Stats then matches by name.
+BoardGameGeek id (231567, a JSON number as the format's example has it) is given (the issue
+states it); the others are left out rather than guessed, which the format allows: BG Stats
+then matches by name. ``winner`` is a boolean on every player (a cooperative game: every
+player wins or every player loses). ``playDate`` has no zone in the documented format: it is
+the box's local time, which is the table's (docs/scoring.md says so).
 
 Threading: the functions read the journal they are given and replay games with ``app`` (pure).
 :func:`route`, the server's history, opens a read-only view of the journal per request
@@ -41,23 +48,17 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import quote
 
 from companion.adapters.journal import Journal
 from companion.adapters.journal_rows import JournalError
 from companion.core.app import App
-from companion.games.records import Chart, History
 from companion.games.registry import facts_of
-from companion.history import (
-    chart_image,
-    document_json,
-    export_stem,
-    game_document,
-    records,
-    write_csv_rows,
-)
 from companion.web.answers import Answer, status_of
+
+if TYPE_CHECKING:
+    from companion.games.records import Chart, History
 
 JSON_UTF8: Final = "application/json; charset=utf-8"
 #: The newest games the listing replays (each listed game is replayed once per request).
@@ -70,12 +71,22 @@ CONTENT_TYPES: Final[Mapping[str, str]] = {
     "png": "image/png",
 }
 _ROUTE: Final = re.compile(r"^/api/history(?:/(?P<id>[^/.]+)(?:\.(?P<suffix>json|csv|png)"
-                           r"|/(?P<bgstats>bgstats))?)?/?$")
+                           r"|/(?P<bgstats>bgstats)(?P<qr>\.svg)?)?)?/?$")
+SVG: Final = "image/svg+xml"
+#: Modules of quiet zone around the QR code (the standard's four).
+QUIET: Final = 4
 
 
-def route(state_dir: Path | None, app: App) -> Callable[[str], Answer | None]:
+QrEncoder = Callable[..., Any]
+"""Text -> QR modules (rows of booleans), as adapters/qr.py's ``qr_matrix``: handed in by the
+composition root (the web imports no adapter of its own)."""
+
+
+def route(state_dir: Path | None, app: App,
+          qr: QrEncoder | None = None) -> Callable[[str], Answer | None]:
     """The web's history (companion/web/routes.py ``Context.history``): the answer to a GET
-    of ``path``, or None for a path that is not a history route."""
+    of ``path``, or None for a path that is not a history route. ``qr`` draws the BG Stats
+    link's QR code (without it, ``bgstats.svg`` answers 404 ``no-play``)."""
 
     cache: dict[Any, dict[str, Any]] = {}   # dict operations are atomic: threads may share it
 
@@ -85,10 +96,10 @@ def route(state_dir: Path | None, app: App) -> Callable[[str], Answer | None]:
                 raise JournalError("the box keeps no journal on disk")
             journal = Journal.reader(state_dir)
         except JournalError:
-            found = history_route(path, _NO_GAMES, app)
+            found = history_route(path, _NO_GAMES, app, qr=qr)
         else:
             try:
-                found = history_route(path, journal, app, cache=cache)
+                found = history_route(path, journal, app, cache=cache, qr=qr)
             finally:
                 journal.close()
         return found
@@ -111,7 +122,8 @@ _NO_GAMES: Any = _NoGames()
 
 def history_route(path: str, journal: Journal, app: App, *,
                   local_zone: tzinfo | None = None,
-                  cache: dict[Any, dict[str, Any]] | None = None) -> Answer | None:
+                  cache: dict[Any, dict[str, Any]] | None = None,
+                  qr: QrEncoder | None = None) -> Answer | None:
     """Answer a GET of ``path`` (without its query) under ``/api/history``; ``None`` when the
     path is not one of the history routes."""
     match = _ROUTE.match(path)
@@ -130,6 +142,10 @@ def history_route(path: str, journal: Journal, app: App, *,
         play = bgstats_play(document, local_zone=local_zone)
         if play is None:
             return _error("no-play", f"game {raw_id} has no result to log yet")
+        if match.group("qr"):
+            if qr is None:
+                return _error("no-play", "this box draws no QR codes")
+            return _qr_svg(bgstats_url(play), qr)
         return _json(200, {"url": bgstats_url(play)})
     suffix = match.group("suffix")
     if suffix is None:
@@ -195,6 +211,8 @@ def chart_data(chart: Chart) -> dict[str, Any]:
 
 def export_file(document: Mapping[str, Any], history: History, suffix: str) -> Answer:
     """The file ``history --export`` writes for this game, with the same name and bytes."""
+    from companion.history import chart_image, document_json, export_stem, write_csv_rows
+
     filename = f"{export_stem(int(document['id']), str(document['game']))}.{suffix}"
     if suffix == "json":
         body = document_json(document).encode("utf-8")
@@ -258,6 +276,11 @@ def _players(game: str, result: Any, document: Mapping[str, Any]) -> list[dict[s
                 for seat in range(1, count + 1)]
     if not isinstance(result, Mapping):
         return None
+    if isinstance(result.get("result"), str) and not result.get("players"):
+        # Now Boarding scored from its final count: cooperative, as when played.
+        seats = result.get("player_count")
+        return [{"name": f"Player {seat}", "winner": result["result"] == "win"}
+                for seat in range(1, (seats if isinstance(seats, int) else count) + 1)]
     winners = {str(name) for name in result.get("winners", ())}
     scored = result.get("players")
     if isinstance(scored, list) and scored:
@@ -304,6 +327,23 @@ def _duration_min(actions: Any) -> int | None:
     return max(1, math.ceil((max(instants) - min(instants)) / 60))
 
 
+def _qr_svg(text: str, qr: QrEncoder) -> Answer:
+    """``text`` as a QR code in SVG, drawn from the box's own encoder (adapters/qr.py, the
+    pairing screen's): a phone without BG Stats shows it for another phone to scan."""
+    try:
+        matrix = qr(text, max_modules=177)   # up to version 40
+    except ValueError:
+        return _error("no-play", f"the link is too long for a QR code ({len(text)} characters)")
+    size = len(matrix) + 2 * QUIET
+    path = "".join(f"M{x + QUIET},{y + QUIET}h1v1h-1z" for y, row in enumerate(matrix)
+                   for x, dark in enumerate(row) if dark)
+    body = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" '
+            f'shape-rendering="crispEdges" role="img" aria-label="QR code of the BG Stats link">'
+            f'<rect width="{size}" height="{size}" fill="#fff"/>'
+            f'<path d="{path}" fill="#000"/></svg>')
+    return Answer(200, SVG, body.encode("ascii"))
+
+
 # -- helpers -------------------------------------------------------------------------------------
 
 
@@ -313,6 +353,10 @@ def _title(game: str) -> str:
 
 
 def _game(journal: Journal, app: App, game_id: int) -> tuple[dict[str, Any], History]:
+    # companion.history (Pillow's drawing, every game's records) loads with the first
+    # request for history, not at start-up: the page is on by default off a Pi.
+    from companion.history import game_document, records
+
     return game_document(journal.game(game_id), app, records())
 
 

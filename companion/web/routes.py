@@ -227,10 +227,10 @@ def pair(request: Request) -> Answer:
     try:
         body = json.loads(request.body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise HttpError("bad-json", 'send {"code": "NNNNNNNN"}') from None
+        raise HttpError("bad-json", 'send {"code": "NNNNNN"}') from None
     code = body.get("code") if isinstance(body, dict) else None
     if not isinstance(code, str) or len(code) > 16:
-        raise HttpError("bad-json", 'send {"code": "NNNNNNNN"}')
+        raise HttpError("bad-json", 'send {"code": "NNNNNN"}')
     context, client = request.context, request.client
     try:
         context.pairing.admit(client)

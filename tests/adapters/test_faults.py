@@ -411,7 +411,7 @@ def test_faults_run_closes_the_journal_itself_when_its_loop_stops(tmp_path, monk
     monkeypatch.setattr(EventLoop, "run", lambda _loop: 0)  # as if stopped by SIGTERM
 
     assert cli.main(["run", "--backend", "fake", "--serial", "none",
-                     "--state-dir", str(tmp_path)]) == 0
+                     "--state-dir", str(tmp_path), "--no-web"]) == 0
     wal = tmp_path / (FILE_NAME + "-wal")
     assert kept
     assert not wal.exists() or wal.stat().st_size == 0

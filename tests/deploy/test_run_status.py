@@ -36,7 +36,7 @@ def notify_socket():
 def _start(state_dir: Path, notify_path: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "companion", "run", "--backend", "fake", "--serial", "none",
-         "--state-dir", str(state_dir)],
+         "--state-dir", str(state_dir), "--no-web"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
         env={**_environ(), "NOTIFY_SOCKET": notify_path})
 

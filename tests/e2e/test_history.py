@@ -191,7 +191,7 @@ def test_history_now_boarding_rounds(exported: tuple[Path, Path, dict[str, int]]
     assert [(row["ended"], row["time_used_s"]) for row in rows[-2:]] == [("time", "15.0")] * 2
     assert {row["round"]: row["complaints"] for row in rows if row["complaints"] != "0"} == \
         {"4": "1", "9": "1"}
-    assert rows[-1]["complaints_total"] == "2" and rows[-1]["final"] == "True"
+    assert rows[-1]["complaints_total"] == "2" and rows[-1]["final"] == "true"
     document = json.loads((out / "game-1-now-boarding.json").read_text(encoding="utf-8"))
     assert document["record"]["result"] == "win" and document["record"]["flights"] == 18
 
@@ -204,7 +204,7 @@ def test_history_v3_rounds(exported: tuple[Path, Path, dict[str, int]]) -> None:
     assert [row["departure_s"] for row in rows[:6]] == ["17.0", "24.0", "31.0", "38.0",
                                                        "45.0", "52.0"]
     assert [row["lost"] for row in rows] == [str(n // 3) for n in range(1, 19)]
-    assert rows[5]["redeye"] == "True" and rows[4]["redeye"] == "False"
+    assert rows[5]["redeye"] == "true" and rows[4]["redeye"] == "false"
 
 
 def test_history_planes_moves(exported: tuple[Path, Path, dict[str, int]]) -> None:

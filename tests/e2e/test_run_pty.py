@@ -31,7 +31,7 @@ def read_line(fd, deadline):
 def running_box(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "run", "--backend", "fake", "--serial", "pty",
-         "--state-dir", str(tmp_path)],
+         "--state-dir", str(tmp_path), "--no-web"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     serial_line = read_line(process.stdout.fileno(), deadline)
@@ -73,7 +73,7 @@ def test_run_pty_resumes_the_game_after_a_restart(running_box, tmp_path):
 
     again = subprocess.Popen(
         [sys.executable, "-m", "companion", "run", "--backend", "fake", "--serial", "pty",
-         "--state-dir", str(tmp_path)],
+         "--state-dir", str(tmp_path), "--no-web"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 30

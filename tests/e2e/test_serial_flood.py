@@ -31,7 +31,7 @@ def rss_mb(pid):
 def test_serial_flood_of_random_bytes(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "run", "--backend", "fake", "--serial", "pty",
-         "--state-dir", str(tmp_path)],
+         "--state-dir", str(tmp_path), "--no-web"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         out = process.stdout.fileno()
@@ -75,7 +75,7 @@ def test_a_countdown_expires_on_time_while_a_pty_client_floods_and_never_reads(t
     """600 lines in, none of the replies read: the loop still ends the countdown on time."""
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "run", "--backend", "fake", "--serial", "pty",
-         "--state-dir", str(tmp_path)],
+         "--state-dir", str(tmp_path), "--no-web"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         out = process.stdout.fileno()

@@ -20,7 +20,7 @@ def test_stop_signal_right_after_ready_always_stops_the_box(tmp_path, stop):
     for _ in range(STARTS):
         process = subprocess.Popen(
             [sys.executable, "-m", "companion", "run", "--backend", "fake", "--serial", "none",
-             "--state-dir", str(tmp_path)],
+             "--state-dir", str(tmp_path), "--no-web"],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         try:
             while (line := process.stdout.readline()) and line.strip() != b"ready":

@@ -78,10 +78,11 @@ RuntimeMaxUse=16M
 
 QEMU_DROPIN = """\
 # tools/pi-boot only (never in a flashable image): the emulated board has no GPIO, I2C or OLED,
-# so the fake backend stands in for them; everything else in the unit is as shipped.
+# so the fake backend stands in for them; everything else in the unit is as shipped (--no-web:
+# the fake backend would serve the table page by default, which a Pi does not).
 [Service]
 ExecStart=
-ExecStart=/opt/companion/venv/bin/companion run --backend fake
+ExecStart=/opt/companion/venv/bin/companion run --backend fake --no-web
 """
 
 AGENT_UNIT = """\

@@ -34,12 +34,24 @@
 //                player button#ob-tab-P (role=tab); seats are
 //                button.seat[data-player=P][data-row=R][data-column=C] with R and C counted from
 //                1 as the error messages count them (C is the character in the row's text,
-//                aisles included) and data-seat the letter now ('.' empty). A tap cycles
-//                . -> R -> W -> B -> G -> Y -> . ; #ob-counts-P lists that player's passengers.
+//                aisles included) and data-seat the letter now ('.' empty). The brush palette
+//                .palette button.brush[data-brush=cycle|R|W|B|G|Y|.] (role=radio,
+//                aria-checked) picks what a tap or a drag (pointer events, touch too) paints:
+//                a colour (a tap on a seat of that colour empties it), '.' to erase, or
+//                "cycle" (the default: a tap moves a seat on . -> R -> W -> B -> G -> Y -> .).
+//                button.fill-row[data-player=P][data-row=R] fills row R with the colour;
+//                button#ob-copy-P copies player P-1's plane, #ob-clear-P empties plane P;
+//                #ob-counts-P lists that player's passengers.
 //                Planes: button#planes-add-goal-P adds a goal card.
+//                Now Boarding: #score-source says where the defaults came from (the game on
+//                the box, or a past one). After scoring: #score-kept[data-game-id] (kept in
+//                History) and its BG Stats block (below).
 //   Bank         #bank: one article.bank-player[data-player=NAME] per player.
 //   History      #history: one details.history-game[data-game-id=ID] per game, with
-//                svg.chart, a.download[data-kind=json|csv|png], a.bgstats.
+//                svg.chart, a.download[data-kind=json|csv|png] and a BG Stats block
+//                div.bgstats-block: a.bgstats, p.bgstats-note (says when no app took the
+//                link), button.bgstats-toggle and its panel with img.bgstats-qr and
+//                .bgstats-text code (the link as text).
 
 import { $, $$, el, page, getJson, sendLine, loadGames, gameTitle } from "./common.js";
 import { buildScoreForm, wireScore } from "./score.js";

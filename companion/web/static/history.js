@@ -20,6 +20,7 @@ export async function loadHistory() {
 function resultText(result) {
   if (result === null || result === undefined) return "not finished";
   if (typeof result === "string") return result;
+  if (typeof result.result === "string") return result.result;   // now-boarding, scored from its count
   if (Array.isArray(result.winners)) return result.winners.length ? `winners: ${result.winners.join(", ")}` : "no winner";
   return JSON.stringify(result).slice(0, 40);
 }
@@ -29,15 +30,62 @@ function historyGame(game) {
   const links = el("p", { class: "downloads" },
     ...Object.entries(game.downloads).map(([kind, href]) =>
       el("a", { class: "download", href, download: "", "data-kind": kind }, `Download ${kind.toUpperCase()}`)),
-    game.bgstats ? el("a", { class: "bgstats", href: game.bgstats }, "Log this play in BG Stats") : null);
+  );
+  const play = game.bgstats ? bgstatsBlock(game) : null;
   const table = el("div", { class: "table-scroll" }, el("table", {},
-    el("caption", {}, "Per round"),
+    el("caption", {}, game.options?.entered === "score" ? "As scored" : "Per round"),
     el("thead", {}, el("tr", {}, ...game.table.columns.map((c) => el("th", { scope: "col" }, c)))),
     el("tbody", {}, ...game.table.rows.map((row) => el("tr", {}, ...row.map((cell) => el("td", {}, cell ?? "")))))));
   return el("details", { class: "history-game", "data-game-id": game.id },
     el("summary", {}, `#${game.id} ${game.title} — ${started} — ${resultText(game.result)}`),
     el("figure", { class: "chart-figure" }, el("figcaption", {}, game.chart.title), chartSvg(game.chart)),
-    links, table);
+    links, play, table);
+}
+
+// -- BG Stats ------------------------------------------------------------------------------
+
+const NOT_OPENED_MS = 1500;
+let blocks = 0;
+
+/** The BG Stats link of a kept game (a.bgstats), and for a phone without the app: a note
+ * that says so once the link has not opened, the link as text and as a QR code (drawn by the
+ * box: /api/history/ID/bgstats.svg) for a phone that has the app. */
+export function bgstatsBlock(game) {
+  const note = el("p", { class: "bgstats-note", role: "status" });
+  // A button and a panel, not a <details>: a history entry is a <details> already, and its
+  // summary stays its only one.
+  blocks += 1;   // the same game may show twice (the Score tab, History): ids stay unique
+  const panelId = `bgstats-other-${blocks}`;
+  const other = el("div", { class: "bgstats-other", id: panelId, hidden: true },
+    el("p", {}, "Scan this code with a phone that has BG Stats, or copy the link:"),
+    el("img", { class: "bgstats-qr", src: `/api/history/${game.id}/bgstats.svg`, width: 220, height: 220,
+      alt: "QR code of the BG Stats link" }),
+    el("p", { class: "bgstats-text" }, el("code", {}, game.bgstats)));
+  const toggle = el("button", { type: "button", class: "bgstats-toggle", "aria-expanded": "false",
+    "aria-controls": panelId }, "No BG Stats on this phone?");
+  const show = (open) => {
+    other.hidden = !open;
+    toggle.setAttribute("aria-expanded", String(open));
+  };
+  toggle.addEventListener("click", () => show(other.hidden));
+  const link = el("a", { class: "bgstats", href: game.bgstats, "data-game-id": game.id }, "Log this play in BG Stats");
+  link.addEventListener("click", () => {
+    // An app that opens hides this page; if it is still in view a moment later, no app took
+    // the link (BG Stats is not installed here): say so and open the other ways.
+    let left = false;
+    const leave = () => { left = true; };
+    window.addEventListener("blur", leave, { once: true });
+    document.addEventListener("visibilitychange", leave, { once: true });
+    setTimeout(() => {
+      window.removeEventListener("blur", leave);
+      document.removeEventListener("visibilitychange", leave);
+      if (left || document.visibilityState !== "visible") return;
+      note.textContent = "BG Stats did not open: it does not seem to be installed on this phone. "
+        + "Use the QR code or the link below on a phone that has it.";
+      show(true);
+    }, NOT_OPENED_MS);
+  });
+  return el("div", { class: "bgstats-block" }, link, note, toggle, other);
 }
 
 const SVG = "http://www.w3.org/2000/svg";

@@ -2,17 +2,42 @@
 // Stable hooks: see the header of app.js ("Score entry").
 
 import { $, $$, el, fill, page, getJson, sendLine, loadGames, gameTitle, gameList, games } from "./common.js";
+import { bgstatsBlock } from "./history.js";
 
 const SEAT_CYCLE = [".", "R", "W", "B", "G", "Y"];
 const SEAT_NAMES = {
   ".": "empty", R: "couple (red)", W: "child (white)", B: "friend (blue)",
   G: "friend (green)", Y: "friend (yellow)",
 };
+// The brushes for painting seats: a colour (tap or drag across seats to paint it; a tap on a
+// seat that already has it empties that seat), the eraser, or the cycle (each tap moves a seat
+// on through . R W B G Y: the page's first way, kept for the keyboard and old habits).
+const BRUSHES = [
+  ["cycle", "↻", "Cycle"], ["R", "R", "Couple"], ["W", "W", "Child"], ["B", "B", "Blue"],
+  ["G", "G", "Green"], ["Y", "Y", "Yellow"], [".", "∅", "Empty"],
+];
 const BOARDS = {
   "1-3-player": [3, 4, 3],
   "4-player": [4, 4],
 };
 const ROWS = 5;
+
+/** Call ``handler`` when ``node`` is tapped or clicked, once. A pointer acts on its release
+ * over the node it went down on: a browser may swallow the click of a quick tap that follows
+ * a drag (Chromium does, on touch), and a tap on the palette right after painting a row must
+ * not be lost. A click from the keyboard (detail 0) acts too. */
+function onTap(node, handler) {
+  let down = null;
+  node.addEventListener("pointerdown", (event) => { down = event.pointerId; });
+  node.addEventListener("pointerup", (event) => {
+    if (down !== event.pointerId || (event.pointerType === "mouse" && event.button !== 0)) return;
+    down = null;
+    handler(event);
+  });
+  node.addEventListener("pointercancel", () => { down = null; });
+  node.addEventListener("click", (event) => { if (event.detail === 0) handler(event); });
+  return node;
+}
 
 // -- score entry ---------------------------------------------------------------------------
 
@@ -80,15 +105,41 @@ export async function buildScoreForm(prefill = null) {
   fillScoreGames();
   const game = $("#score-game").value;
   if (!builders[game]) return;  // the box has not said which games there are (yet)
+  let given = prefill;
+  if (given === null && game === "now-boarding") given = await nowBoardingCount();
   const form = $("#score-form");
   form.replaceChildren();
   $("#score-error").textContent = "";
   $("#score-result").replaceChildren();
-  builders[game](form, prefill);
+  builders[game](form, given);
+}
+
+/** The final count of the game the box just played (now-boarding): the game in play, else the
+ * newest one in history. Complaints are split by source as the box filed them (angry
+ * passengers, unserved VIPs); the undelivered passengers are the exit step's count, whose
+ * complaints the score adds itself. Null when the box has played none. */
+async function nowBoardingCount() {
+  const sum = (rows, key) => rows.reduce((total, row) => total + (row?.[key] ?? 0), 0);
+  const { ok, body } = await getJson("/api/state").catch(() => ({ ok: false }));
+  const state = ok ? body : page.state;
+  if (state?.game === "now-boarding" && Array.isArray(state.complaints_by_round)) {
+    const rows = state.complaints_by_round;
+    return { players: state.players, complaints: sum(rows, "anger"), undelivered: state.undelivered ?? 0,
+      unserved_vips: sum(rows, "vip"), from: `the game on the box (round ${state.round})` };
+  }
+  const past = await getJson("/api/history").catch(() => ({ ok: false }));
+  const game = past.ok ? past.body.games.find((entry) => entry.game === "now-boarding" && entry.record) : null;
+  if (!game) return null;
+  const rows = game.record.rounds.map((round) => round.complaints_by_source);
+  return { players: game.record.players, complaints: sum(rows, "anger"),
+    undelivered: game.record.undelivered ?? 0, unserved_vips: sum(rows, "vip"), from: `game #${game.id}` };
 }
 
 function buildNowBoarding(form, prefill) {
   form.append(
+    el("p", { id: "score-source", class: "hint" }, prefill?.from
+      ? `Loaded from ${prefill.from}: check it, then score it.`
+      : `The box has played no ${gameTitle("now-boarding")} game: enter the final count.`),
     stepper("players", "players", { value: prefill?.players ?? 3, min: 2, max: 5 }),
     stepper("complaints", "complaints", { value: prefill?.complaints ?? 0 }),
     stepper("undelivered", "undelivered", { value: prefill?.undelivered ?? 0 }),
@@ -188,7 +239,7 @@ function readPlanes() {
 
 // Overbooked: the seat grid drawn to the board's layout, one tab per player.
 
-const overbooked = { active: 0 };
+const overbooked = { active: 0, brush: "cycle", drag: null };
 
 function emptyRows(board) {
   const row = BOARDS[board].map((seats) => ".".repeat(seats)).join("|");
@@ -227,11 +278,10 @@ function buildOverbooked(form, prefill) {
   const events = new Set(input.events ?? []);
   const scenarios = gameList("overbooked", "scenarios");
   const tabs = el("div", { class: "player-tabs", role: "tablist", "aria-label": "Players" },
-    ...players.map((player, index) => el("button", {
+    ...players.map((player, index) => onTap(el("button", {
       type: "button", role: "tab", id: `ob-tab-${index}`, "data-player": index,
       "aria-selected": String(index === overbooked.active), "aria-controls": `ob-player-${index}`,
-      onclick: () => { overbooked.active = index; selectPlayerTab(); },
-    }, player.name || `Player ${index + 1}`)));
+    }, player.name || `Player ${index + 1}`), () => { overbooked.active = index; selectPlayerTab(); })));
   fill(form,
     el("div", { class: "row" },
       select("Variant", "ob-variant", [["base", "base"], ["advanced", "advanced"]], variant, rebuild),
@@ -247,6 +297,7 @@ function buildOverbooked(form, prefill) {
       el("summary", {}, `Event cards in play (${events.size})`),
       el("div", { class: "event-list" }, ...gameList("overbooked", "events").map(([id, name]) => el("label", {},
         el("input", { type: "checkbox", "data-event": id, checked: events.has(id) }), ` ${name}`)))),
+    brushPalette(),
     tabs,
     ...players.map((player, index) => el("section", {
       class: "ob-player", id: `ob-player-${index}`, role: "tabpanel", "aria-labelledby": `ob-tab-${index}`,
@@ -254,6 +305,11 @@ function buildOverbooked(form, prefill) {
     },
     textField("name", `score-${index}-name`, player.name),
     seatGrid(player.seats, index),
+    el("div", { class: "plane-tools" },
+      index > 0 ? onTap(el("button", { type: "button", id: `ob-copy-${index}`, "data-player": index },
+        `Copy ${players[index - 1].name || `Player ${index}`}'s plane`), () => copyPlane(index - 1, index)) : null,
+      onTap(el("button", { type: "button", id: `ob-clear-${index}`, "data-player": index }, "Clear plane"),
+        () => paintSeats(index, $$(`#ob-player-${index} .seat`), "."))),
     el("p", { class: "counts", id: `ob-counts-${index}`, "aria-live": "polite" }),
     stepper("overbooked", "overbooked", { player: index, value: player.overbooked }),
     stepper("vouchers", "vouchers", { player: index, value: player.vouchers }),
@@ -274,12 +330,75 @@ function selectPlayerTab() {
   }
 }
 
+function brushPalette() {
+  return el("div", { class: "brush-bar" },
+    el("p", { id: "ob-brush-hint", class: "hint" },
+      "Pick a colour, then tap or drag across seats; a row's number fills that row."),
+    el("div", { class: "palette", role: "radiogroup", "aria-labelledby": "ob-brush-hint" },
+      ...BRUSHES.map(([value, mark, name]) => onTap(el("button", {
+        type: "button", role: "radio", class: "brush", "data-brush": value,
+        "aria-checked": String(value === overbooked.brush),
+        "aria-label": value === "cycle" ? "Cycle: each tap moves a seat on"
+          : `${name}: ${SEAT_NAMES[value]}`,
+      }, el("span", { class: "brush-mark", "aria-hidden": "true" }, mark),
+      el("span", { class: "brush-name", "aria-hidden": "true" }, name)), () => pickBrush(value)))));
+}
+
+function pickBrush(value) {
+  overbooked.brush = value;
+  for (const brush of $$(".palette .brush")) {
+    brush.setAttribute("aria-checked", String(brush.dataset.brush === value));
+  }
+}
+
+/** What a tap on ``seat`` paints: the next letter (cycle), the brush, or empty when the seat
+ * already has the brush's colour. */
+function brushValue(seat) {
+  const letter = seat.dataset.seat;
+  if (overbooked.brush === "cycle") {
+    return SEAT_CYCLE[(SEAT_CYCLE.indexOf(letter) + 1) % SEAT_CYCLE.length];
+  }
+  return letter === overbooked.brush ? "." : overbooked.brush;
+}
+
+function paintSeats(player, seats, letter) {
+  for (const seat of seats) {
+    seat.dataset.seat = letter;
+    describeSeat(seat);
+  }
+  updateCounts(player);
+}
+
+function copyPlane(from, to) {
+  const source = $$(`#ob-player-${from} .seat`);
+  $$(`#ob-player-${to} .seat`).forEach((seat, index) => {
+    seat.dataset.seat = source[index]?.dataset.seat ?? ".";
+    describeSeat(seat);
+  });
+  updateCounts(to);
+}
+
+function fillRow(player, row) {
+  if (overbooked.brush === "cycle") {
+    $("#ob-brush-hint").textContent = "Pick a colour first: a row's number fills the row with it.";
+    return;
+  }
+  paintSeats(player, $$(`#ob-player-${player} .seat[data-row="${row}"]`), overbooked.brush);
+}
+
 function seatGrid(rows, player) {
   // A group of plain buttons (not an ARIA grid): each seat stays a button by its role and name.
+  // Drawn with the plane's rows as columns, so every seat is at least 44 px wide and high on
+  // a 360 px phone; a row's number is a button that fills the row with the chosen colour.
+  const tracks = ["auto", ...[...rows[0] ?? ""].map((letter) => (letter === "|" ? "14px" : "46px"))];
   const grid = el("div", { class: "plane", role: "group", "aria-label": `Player ${player + 1}'s plane` });
+  grid.style.gridTemplateRows = tracks.join(" ");  // CSSOM: the page's CSP refuses style="..."
   rows.forEach((row, r) => {
-    const line = el("div", { class: "plane-row" },
-      el("span", { class: "row-number", "aria-hidden": "true" }, String(r + 1)));
+    const line = el("div", { class: "plane-row", "data-row": r + 1 },
+      onTap(el("button", {
+        type: "button", class: "fill-row", "data-player": player, "data-row": r + 1,
+        "aria-label": `Fill row ${r + 1} with the chosen colour`,
+      }, String(r + 1)), () => fillRow(player, r + 1)));
     [...row].forEach((letter, c) => {
       if (letter === "|") {
         line.append(el("span", { class: "aisle", "aria-hidden": "true" }));
@@ -290,16 +409,37 @@ function seatGrid(rows, player) {
         "data-row": r + 1, "data-column": c + 1, "data-seat": letter,
       });
       describeSeat(seat);
-      seat.addEventListener("click", () => {
-        const next = SEAT_CYCLE[(SEAT_CYCLE.indexOf(seat.dataset.seat) + 1) % SEAT_CYCLE.length];
-        seat.dataset.seat = next;
-        describeSeat(seat);
-        updateCounts(player);
+      // A click from the keyboard (detail 0) paints; a pointer's tap painted on pointerdown.
+      seat.addEventListener("click", (event) => {
+        if (event.detail === 0) paintSeats(player, [seat], brushValue(seat));
       });
       line.append(seat);
     });
     grid.append(line);
   });
+  // Pointer events work for a mouse, a pen and touch alike. A drag paints every seat the
+  // pointer passes over with what the first seat got (touch captures the pointer to the first
+  // seat, so the seat under the finger is found by its position).
+  grid.addEventListener("pointerdown", (event) => {
+    const seat = event.target.closest?.("button.seat");
+    if (!seat || (event.pointerType === "mouse" && event.button !== 0)) return;
+    event.preventDefault();
+    const value = brushValue(seat);
+    overbooked.drag = { player, value, last: seat, pointer: event.pointerId };
+    paintSeats(player, [seat], value);
+  });
+  grid.addEventListener("pointermove", (event) => {
+    const drag = overbooked.drag;
+    if (!drag || drag.player !== player || drag.pointer !== event.pointerId) return;
+    if (event.pointerType === "mouse" && event.buttons === 0) { overbooked.drag = null; return; }
+    const under = document.elementFromPoint(event.clientX, event.clientY)?.closest?.("button.seat");
+    if (!under || under === drag.last || Number(under.dataset.player) !== player) return;
+    drag.last = under;
+    paintSeats(player, [under], drag.value);
+  });
+  const end = () => { overbooked.drag = null; };
+  grid.addEventListener("pointerup", end);
+  grid.addEventListener("pointercancel", end);
   return grid;
 }
 
@@ -356,7 +496,9 @@ async function sendScore() {
   out.replaceChildren(el("p", {}, "Scoring…"));
   const reply = await sendLine(`score ${game} ${JSON.stringify(input)}`);
   if (reply.startsWith("ok")) {
-    renderResult(JSON.parse(reply.slice(2).trim() || "{}"));
+    const result = JSON.parse(reply.slice(2).trim() || "{}");
+    renderResult(result);
+    await showKept(result);
   } else {
     out.replaceChildren();
     // The refusal as the box gives it: it names the player, row and column.
@@ -399,6 +541,22 @@ function renderResult(result) {
   }
   out.replaceChildren(...parts);
   out.scrollIntoView({ block: "nearest" });
+}
+
+/** The box keeps every scored game in history: find this one there (the newest game whose
+ * result is this result) and offer its BG Stats link, its text and its QR code. */
+async function showKept(result) {
+  const { ok, body } = await getJson("/api/history").catch(() => ({ ok: false }));
+  const same = JSON.stringify(result);
+  const kept = ok ? body.games.find((game) => game.options?.entered === "score"
+    && JSON.stringify(game.result) === same) : null;
+  const out = $("#score-result");
+  if (!kept) {
+    out.append(el("p", { class: "hint" }, "Scored; History has it once the box has saved it."));
+    return;
+  }
+  out.append(el("p", { id: "score-kept", class: "hint", "data-game-id": kept.id },
+    `Kept in History as game #${kept.id}.`), kept.bgstats ? bgstatsBlock(kept) : null);
 }
 
 async function loadFromBox() {
