@@ -302,11 +302,14 @@ class WebChannel:
 
 
 def screen_body(snapshot: Snapshot) -> dict[str, Any]:
-    """The ``screen`` answer: the lines, plus the title and big text when there are any."""
+    """The ``screen`` answer: the lines, plus the title and big text when there are any, and
+    the model's full-text fields for the page (``heading``, ``say``, ``then``, ``choices``,
+    ``chosen``, ``keys``, ``done``, ``notice``: companion/ui/screen.py)."""
     body: dict[str, Any] = {"lines": snapshot.lines}
     screen = snapshot.screen
     if screen is not None:
         body["title"] = screen.title
         if screen.big is not None:
             body["main"] = screen.big
+        body.update(screen.full_text())
     return body
