@@ -266,9 +266,9 @@ def _row(state: NowBoardingState, player: int, item: str) -> tuple[str, str | No
     if item in ("temp-seat", "temp-speed"):
         name = ROW_NAMES[item]
         holder = temp_holder(state, item)
-        price = data.TEMP_PRICES[item]
+        cost = data.TEMP_PRICES[item]
         if holder is None:
-            return f"{name.capitalize()}: ${price}, free to take", f"Buy {name} for ${price}"
+            return f"{name.capitalize()}: ${cost}, free to take", f"Buy {name} for ${cost}"
         if holder == player:
             return f"{name.capitalize()}: P{holder + 1} holds it", "Mark it used"
         return f"{name.capitalize()}: P{holder + 1} holds it", None
