@@ -139,6 +139,15 @@ class Screen:
         title = f"{self.title} [{self.mark}]" if self.mark else self.title
         return [line for line in (title, self.main, *body, self.status, *self.alert) if line]
 
+    def selected_text_line(self) -> int | None:
+        """Where the selected body line is in :meth:`text_lines` (None: no selection)."""
+        if self.selected is None or self.big is not None:
+            return None
+        if not 0 <= self.selected < len(self.lines) or not self.lines[self.selected]:
+            return None
+        above = [self.title, self.main, *self.lines[: self.selected]]
+        return sum(1 for line in above if line)
+
     def marked_lines(self) -> list[str]:
         """:meth:`text_lines` with the selected line marked ``> `` and the other lines of the
         list indented to match: the terminal simulator's text, where an inverted row of the

@@ -55,7 +55,7 @@ def words(state: NowBoardingState, now: float) -> dict[str, Any]:
         case "setup":
             return _setup(state)
         case "passengers":
-            return _passengers(state)
+            return {**_passengers(state), "done": _filed(state)}
         case "weather":
             return _weather(state)
         case "vip":
@@ -265,13 +265,14 @@ def _row(state: NowBoardingState, player: int, item: str) -> tuple[str, str | No
     """One upgrades row in words, and what hold NEXT does on it (None: nothing to buy)."""
     if item in ("temp-seat", "temp-speed"):
         name = ROW_NAMES[item]
+        short = name.removeprefix("the ").capitalize()
         holder = temp_holder(state, item)
         cost = data.TEMP_PRICES[item]
         if holder is None:
-            return f"{name.capitalize()}: ${cost}, free to take", f"Buy {name} for ${cost}"
+            return f"{short}: ${cost}, free", f"Buy {name} for ${cost}"
         if holder == player:
-            return f"{name.capitalize()}: P{holder + 1} holds it", "Mark it used"
-        return f"{name.capitalize()}: P{holder + 1} holds it", None
+            return f"{short}: P{holder + 1} holds it", "Mark it used"
+        return f"{short}: P{holder + 1} holds it", None
     left = supply_left(state, item)
     if item == "route":
         if left <= 0:
@@ -308,10 +309,18 @@ def _bought(state: NowBoardingState) -> str:
         price: int | None = prices.get(count)
         paid = f" for ${price}" if price is not None else ""
         return f"{who} bought {ROW_NAMES[last.item]}{paid}: {left} left."
+    return _filed(state)
+
+
+def _filed(state: NowBoardingState) -> str:
+    """The complaints filed at this round's anger step, in words ("" before)."""
+    if state.phase != "maintenance":
+        return ""
     filed = [entry for entry in state.complaint_log
              if entry.round == state.round and entry.source == "anger"]
     if filed:
-        return f"{plural(filed[-1].count, 'complaint')} filed: {_complaints(state)}."
+        return (f"{plural(filed[-1].count, 'complaint')} filed: {state.complaints} of "
+                f"{COMPLAINT_LIMIT}.")
     return ""
 
 
@@ -320,7 +329,7 @@ def _upgrades(state: NowBoardingState) -> dict[str, Any]:
     rows = [_row(state, player, name) for name in data.UPGRADE_ITEMS]
     cursor = data.UPGRADE_ITEMS.index(item)
     last = player + 1 >= state.players
-    following = "Done: the next flight" if last else f"Done: P{player + 2} buys"
+    following = "Done: next flight" if last else f"Done: P{player + 2} buys"
     keys: Keys = (("next", following),)
     buy = rows[cursor][1]
     if buy is not None:
