@@ -56,7 +56,7 @@
 import { $, $$, el, fill, page, sendLine, loadGames, gameTitle, keyLabel, wireSetting } from "./common.js";
 import { renderTimer, wireTimer } from "./timer.js";
 import { keepAwake, wireAwake } from "./awake.js";
-import { checkWhoami, forgotten, setAccess, wirePairing } from "./pairing.js";
+import { checkWhoami, forgotten, wirePairing } from "./pairing.js";
 import { buildScoreForm, wireScore } from "./score.js";
 import { loadHistory } from "./history.js";
 
@@ -77,7 +77,6 @@ function connectEvents() {
   events.addEventListener("open", () => {
     retryMs = 1000;
     setLinkStatus("Live", true);
-    if (document.body.dataset.access === "unpaired") setAccess("watching");
   });
   events.addEventListener("update", (message) => {
     try { applyUpdate(JSON.parse(message.data)); } catch (error) { console.error(error); }
@@ -91,13 +90,32 @@ function connectEvents() {
     setLinkStatus($("#pairing").hidden ? "Reconnecting…" : "Not paired yet", false);
     // The browser retries by itself while the stream is CONNECTING; once CLOSED (the server
     // refused it, e.g. not paired yet) it gives up, so we try again, more slowly each time.
+    // An unpaired page asks nothing more of the box until it pairs (no refused requests,
+    // no console errors): pairing connects again.
     if (events.readyState === EventSource.CLOSED) {
       events.close();
-      checkWhoami();
-      setTimeout(connectEvents, retryMs);
-      retryMs = Math.min(retryMs * 2, 15000);
+      checkWhoami().then((access) => {
+        if (access === "unpaired") {
+          setLinkStatus("Not paired yet", false);
+          return;
+        }
+        setTimeout(connectEvents, retryMs);
+        retryMs = Math.min(retryMs * 2, 15000);
+      });
     }
   });
+}
+
+/** Ask the box who this page is, then open what it may use: everything when trusted or
+ * paired, the screen alone when the box lets anyone watch, only the pairing form else. */
+async function admit() {
+  const access = await checkWhoami();
+  if (access === "unpaired") {
+    setLinkStatus("Not paired yet", false);
+    return;
+  }
+  loadGames();
+  connectEvents();
 }
 
 function applyUpdate(update) {
@@ -162,8 +180,8 @@ function labelButtons() {
     const now = keyLabel(name);
     const held = keyLabel(`hold_${name}`);
     const parts = [now, held ? `hold: ${held}` : ""].filter(Boolean);
-    node.replaceChildren(BUTTON_WORDS[name], ...parts.map((part) => el("small", {}, part)));
-    node.setAttribute("aria-label", [BUTTON_WORDS[name], ...parts].join(", "));
+    // The visible words are the button's name (no aria-label that could say otherwise).
+    node.replaceChildren(BUTTON_WORDS[name], ...parts.flatMap((part) => [" ", el("small", {}, part)]));
   }
 }
 
@@ -369,7 +387,7 @@ function start() {
   wireSetting("#cue-vibrate", "vibrate", true);
   wireSetting("#cue-speak", "speak", false);
   wireAwake(inGame);
-  wirePairing(() => { $("#button-reply").textContent = ""; connectEvents(); });
+  wirePairing(() => { $("#button-reply").textContent = ""; admit(); });
   wireScore();
   document.addEventListener("companion:unpaired", forgotten);
   document.addEventListener("companion:games", () => {
@@ -380,9 +398,7 @@ function start() {
   $("#history-refresh").addEventListener("click", loadHistory);
   renderTimer();
   renderBank();
-  checkWhoami();
-  loadGames();
-  connectEvents();
+  admit();
 }
 
 start();

@@ -62,16 +62,19 @@ export function setAccess(access) {
   if (access !== "paired") renderState();
 }
 
+/** Ask the box who this page is; shows what it may use and resolves to the access
+ * ("paired", "watching", "unpaired"; "offline" when the box did not answer). */
 export async function checkWhoami() {
   try {
     const { ok, body } = await getJson("/api/whoami");
-    if (!ok || !body) return;
-    if (body.trusted || body.paired) {
-      setAccess("paired");
-    } else if (document.body.dataset.access !== "watching") {
-      setAccess("unpaired");
-    }
-  } catch { /* offline: the link status says so */ }
+    if (!ok || !body) return "offline";
+    const access = body.trusted || body.paired ? "paired"
+      : body.public_mirror ? "watching" : "unpaired";
+    setAccess(access);
+    return access;
+  } catch {
+    return "offline";  // the link status says so
+  }
 }
 
 /** The box refused this browser (never paired, or "Forget phones" on the box). */
