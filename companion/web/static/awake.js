@@ -47,12 +47,11 @@ function video() {
   return wake.video;
 }
 
-async function playVideo() {
+async function playVideo(why) {
   try {
     await video().play();
     if (wake.wanted) {
-      say("video", "Screen stays on: a silent looping video (this address has no Wake Lock "
-        + "over plain HTTP).");
+      say("video", `Screen stays on: a silent looping video (${why}).`);
     } else {
       wake.video.pause();
     }
@@ -66,6 +65,8 @@ async function hold() {
   if (wake.method !== "off") return;
   wake.asking = true;
   try {
+    let why = "this address has no Wake Lock over plain HTTP";
+    if (window.isSecureContext && !navigator.wakeLock?.request) why = "this browser has no Wake Lock";
     if (window.isSecureContext && navigator.wakeLock?.request) {
       try {
         const lock = await navigator.wakeLock.request("screen");
@@ -79,9 +80,11 @@ async function hold() {
         if (!wake.wanted) { release(); return; }
         say("wakelock", "Screen stays on (Wake Lock).");
         return;
-      } catch { /* refused (battery saver, no permission): the video still works */ }
+      } catch {
+        why = "the browser refused a Wake Lock";  // battery saver, no permission: video works
+      }
     }
-    await playVideo();
+    await playVideo(why);
   } finally {
     wake.asking = false;
   }
