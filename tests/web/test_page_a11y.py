@@ -15,6 +15,22 @@ from playwright.sync_api import expect
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 TABS = ("box", "timer", "score", "bank", "history")
 PHONE = {"width": 360, "height": 740}
+SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
+
+
+@pytest.fixture
+def shoot(request, tmp_path):
+    """``shoot(page, name)``: a screenshot, into docs/screens only with
+    ``pytest --regen-golden`` (look at it), else a temporary folder."""
+    folder = SCREENS if request.config.getoption("--regen-golden") else tmp_path
+
+    def take(page, name):
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"web-{name}.png"))
+
+    return take
+
+
 UPGRADES = ("new now-boarding players=3 seed=1", *("press next",) * 14, "press next",
             "press next", "press next", "press next")
 
@@ -91,9 +107,11 @@ def overflow(page):
 
 
 @pytest.mark.parametrize("tab", TABS)
-def test_every_tab_passes_axe_fits_360_px_and_reads_at_16_px(phone_page, tab):
+def test_every_tab_passes_axe_fits_360_px_and_reads_at_16_px(phone_page, shoot, tab):
     page = phone_page
     open_tab(page, tab)
+    if tab == "box":
+        shoot(page, "box-upgrades")
     assert serious_violations(page) == []
     sideways = overflow(page)
     assert sideways["scroll"] <= sideways["width"], sideways
@@ -101,10 +119,11 @@ def test_every_tab_passes_axe_fits_360_px_and_reads_at_16_px(phone_page, tab):
     assert small_text(page) == []
 
 
-def test_the_settings_and_the_pairing_form_pass_axe(phone_page):
+def test_the_settings_and_the_pairing_form_pass_axe(phone_page, shoot):
     page = phone_page
     page.locator("#settings summary").tap()
     expect(page.locator("#wake-status")).to_be_visible()
+    shoot(page, "settings")
     assert serious_violations(page) == []
     assert small_text(page) == []
     assert overflow(page)["wide"] == []

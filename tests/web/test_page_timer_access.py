@@ -7,11 +7,29 @@
 - After pairing: everything, and no error left on screen.
 """
 
+from pathlib import Path
+
+import pytest
 from playwright.sync_api import expect
 
 from companion.protocol.lines import Line
 
 PHONE = {"width": 360, "height": 740}
+
+SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
+
+
+@pytest.fixture
+def shoot(request, tmp_path):
+    """``shoot(page, name)``: a screenshot, into docs/screens only with
+    ``pytest --regen-golden`` (look at it), else a temporary folder."""
+    folder = SCREENS if request.config.getoption("--regen-golden") else tmp_path
+
+    def take(page, name):
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"web-{name}.png"))
+
+    return take
 
 
 def send(box, text):
@@ -44,7 +62,8 @@ def pair_code(box):
         "Pair code ")
 
 
-def test_unpaired_page_shows_only_the_pairing_form_then_everything(make_web_box, browser):
+def test_unpaired_page_shows_only_the_pairing_form_then_everything(make_web_box, browser,
+                                                                   shoot):
     box = make_web_box(pair_loopback=True)
     assert send(box, "new now-boarding players=3") == "ok"
     context, page = open_phone(browser, url(box))
@@ -63,6 +82,7 @@ def test_unpaired_page_shows_only_the_pairing_form_then_everything(make_web_box,
         page.locator("#pair-send").tap()
         expect(page.locator("#pair-message")).to_have_text(
             "That is not the code the box shows: try again.")
+        shoot(page, "pairing-wrong-code")
         page.locator("#pair-start").tap()  # a wrong code takes it off the box: a new one
         expect(page.locator("#pair-state")).to_have_attribute("data-state", "pending")
         page.fill("#pair-code", pair_code(box))
@@ -79,7 +99,8 @@ def test_unpaired_page_shows_only_the_pairing_form_then_everything(make_web_box,
         context.close()
 
 
-def test_unpaired_page_watches_read_only_where_the_mirror_is_public(make_web_box, browser):
+def test_unpaired_page_watches_read_only_where_the_mirror_is_public(make_web_box, browser,
+                                                                    shoot):
     box = make_web_box(pair_loopback=True, public_mirror=True)
     assert send(box, "new now-boarding players=3") == "ok"
     context, page = open_phone(browser, f"{url(box)}?view=timer")
@@ -92,5 +113,6 @@ def test_unpaired_page_watches_read_only_where_the_mirror_is_public(make_web_box
         for hidden in ("#tabs", "#box-buttons", "#view-timer", "#settings"):
             expect(page.locator(hidden)).to_be_hidden()
         assert page.refused == [] and page.errors == []
+        shoot(page, "pairing-watching")
     finally:
         context.close()

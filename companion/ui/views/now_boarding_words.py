@@ -242,8 +242,8 @@ def _anger(state: NowBoardingState) -> dict[str, Any]:
                 "then": "Next: file complaints",
                 "keys": (("next", "Count complaints"), *more, *UNDO)}
     total = state.complaints + state.pending
-    say = (f"How many complaints were filed this round? {state.pending} now: "
-           f"{total} of {COMPLAINT_LIMIT}.")
+    say = (f"How many complaints were filed this round? {state.pending} so far, "
+           f"{total} of {COMPLAINT_LIMIT} in all.")
     if total >= COMPLAINT_LIMIT:
         say += " That many puts the airline out of business."
     elif total == COMPLAINT_LIMIT - 1:
