@@ -224,3 +224,28 @@ def test_timer_view_says_no_time_up_after_a_flight_runs_out(running_box, phone):
         settle(page, box)
         no_time_up(page)
     assert page.errors == []
+
+
+def test_timer_view_shows_the_menu_over_a_game_and_plain_labels_without_words(running_box,
+                                                                              phone):
+    """BACK during a game opens the box's menu: the Timer view lists it ("Choose", Up, Down,
+    Back), not the paused game's clock; a game whose view has no words yet (v3) still gets
+    plain labels for what the box's buttons do."""
+    page = phone(PORTRAIT)
+    box = running_box
+    assert box.line("new now-boarding players=3") == "ok"
+    expect(page.locator("#timer-primary")).to_have_text("Next page")
+    assert tap(page, "#timer-primary") == "ok"
+    assert box.line("press back") == "ok"  # the box's menu, over the game
+    expect(page.locator("#view-timer")).to_have_attribute("data-mode", "menu")
+    expect(page.locator("#timer-primary")).to_have_text("Choose")
+    expect(page.locator("#timer-choices li.chosen")).to_have_count(1)
+    for label in ("Up", "Down", "Back"):
+        expect(page.locator(f"#timer-controls button:text-is('{label}')")).to_have_count(1)
+    fits(page)
+    assert box.line("new now-boarding-v3 players=3") == "ok"
+    expect(page.locator("#view-timer")).not_to_have_attribute("data-mode", "menu")
+    expect(page.locator("#timer-primary")).to_have_text(re.compile(r"\S"))
+    assert tap(page, "#timer-primary") == "ok"
+    fits(page)
+    assert page.errors == []

@@ -31,7 +31,8 @@ export function clock(seconds) {
 /** Which face the Timer view shows for this state and screen. */
 export function timerMode(state, screen) {
   const keys = screen?.keys ?? {};
-  if (!state?.game || !Object.keys(keys).length) return "menu";
+  if (!state?.game || state.menu) return "menu";  // the box's menu, over a game or before one
+  if (!Object.keys(keys).length && screen?.choices?.length) return "menu";
   if (state.result !== null && state.result !== undefined) return "over";
   if (state.game === "now-boarding") {
     if (state.step === "flight") return "flight";
@@ -183,20 +184,27 @@ export function renderTimer() {
   renderControls(mode);
 }
 
+const MENU_LABELS = { next: "Choose", up: "Up", down: "Down", back: "Back" };
+
+/** What a gesture's button says: the model's label; for a screen that labels nothing (a
+ * menu, a game whose view has no words yet) the plain names of what the box does. */
+function gestureLabel(gesture, mode) {
+  if (Object.keys(page.screen?.keys ?? {}).length) return keyLabel(gesture);
+  if (mode === "menu") return MENU_LABELS[gesture] ?? "";
+  const timer = page.state?.timer?.state;
+  return { next: "Next", up: "Up", down: "Down", back: "Back", hold_back: "Undo",
+    hold_next: timer === "running" ? "Pause" : timer === "paused" ? "Resume" : "" }[gesture] ?? "";
+}
+
 function renderControls(mode) {
   const primary = $("#timer-primary");
-  let primaryGesture = keyLabel("next") ? "next" : keyLabel("back") ? "back" : "next";
-  let label = keyLabel(primaryGesture);
-  if (mode === "menu") {
-    primaryGesture = "next";
-    label = "Choose";
-  }
+  const primaryGesture = gestureLabel("next", mode) ? "next"
+    : gestureLabel("back", mode) ? "back" : "next";
   primary.dataset.gesture = primaryGesture;
-  primary.textContent = label || "Next";
+  primary.textContent = gestureLabel(primaryGesture, mode) || "Next";
   for (const gesture of SECONDARY) {
     const button = $(BUTTON_IDS[gesture]);
-    let text = keyLabel(gesture);
-    if (mode === "menu") text = { up: "Up", down: "Down", back: "Back" }[gesture] ?? "";
+    const text = gestureLabel(gesture, mode);
     button.hidden = !text || gesture === primaryGesture;
     button.textContent = text;
   }
