@@ -112,8 +112,11 @@ function complaintsText(complaints) {
 }
 
 function renderCard(prefix, screen, mode) {
-  const say = screen?.say || (mode === "menu" ? (screen?.lines ?? []).slice(1).join(" ") : "");
-  $(`#${prefix}-say`).textContent = mode === "menu" && screen?.choices?.length ? "" : say;
+  // A screen without words of its own (a menu page, a game whose view has none yet): the
+  // panel's lines under its title, as sentences of the page's size.
+  const lines = (screen?.lines ?? []).slice(1).join(" ");
+  const say = screen?.say || (screen?.choices?.length ? "" : lines);
+  $(`#${prefix}-say`).textContent = say;
   const choices = screen?.choices ?? [];
   fill($(`#${prefix}-choices`), ...choices.map((choice, index) => {
     const chosen = index === screen.chosen;
