@@ -95,6 +95,18 @@ def test_unpaired_page_shows_only_the_pairing_form_then_everything(make_web_box,
         # Until it paired, the page asked the box for nothing it would refuse but the code.
         assert [status for status, url in page.refused if not url.endswith("/api/pair")] == []
         assert [error for error in page.errors if "403" not in error] == []
+
+        # "Forget phones" on the box: the page is back to the form, which says no code waits.
+        assert send(box, "press back") == "ok"
+        assert send(box, "press up") == "ok"  # up from the top wraps to the last row
+        box.display_text()  # drawn
+        shown = box.controller.last_screen
+        assert shown.lines[shown.selected] == "Forget phones"
+        assert send(box, "press next") == "ok"
+        expect(page.locator("#pairing")).to_be_visible()
+        expect(page.locator("#tabs")).to_be_hidden()
+        expect(page.locator("#pair-state")).to_have_text("No code asked for yet.")
+        expect(page.locator("#pair-message")).to_have_text("")
     finally:
         context.close()
 
