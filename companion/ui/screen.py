@@ -27,6 +27,15 @@ Sizes on the 128x64 panel (Spleen bitmap fonts):
   square on the left; the title (10 characters) and up to 5 lines of 12 small characters
   then share the right half, and there is no status bar.
 Longer text is cut at the edge; views keep to these widths.
+
+The full-text fields are for the table page, never drawn on the panel (the pixels and the
+goldens come from the fields above alone): ``heading`` names the step in words
+("Maintenance: file complaints"); ``say`` is the step's whole instruction as sentences;
+``then`` says what comes after it; ``choices`` is the step's whole list (every row, not the
+panel's window of three) with ``chosen`` the selected one; ``keys`` pairs each gesture that
+does something now (``next``, ``hold_next``, ``up``, ``down``, ``back``, ``hold_back``) with
+a label saying what it does ("Start flight", "Buy a seat for $9"); ``done`` confirms the last
+action in words ("P2 bought a seat for $9: 9 left"); ``notice`` is the alert's message whole.
 """
 
 from __future__ import annotations
@@ -43,6 +52,8 @@ MAX_LINES = 5
 MAX_LINES_UNDER_MAIN = 4
 MATRIX_TITLE_WIDTH = 10
 MATRIX_LINE_WIDTH = 12
+GESTURES = ("next", "hold_next", "up", "down", "back", "hold_back")
+"""The gestures a screen's ``keys`` may label, in the order the page shows them."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +73,14 @@ class Screen:
     more_above: bool = False
     more_below: bool = False
     matrix: tuple[tuple[bool, ...], ...] = ()
+    heading: str = ""
+    say: str = ""
+    then: str = ""
+    choices: tuple[str, ...] = ()
+    chosen: int | None = None
+    keys: tuple[tuple[str, str], ...] = ()
+    done: str = ""
+    notice: str = ""
 
     def __post_init__(self) -> None:
         if len(self.lines) > MAX_LINES:
@@ -78,6 +97,17 @@ class Screen:
 
         if self.matrix and (self.big is not None or self.status):
             raise ValueError("a screen with a matrix has lines beside it, no big text or status")
+        if self.chosen is not None and not 0 <= self.chosen < len(self.choices):
+            raise ValueError(f"choice {self.chosen} is not one of {len(self.choices)}")
+        unknown = {key for key, _ in self.keys} - set(GESTURES)
+        if unknown:
+            raise ValueError(f"no such gesture: {', '.join(sorted(unknown))}")
+
+    def full_text(self) -> dict[str, object]:
+        """The full-text fields as the table page receives them (``keys`` as an object)."""
+        return {"heading": self.heading, "say": self.say, "then": self.then,
+                "choices": list(self.choices), "chosen": self.chosen,
+                "keys": dict(self.keys), "done": self.done, "notice": self.notice}
 
     def with_main(self, index: int) -> Screen:
         """This screen with body line ``index`` moved up to be its main line (a view names
@@ -108,6 +138,15 @@ class Screen:
         body = [self.big, self.caption] if self.big is not None else list(self.lines)
         title = f"{self.title} [{self.mark}]" if self.mark else self.title
         return [line for line in (title, self.main, *body, self.status, *self.alert) if line]
+
+    def selected_text_line(self) -> int | None:
+        """Where the selected body line is in :meth:`text_lines` (None: no selection)."""
+        if self.selected is None or self.big is not None:
+            return None
+        if not 0 <= self.selected < len(self.lines) or not self.lines[self.selected]:
+            return None
+        above = [self.title, self.main, *self.lines[: self.selected]]
+        return sum(1 for line in above if line)
 
     def marked_lines(self) -> list[str]:
         """:meth:`text_lines` with the selected line marked ``> `` and the other lines of the

@@ -358,11 +358,16 @@ class WebChannel:
 
 
 def screen_body(snapshot: Snapshot) -> dict[str, Any]:
-    """The ``screen`` answer: the lines, plus the title and big text when there are any."""
+    """The ``screen`` answer: the lines, plus the title and big text when there are any, and
+    the model's full-text fields for the page (``heading``, ``say``, ``then``, ``choices``,
+    ``chosen``, ``keys``, ``done``, ``notice``: companion/ui/screen.py) and
+    ``selected_line``, the index in ``lines`` of the panel's selected row (or null)."""
     body: dict[str, Any] = {"lines": snapshot.lines}
     screen = snapshot.screen
     if screen is not None:
         body["title"] = screen.title
         if screen.big is not None:
             body["main"] = screen.big
+        body.update(screen.full_text())
+        body["selected_line"] = screen.selected_text_line()
     return body

@@ -175,8 +175,8 @@ class Refusal:
     discard: int = 0
 
 
-UNPAIRED_MESSAGE: Final = ("pair this browser with the code the box shows "
-                           "(POST /api/pair/start, then /api/pair)")
+UNPAIRED_MESSAGE: Final = ("pair this phone first: ask the box for a code (the page's "
+                           "\"Show a code on the box\") and type the digits it shows")
 
 
 def decide(facts: Facts, rules: Rules, routes: Sequence[Route]) -> Allowed | Refusal:

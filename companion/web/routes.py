@@ -106,8 +106,10 @@ def static(request: Request) -> Answer:
 
 
 def whoami(request: Request) -> Answer:
-    return json_answer({"trusted": request.trusted, "paired": request.paired,
-                        "loopback": request.loopback})
+    body = {"trusted": request.trusted, "paired": request.paired, "loopback": request.loopback}
+    if request.context.rules.public_mirror:  # the page then shows the screen, read-only
+        body["public_mirror"] = True
+    return json_answer(body)
 
 
 def state(request: Request) -> Answer:

@@ -258,9 +258,15 @@ def test_browser_lan_phone_must_pair_and_its_taps_change_nothing(lan_box, open_p
     before = box.state()
     page = open_page(url)
     expect(page.locator("#pairing")).to_be_visible()
+    # An unpaired page shows only what it can do: the pairing form (issue #20).
+    expect(page.locator("#button-next")).to_be_hidden()
+    expect(page.locator("#tabs")).to_be_hidden()
+    expect(page.locator("#pair-state")).to_have_text("No code asked for yet.")
     page.click("#pair-start")
-    with page.expect_response(is_line) as answer:
-        page.click("#button-next")
+    expect(page.locator("#pair-state")).to_have_attribute("data-state", "pending")
+    with page.expect_response(is_line) as answer:  # a tap the page no longer offers
+        page.evaluate("""() => fetch("/api/line", {method: "POST", body: "press next",
+            headers: {"Content-Type": "text/plain"}})""")
     assert answer.value.status in (401, 403)
     assert box.state() == before
     expect(page.locator("#pairing")).to_be_visible()
@@ -270,13 +276,23 @@ def test_browser_lan_phone_must_pair_and_its_taps_change_nothing(lan_box, open_p
     code = pair_code_on_display(box)
     wrong = [f"{(int(code) + step) % 10**8:08d}" for step in range(1, 6)]
     statuses = []
-    for guess in [*wrong, code]:  # the right code, once locked, is refused too
+    for guess in wrong:
         page.fill("#pair-code", guess)
         with page.expect_response(lambda r: r.url.endswith("/api/pair")) as answer:
             page.click("#pair-send")
         statuses.append((answer.value.status, answer.value.json()["error"]))
+    # The right code, once locked, is refused too (the page no longer offers to send it).
+    statuses.append(tuple(page.evaluate("""async (code) => {
+        const answer = await fetch("/api/pair", {method: "POST", body: JSON.stringify({code}),
+            headers: {"Content-Type": "application/json"}});
+        return [answer.status, (await answer.json()).error];
+    }""", code)))
     assert statuses == [(403, "bad-code")] * 4 + [(429, "locked")] * 2
+    expect(page.locator("#pair-send")).to_be_disabled()
     expect(page.locator("#pair-message")).to_contain_text("Too many wrong codes")
+    expect(page.locator("#pair-state")).to_have_attribute("data-state", "locked")
+    expect(page.locator("#pair-state")).to_contain_text("locked for")
+    expect(page.locator("#pair-start")).to_be_disabled()
     expect(page.locator("#pairing")).to_be_visible()
     assert box.state() == before
 

@@ -9,8 +9,8 @@ from importlib import resources
 import pytest
 
 STATIC = resources.files("companion.web") / "static"
-SCRIPTS = ("app.js", "common.js", "score.js", "history.js")
-FILES = ("index.html", *SCRIPTS, "style.css")
+SCRIPTS = ("app.js", "common.js", "timer.js", "awake.js", "pairing.js", "score.js", "history.js")
+FILES = ("index.html", *SCRIPTS, "style.css", "favicon.svg")
 # The one absolute URL the page may hold: the SVG namespace, which is a name, not a fetch.
 ALLOWED_URLS = {"http://www.w3.org/2000/svg"}
 
@@ -45,7 +45,8 @@ def test_page_file_is_packaged_and_fetches_nothing_from_elsewhere(name: str) -> 
 def test_index_loads_only_the_packaged_script_and_style() -> None:
     index = text("index.html")
     assert re.findall(r'<script[^>]*src="([^"]+)"', index) == ["/static/app.js"]
-    assert re.findall(r'<link[^>]*href="([^"]+)"', index) == ["/static/style.css"]
+    assert re.findall(r'<link[^>]*href="([^"]+)"', index) == ["/static/favicon.svg",
+                                                               "/static/style.css"]
 
 
 def test_every_documented_stable_id_exists() -> None:

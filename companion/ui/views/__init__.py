@@ -81,8 +81,13 @@ def table_screen(app: App, state: AppState, now: float, mark: str = "") -> Scree
         screen = Screen("Table companion", ("No game yet.", "Press BACK for", "the menu."))
     else:
         screen = view_for(state.session.game)(state.session.state, now)
+    if screen.selected is not None and not screen.choices:
+        # A list the view did not spell out (a menu): the page lists the panel's rows.
+        screen = replace(screen, choices=screen.lines, chosen=screen.selected)
+    if not screen.heading:
+        screen = replace(screen, heading=screen.title)
     if state.notice:
-        screen = replace(screen, alert=alert_lines(state.notice))
+        screen = replace(screen, alert=alert_lines(state.notice), notice=state.notice)
     if mark:
         screen = replace(screen, mark=mark)
     return screen

@@ -17,6 +17,7 @@ touches the status bar.
 from __future__ import annotations
 
 import textwrap
+from dataclasses import replace
 
 from companion.core.timer import TimerState
 from companion.games.now_boarding import data
@@ -40,6 +41,7 @@ from companion.games.now_boarding.rules import (
 )
 from companion.ui.screen import SMALL_LINE_WIDTH, Screen
 from companion.ui.views.menu import window
+from companion.ui.views.now_boarding_words import words
 from companion.ui.views.timer import clock_text
 
 _NEW = "new now-boarding players=3 seed=1"
@@ -98,7 +100,13 @@ def _to_win_line(state: NowBoardingState) -> str:
 
 
 def now_boarding_screen(state: NowBoardingState, now: float) -> Screen:
-    """The screen for ``state`` at ``now``."""
+    """The screen for ``state`` at ``now``: the panel's lines and, for the table page, the
+    step in whole sentences (companion/ui/views/now_boarding_words.py)."""
+    return replace(_panel(state, now), **words(state, now))
+
+
+def _panel(state: NowBoardingState, now: float) -> Screen:
+    """The panel's part of the screen for ``state`` at ``now``."""
     match state.step:
         case "setup":
             return _setup(state)

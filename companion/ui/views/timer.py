@@ -32,11 +32,33 @@ CAPTIONS = {
 }
 
 
+KEYS: dict[TimerState, tuple[tuple[str, str], ...]] = {
+    TimerState.IDLE: (("next", "Start"), ("up", "More time"), ("down", "Less time")),
+    TimerState.RUNNING: (("next", "End the round"), ("hold_next", "Pause")),
+    TimerState.PAUSED: (("next", "End the round"), ("hold_next", "Resume")),
+    TimerState.EXPIRED: (("next", "Start again"),),
+}
+"""What each button does in each state, for the table page."""
+
+SAY = {
+    TimerState.IDLE: "Set the round's time, then start it.",
+    TimerState.RUNNING: "The round is running.",
+    TimerState.PAUSED: "Paused: nobody plays until it resumes.",
+    TimerState.EXPIRED: "Time is up: the round is over.",
+}
+
+
 def timer_screen(state: TimerGame, now: float) -> Screen:
+    """The round timer at ``now``, with its words for the table page."""
     countdown = state.countdown
     caption = CAPTIONS[countdown.state]
     if countdown.state is TimerState.EXPIRED and countdown.remaining(now) > 0:
         caption = "ENDED  NEXT again"
     round_text = f"Round {state.rounds}" if state.rounds else "Ready"
+    say = SAY[countdown.state]
+    if countdown.state is TimerState.EXPIRED and countdown.remaining(now) > 0:
+        say = "Ended early: the round is over."
     return Screen("Round timer", big=clock_text(countdown.shown_seconds(now)), caption=caption,
-                  status=f"{round_text}  BACK menu")
+                  status=f"{round_text}  BACK menu",
+                  heading=f"Round timer: round {state.rounds}" if state.rounds else "Round timer",
+                  say=say, keys=(*KEYS[countdown.state], ("back", "Menu"), ("hold_back", "Undo")))

@@ -1,25 +1,37 @@
-// The table page (issue #15): the box on every phone and laptop at the table.
+// The table page (issues #15, #20): the box on every phone and laptop at the table.
 //
 // Plain ES modules, no build step, no network beyond the box itself. This one is the page's
-// entry (the mirror, the timer, the buttons, sound, pairing, the views and the bank); it imports
-// common.js (DOM helpers, the page's state, talking to the box, the games' facts), score.js (the
-// Score tab) and history.js (the History tab). It talks only to the API in
+// entry (the event stream, the Box tab's step card and mirror, the buttons, sound, the views
+// and the bank); it imports common.js (DOM helpers, the page's state, talking to the box, the
+// games' facts), timer.js (the Timer view and its cues), awake.js (keeping the screen on),
+// pairing.js (pairing in words), score.js (the Score tab) and history.js (the History tab). It talks only to the API in
 // docs/web.md: GET /api/whoami, /api/state, /api/events (Server-Sent Events), /api/frame.png,
 // /api/history...; POST /api/line (one protocol line), /api/pair/start, /api/pair.
 //
 // Stable hooks for the browser tests (web-e2e) — keep them when changing the page:
 //   Views        tabs: #tab-box #tab-timer #tab-score #tab-bank #tab-history (role=tab);
 //                panels #view-<name>; ?view=timer (or box, score, bank, history) opens one.
-//   Mirror       #screen-lines (one <li> per display line), #frame (the panel's PNG),
-//                #link-status ("Live", "Reconnecting…").
+//   Mirror       #screen-lines (one <li> per display line; the panel's selected row has
+//                class "selected"), #frame (the panel's PNG), #link-status ("Live",
+//                "Reconnecting…"). The step card: #box-heading, #box-say, #box-choices (li.chosen
+//                with aria-current), #box-done (the last action confirmed), #box-then.
 //   Buttons      #button-next #button-up #button-down #button-back ([data-button]); a tap sends
 //                `press X`, a hold >= the long-press time sends `hold X`; #button-reply shows
-//                an `err` reply.
-//   Timer        #timer-digits, #timer-stage, #timer-round, #timer-complaints, #timer-state;
-//                #view-timer gets class "last-seconds" in the last 10 s of a running countdown.
-//   Sound        #sound-on (aria-pressed), #sound-volume (0-100), #sound-mute.
-//   Pairing      #pairing (shown when the box wants a code), #pair-start, #pair-code,
-//                #pair-send, #pair-message.
+//                an `err` reply. Each button's <small> says what it does now (the model's keys).
+//   Timer        #view-timer[data-mode=flight|ready|between|over|menu]; #timer-digits
+//                (role=timer), #timer-stage (the step's name), #timer-round, #timer-complaints,
+//                #timer-state; #timer-say, #timer-choices, #timer-done, #timer-then (the step
+//                card); #timer-result with #timer-verdict (WIN / LOSS) and #timer-score;
+//                buttons #timer-primary (what NEXT does now), #timer-up, #timer-down,
+//                #timer-pause (hold NEXT), #timer-undo (hold BACK), #timer-back, each with
+//                data-gesture; #timer-reply (a refusal); live regions #timer-polite and
+//                #timer-assertive. #view-timer gets class "last-seconds" in the last 10 s.
+//   Settings     #settings (details); #sound-on (aria-pressed), #sound-volume (0-100),
+//                #sound-mute, #cue-vibrate, #cue-speak, #wake-on; #wake-status with
+//                data-method = wakelock | video | off.
+//   Pairing      body[data-access=paired|unpaired|watching]; #pairing (shown until paired),
+//                #pair-start, #pair-code, #pair-send, #pair-state (data-state = none |
+//                pending | locked), #pair-message.
 //   Score entry  #score-game (select: overbooked, planes, now-boarding-v3, now-boarding),
 //                #score-load (fill from the box's own entry), #score-send, #score-error (the
 //                refusal, verbatim), #score-result (table: #score-result table, winners in
@@ -53,11 +65,12 @@
 //                link), button.bgstats-toggle and its panel with img.bgstats-qr and
 //                .bgstats-text code (the link as text).
 
-import { $, $$, el, page, getJson, sendLine, loadGames, gameTitle } from "./common.js";
+import { $, $$, el, fill, page, sendLine, loadGames, gameTitle, keyLabel, wireSetting } from "./common.js";
+import { renderTimer, wireTimer } from "./timer.js";
+import { keepAwake, wireAwake } from "./awake.js";
+import { checkWhoami, forgotten, wirePairing } from "./pairing.js";
 import { buildScoreForm, wireScore } from "./score.js";
 import { loadHistory } from "./history.js";
-
-const LAST_SECONDS = 10;
 
 // -- the event stream ----------------------------------------------------------------------
 
@@ -73,30 +86,48 @@ let retryMs = 1000;
 function connectEvents() {
   if (events) events.close();
   events = new EventSource("/api/events");
-  events.addEventListener("open", () => { retryMs = 1000; setLinkStatus("Live", true); });
+  events.addEventListener("open", () => {
+    retryMs = 1000;
+    setLinkStatus("Live", true);
+  });
   events.addEventListener("update", (message) => {
     try { applyUpdate(JSON.parse(message.data)); } catch (error) { console.error(error); }
   });
   events.addEventListener("tune", (message) => {
     try { playTune(JSON.parse(message.data)); } catch (error) { console.error(error); }
   });
-  events.addEventListener("pair", (message) => {
-    try {
-      const data = JSON.parse(message.data);
-      if (data.pending) $("#pair-message").textContent = "A code is on the box's display.";
-    } catch (error) { console.error(error); }
-  });
+  // A "pair" event says some phone's code is on the box, not whose: the pairing form keeps to
+  // what this phone asked for (pairing.js).
   events.addEventListener("error", () => {
     setLinkStatus($("#pairing").hidden ? "Reconnecting…" : "Not paired yet", false);
     // The browser retries by itself while the stream is CONNECTING; once CLOSED (the server
     // refused it, e.g. not paired yet) it gives up, so we try again, more slowly each time.
+    // An unpaired page asks nothing more of the box until it pairs (no refused requests,
+    // no console errors): pairing connects again.
     if (events.readyState === EventSource.CLOSED) {
       events.close();
-      checkWhoami();
-      setTimeout(connectEvents, retryMs);
-      retryMs = Math.min(retryMs * 2, 15000);
+      checkWhoami().then((access) => {
+        if (access === "unpaired") {
+          setLinkStatus("Not paired yet", false);
+          return;
+        }
+        setTimeout(connectEvents, retryMs);
+        retryMs = Math.min(retryMs * 2, 15000);
+      });
     }
   });
+}
+
+/** Ask the box who this page is, then open what it may use: everything when trusted or
+ * paired, the screen alone when the box lets anyone watch, only the pairing form else. */
+async function admit() {
+  const access = await checkWhoami();
+  if (access === "unpaired") {
+    setLinkStatus("Not paired yet", false);
+    return;
+  }
+  loadGames();
+  connectEvents();
 }
 
 function applyUpdate(update) {
@@ -116,57 +147,53 @@ function applyUpdate(update) {
   renderScreen();
   renderTimer();
   renderBank();
+  keepAwake(inGame());
 }
 
-// -- the mirror ----------------------------------------------------------------------------
+/** Whether a game is in play (started, not over): the screen stays on then. */
+function inGame() {
+  const state = page.state;
+  return Boolean(state?.game) && (state.result === null || state.result === undefined);
+}
+
+// -- the Box tab: the step card, the mirror, the buttons' words ----------------------------------
 
 function renderScreen() {
-  const list = $("#screen-lines");
-  const lines = page.screen?.lines ?? [];
-  list.replaceChildren(...lines.map((line, index) =>
-    el("li", { class: index === 0 ? "title" : "" }, line === "" ? "\u00a0" : line)));
+  const screen = page.screen;
+  const lines = screen?.lines ?? [];
+  $("#screen-lines").replaceChildren(...lines.map((line, index) => {
+    const selected = index === screen.selected_line;
+    return el("li", {
+      class: [index === 0 ? "title" : "", selected ? "selected" : ""].join(" ").trim(),
+      "aria-current": selected ? "true" : null,
+    }, line === "" ? "\u00a0" : line);
+  }));
+  $("#box-heading").textContent = screen?.heading || screen?.title || "—";
+  const choices = screen?.choices ?? [];
+  const say = screen?.say || (choices.length ? "" : lines.slice(1).join(" "));
+  $("#box-say").textContent = say;
+  fill($("#box-choices"), ...choices.map((choice, index) => {
+    const chosen = index === screen.chosen;
+    return el("li", { class: chosen ? "chosen" : "", "aria-current": chosen ? "true" : null },
+      chosen ? el("span", { class: "visually-hidden" }, "Selected: ") : null, choice);
+  }));
+  $("#box-choices").hidden = !choices.length;
+  $("#box-done").textContent = screen?.notice || screen?.done || "";
+  $("#box-then").textContent = screen?.then ?? "";
+  labelButtons();
 }
 
-// -- the big timer -------------------------------------------------------------------------
+const BUTTON_WORDS = { next: "NEXT", up: "UP", down: "DOWN", back: "BACK" };
 
-function clock(seconds) {
-  const whole = Math.max(0, Math.ceil(seconds - 1e-9));
-  const minutes = Math.floor(whole / 60);
-  return `${minutes}:${String(whole % 60).padStart(2, "0")}`;
-}
-
-function capital(word) {
-  return word ? word[0].toUpperCase() + word.slice(1) : "";
-}
-
-function renderTimer() {
-  const state = page.state;
-  const view = $("#view-timer");
-  const timer = state?.timer;
-  const hasCountdown = timer && (timer.duration > 0 || timer.state !== "idle");
-  $("#timer-digits").textContent = hasCountdown ? clock(timer.remaining)
-    : (typeof state?.elapsed === "number" ? clock(state.elapsed) : "–:––");
-  const running = timer?.state === "running";
-  view.classList.toggle("last-seconds",
-    Boolean(running && timer.remaining <= LAST_SECONDS));
-  view.classList.toggle("expired", timer?.state === "expired");
-  const stage = state?.stage ? capital(state.stage) : (state?.game ? gameTitle(state.game) : "");
-  $("#timer-stage").textContent = stage || "No game in play";
-  $("#timer-state").textContent = timer ? ({
-    running: "", paused: "PAUSED", expired: "TIME UP", idle: "ready",
-  }[timer.state] ?? timer.state) : "";
-  const rounds = state?.flights_total ?? (state?.game === "now-boarding-v3" ? 6 : null);
-  const round = state?.round ?? state?.rounds;
-  const day = typeof state?.day === "number" ? `Day ${state.day}, ` : "";
-  $("#timer-round").textContent = round
-    ? `${day}${day ? "round" : "Round"} ${round}${rounds ? ` of ${rounds}` : ""}` : "Round –";
-  const complaints = $("#timer-complaints");
-  if (typeof state?.complaints === "number") {
-    complaints.textContent = `Complaints ${state.complaints}/3`;
-    complaints.classList.toggle("danger", state.complaints >= 2);
-    complaints.hidden = false;
-  } else {
-    complaints.hidden = true;
+/** Each box button says what it does now, from the model's keys (UP/DOWN on a menu move). */
+function labelButtons() {
+  for (const node of $$("button.hw")) {
+    const name = node.dataset.button;
+    const now = keyLabel(name);
+    const held = keyLabel(`hold_${name}`);
+    const parts = [now, held ? `hold: ${held}` : ""].filter(Boolean);
+    // The visible words are the button's name (no aria-label that could say otherwise).
+    node.replaceChildren(BUTTON_WORDS[name], ...parts.flatMap((part) => [" ", el("small", {}, part)]));
   }
 }
 
@@ -298,50 +325,6 @@ function playTune(tune) {
   }
 }
 
-// -- pairing -------------------------------------------------------------------------------
-
-function showPairing(show) {
-  $("#pairing").hidden = !show;
-}
-
-async function checkWhoami() {
-  try {
-    const { ok, body } = await getJson("/api/whoami");
-    if (ok && body) showPairing(!body.trusted && !body.paired);
-  } catch { /* offline: the link status says so */ }
-}
-
-function wirePairing() {
-  $("#pair-start").addEventListener("click", async () => {
-    const response = await fetch("/api/pair/start", { method: "POST", credentials: "same-origin" });
-    $("#pair-message").textContent = response.ok
-      ? "The box shows a code now: type it below."
-      : `The box refused: ${response.status}`;
-  });
-  $("#pair-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const code = $("#pair-code").value.trim();
-    const response = await fetch("/api/pair", {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }),
-    });
-    let body = {};
-    try { body = await response.json(); } catch { body = {}; }
-    if (response.ok && body.paired) {
-      $("#pair-message").textContent = "Paired.";
-      showPairing(false);
-      connectEvents();
-    } else if (body.error === "locked") {
-      $("#pair-message").textContent =
-        `Too many wrong codes: try again in ${body.retry_after ?? 60} s.`;
-    } else if (body.error === "bad-code") {
-      $("#pair-message").textContent = "That is not the code the box shows: try again.";
-    } else {
-      $("#pair-message").textContent = body.message || `The box refused (${response.status}).`;
-    }
-  });
-}
-
 // -- views ---------------------------------------------------------------------------------
 
 function showView(name) {
@@ -411,10 +394,14 @@ function renderBank() {
 function start() {
   wireViews();
   wireButtons();
+  wireTimer();
   wireSound();
-  wirePairing();
+  wireSetting("#cue-vibrate", "vibrate", true);
+  wireSetting("#cue-speak", "speak", false);
+  wireAwake(inGame);
+  wirePairing(() => { $("#button-reply").textContent = ""; admit(); });
   wireScore();
-  document.addEventListener("companion:unpaired", () => showPairing(true));
+  document.addEventListener("companion:unpaired", forgotten);
   document.addEventListener("companion:games", () => {
     $("#bank-title").textContent = `${gameTitle("flight-plan")} bank`;
     renderTimer();
@@ -423,9 +410,7 @@ function start() {
   $("#history-refresh").addEventListener("click", loadHistory);
   renderTimer();
   renderBank();
-  checkWhoami();
-  loadGames();
-  connectEvents();
+  admit();
 }
 
 start();

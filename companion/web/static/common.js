@@ -120,3 +120,36 @@ export function gameList(game, list) {
   return games.list.find((facts) => facts.name === game)?.lists?.[list] ?? [];
 }
 
+
+// -- the box's gestures, as the screen model names them ---------------------------------------
+// The screen's `keys` label what each gesture does now ({"next": "Start flight", "hold_next":
+// "Pause", ...}: companion/ui/screen.py); a page button sends the gesture's protocol line.
+
+export const GESTURE_LINES = {
+  next: "press next", hold_next: "hold next", up: "press up", down: "press down",
+  back: "press back", hold_back: "hold back",
+};
+
+/** What a gesture does now, from the screen model ("" when the box says nothing). */
+export function keyLabel(gesture) {
+  const keys = page.screen?.keys;
+  return keys && typeof keys[gesture] === "string" ? keys[gesture] : "";
+}
+
+/** Whether localStorage holds "true" for a setting (the default when it holds nothing). */
+export function setting(name, fallback) {
+  let stored = null;
+  try { stored = localStorage.getItem(`companion.${name}`); } catch { stored = null; }
+  return stored === null ? fallback : stored === "true";
+}
+
+export function saveSetting(name, value) {
+  try { localStorage.setItem(`companion.${name}`, String(value)); } catch { /* private mode */ }
+}
+
+/** A checkbox kept in localStorage under its setting name. */
+export function wireSetting(selector, name, fallback, changed = () => {}) {
+  const box = $(selector);
+  box.checked = setting(name, fallback);
+  box.addEventListener("change", () => { saveSetting(name, box.checked); changed(box.checked); });
+}

@@ -1,0 +1,368 @@
+"""Now Boarding's steps in whole sentences: the screen model's full-text fields.
+
+The panel cuts every instruction to its 21 or 25 characters (companion/ui/views/now_boarding.py);
+a phone at the table has room for the whole sentence. :func:`words` gives, for any state, the
+fields the table page shows (companion/ui/screen.py): the step's name (``heading``), its whole
+instruction (``say``), what comes after it (``then``), the step's whole list with the selected
+row (``choices``, ``chosen``: the upgrades), what every button does now (``keys``) and the
+last action confirmed in words (``done``: a purchase, complaints filed). The panel's pixels do
+not change: these fields are never drawn.
+
+Rules it keeps: a label names what the gesture does at this state and nothing it does not do
+(no "Pause" with ``strict=on`` or ``timer=off``, no NEXT once the game is over); the VIP
+deck stays face-down (no card is named before the table said yes); "TIME UP" and "0:00" are
+never said outside a flight.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core.timer import TimerState
+from companion.games.now_boarding import data
+from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
+from companion.games.now_boarding.rules import (
+    NowBoardingState,
+    crying_baby_served,
+    deck_empty,
+    draw_count,
+    next_price,
+    plane,
+    setup_page,
+    setup_pages,
+    supply_left,
+    temp_holder,
+    to_win,
+    upgrade_row,
+    vip_left,
+    vip_offer,
+    weather_card,
+)
+
+Keys = tuple[tuple[str, str], ...]
+UNDO: Keys = (("hold_back", "Undo"),)
+
+
+def plural(count: int, word: str) -> str:
+    """``1 complaint``, ``2 complaints``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def words(state: NowBoardingState, now: float) -> dict[str, Any]:
+    """The full-text fields of the screen for ``state`` at ``now`` (keyword arguments of
+    :class:`~companion.ui.screen.Screen`)."""
+    match state.step:
+        case "setup":
+            return _setup(state)
+        case "passengers":
+            return {**_passengers(state), "done": _filed(state)}
+        case "weather":
+            return _weather(state)
+        case "vip":
+            return _vip(state)
+        case "ready":
+            return _ready(state)
+        case "flight":
+            return _flight(state, now)
+        case "anger":
+            return _anger(state)
+        case "upgrades":
+            return _upgrades(state)
+        case "exit":
+            return _exit(state)
+    return _over(state)
+
+
+def _before(state: NowBoardingState) -> str:
+    """How a step between flights is named: the first round's setup or maintenance."""
+    return "Before round 1" if state.phase == "setup" else "Maintenance"
+
+
+def _complaints(state: NowBoardingState) -> str:
+    return f"{plural(state.complaints, 'complaint')} of {COMPLAINT_LIMIT}"
+
+
+# -- setup --------------------------------------------------------------------------------------
+
+SETUP_NAMES = {"board": "the board", "cards": "passenger cards", "planes": "planes",
+               "decks": "the stage decks", "weather": "weather"}
+
+
+def _setup(state: NowBoardingState) -> dict[str, Any]:
+    pages = setup_pages(state)
+    page = setup_page(state)
+    players = state.players
+    keys: Keys = (("next", "Next page"), *UNDO)
+    if page == "board":
+        say = (f"Put the board out on its {data.board_side(players)} side. Put the Preflight "
+               f"chart beside it, Preflight side up, and use its {players}P column. Put the "
+               "upgrade tiles and the temporary tokens by the chart.")
+    elif page == "cards":
+        removed = data.REMOVED_AIRPORTS[players]
+        kept = data.passenger_cards(players)
+        say = (f"Remove every passenger card to or from {', '.join(removed)}: {kept} cards "
+               "stay." if removed else
+               f"Use all {kept} passenger cards; keep the VIP cards apart.")
+    elif page == "planes":
+        say = ("Each player takes a plane and puts its mini on their home airport, with one "
+               "passenger card from home.")
+    elif page.startswith("free-"):
+        player = int(page.removeprefix("free-"))
+        tile = state.free_tiles[player]
+        extra = " and any one route tile" if players == 2 else ""
+        say = f"P{player + 1} takes a free {tile} upgrade tile{extra} from the tile pile."
+        keys = (("next", f"P{player + 1} takes the {tile} tile"), ("up", "Seat tile instead"),
+                ("down", "Speed tile instead"), *UNDO)
+    elif page == "decks":
+        chart = PREFLIGHT[players]
+        decks = ", ".join(f"{STAGE_TITLES[stage]} {count}"
+                          for stage, count in zip(STAGES, chart.in_pile, strict=True))
+        back = data.cards_back_in_box(players)
+        say = (f"Deal the passenger cards face-down into the three stage decks: {decks}."
+               + (f" {plural(back, 'card')} go back in the box." if back else ""))
+    elif page == "weather":
+        per_stage = PREFLIGHT[players].weather[0]
+        say = (f"No weather cards: the box draws the routes; {per_stage // 2} storm and "
+               f"{per_stage // 2} tailwind tokens per stage." if state.digital_weather else
+               f"Put {per_stage} weather cards for {players} players by each stage deck, "
+               "face-down and shuffled.")
+    else:
+        stage = page.removeprefix("vip-")
+        count = len(state.vip_dealt[STAGES.index(stage)])
+        say = (f"Put {plural(count, 'VIP card')} face-down by the {STAGE_TITLES[stage]} deck; "
+               "the box names each one when you serve it." if count else
+               f"No VIP card for the {STAGE_TITLES[stage]} deck.")
+    name = SETUP_NAMES.get(page, "free tile" if page.startswith("free-") else "VIP cards")
+    last = state.page + 1 == len(pages)
+    return {"heading": f"Setup {state.page + 1} of {len(pages)}: {name}", "say": say,
+            "then": "Next: draw the first passengers" if last else "Next: the next page",
+            "keys": keys}
+
+
+# -- between flights ----------------------------------------------------------------------------
+
+
+def _passengers(state: NowBoardingState) -> dict[str, Any]:
+    stage = STAGE_TITLES[state.stage]
+    heading = f"{_before(state)}: draw passengers"
+    if not deck_empty(state):
+        count = draw_count(state)
+        return {"heading": heading,
+                "say": f"Draw {plural(count, 'passenger card')} from the {stage} deck and put "
+                       "each on its airport.",
+                "then": "Next: serve a VIP?" if vip_left(state) else "Next: the next step",
+                "keys": (("next", "Cards drawn"), *UNDO)}
+    unserved = vip_left(state)
+    if unserved:
+        names = ", ".join(state.vip_decks[state.stage_index])
+        total = state.complaints + unserved
+        return {"heading": f"{_before(state)}: {stage} deck empty",
+                "say": f"The {stage} deck is empty. The unserved VIP cards ({names}) become "
+                       f"{plural(unserved, 'complaint')}: {total} of {COMPLAINT_LIMIT}.",
+                "then": "Next: the next stage",
+                "keys": (("next", f"Add {plural(unserved, 'complaint')}"), *UNDO)}
+    if state.stage_index + 1 < len(STAGES):
+        following = STAGE_TITLES[STAGES[state.stage_index + 1]]
+        return {"heading": f"{_before(state)}: {following} begins",
+                "say": f"The {stage} deck is empty. The {following} stage begins: remove every "
+                       "storm and tailwind token.",
+                "then": "Next: new weather", "keys": (("next", "Tokens removed"), *UNDO)}
+    return {"heading": f"{_before(state)}: Evening deck empty",
+            "say": "The Evening deck is empty: no new passengers and no weather change. The "
+                   "next round is the final round.",
+            "then": "Next: upgrades", "keys": (("next", "Next step"), *UNDO)}
+
+
+def _weather(state: NowBoardingState) -> dict[str, Any]:
+    card, total, token, route = weather_card(state)
+    where = f"on {route}" if route is not None else "on the route the card shows"
+    return {"heading": f"{_before(state)}: {STAGE_TITLES[state.stage]} weather",
+            "say": f"Weather card {card} of {total}: put a {token} token {where}.",
+            "then": "Next: the next weather card" if card < total else "Next: the next step",
+            "keys": (("next", "Token placed"), *UNDO)}
+
+
+def _vip(state: NowBoardingState) -> dict[str, Any]:
+    stage = STAGE_TITLES[state.stage]
+    heading = f"{_before(state)}: serve a VIP?"
+    if state.page == 0:  # face-down: the card is named only after yes
+        left = vip_left(state)
+        return {"heading": heading,
+                "say": f"{plural(left, f'{stage} VIP card')} left, face-down. Serve one now? "
+                       "It rides on the last passenger card drawn.",
+                "then": "Next: the box names the VIP, or the next step",
+                "keys": (("next", "Serve a VIP"), ("down", "No VIP"), *UNDO)}
+    card = vip_offer(state) or ""
+    effect = data.VIP_BY_NAME[card].effect if card in data.VIP_BY_NAME else ""
+    return {"heading": f"{_before(state)}: VIP {card}",
+            "say": f"The VIP is {card}. Put it by the last passenger card drawn. {effect}".strip(),
+            "then": "Next: the next step", "keys": (("next", "VIP placed"), *UNDO)}
+
+
+def _ready(state: NowBoardingState) -> dict[str, Any]:
+    total = data.total_flights(state.players)
+    say = "Flip every face-down passenger card."
+    if state.round == 1:
+        say += " Flip the Preflight chart to its Upgrades side."
+    say += f" To win, at most {to_win(state)} passengers may go undelivered."
+    final = "the final round" if state.final_round else f"round {state.round} of {total}"
+    label = "Start the final flight" if state.final_round else "Start flight"
+    return {"heading": f"Ready: {final}", "say": say,
+            "then": f"Next: the {STAGE_TITLES[state.stage]} flight",
+            "keys": (("next", label), *UNDO)}
+
+
+def _flight(state: NowBoardingState, now: float) -> dict[str, Any]:
+    stage = STAGE_TITLES[state.stage]
+    countdown = state.countdown
+    keys: Keys = (("next", "End flight"),)
+    say = "Fly! Pick up and deliver passengers until the flight ends."
+    if countdown is not None and countdown.state is TimerState.PAUSED:
+        keys += (("hold_next", "Resume"),)
+        say = "Paused: nobody moves until the flight resumes."
+    elif countdown is not None and countdown.state is TimerState.EXPIRED:
+        say = "Time is up: the flight is over."
+    elif countdown is not None and not state.strict:
+        keys += (("hold_next", "Pause"),)
+    final = "the final flight" if state.final_round else f"round {state.round}"
+    return {"heading": f"Flight: {final}, {stage}", "say": say,
+            "then": "Next: maintenance", "keys": (*keys, *UNDO)}
+
+
+def _anger(state: NowBoardingState) -> dict[str, Any]:
+    more = (("up", "One more complaint"), ("down", "One fewer complaint"))
+    if state.page == 0:
+        if crying_baby_served(state):
+            say = ("Put one anger cube on every waiting passenger; those at the Crying Baby's "
+                   "airport get two. A passenger's fourth cube files a complaint.")
+        else:
+            say = ("Put one anger cube on every waiting passenger. A passenger's fourth cube "
+                   "files a complaint.")
+        return {"heading": "Maintenance: anger cubes", "say": say,
+                "then": "Next: file complaints",
+                "keys": (("next", "Count complaints"), *more, *UNDO)}
+    total = state.complaints + state.pending
+    say = (f"How many complaints were filed this round? {state.pending} so far, "
+           f"{total} of {COMPLAINT_LIMIT} in all.")
+    if total >= COMPLAINT_LIMIT:
+        say += " That many puts the airline out of business."
+    elif total == COMPLAINT_LIMIT - 1:
+        say += " One more after this loses the game."
+    label = (f"File {plural(state.pending, 'complaint')}" if state.pending
+             else "No complaints")
+    then = ("Next: exit the aircraft" if state.final_round and total < COMPLAINT_LIMIT
+            else "Next: the game ends" if total >= COMPLAINT_LIMIT
+            else "Next: draw passengers")
+    return {"heading": "Maintenance: file complaints", "say": say, "then": then,
+            "keys": (("next", label), *more, *UNDO)}
+
+
+ROW_NAMES = {"seat": "a seat", "speed": "a speed", "route": "a route",
+             "temp-seat": "the temporary seat", "temp-speed": "the temporary speed"}
+
+
+def _row(state: NowBoardingState, player: int, item: str) -> tuple[str, str | None]:
+    """One upgrades row in words, and what hold NEXT does on it (None: nothing to buy)."""
+    if item in ("temp-seat", "temp-speed"):
+        name = ROW_NAMES[item]
+        short = name.removeprefix("the ").capitalize()
+        holder = temp_holder(state, item)
+        cost = data.TEMP_PRICES[item]
+        if holder is None:
+            return f"{short}: ${cost}, free", f"Buy {name} for ${cost}"
+        if holder == player:
+            return f"{short}: P{holder + 1} holds it", "Mark it used"
+        return f"{short}: P{holder + 1} holds it", None
+    left = supply_left(state, item)
+    if item == "route":
+        if left <= 0:
+            return "A route: none left", None
+        return f"A route: ${data.ROUTE_PRICE}, {left} left", f"Buy a route for ${data.ROUTE_PRICE}"
+    current = plane(state, player)
+    count = current.seats if item == "seat" else current.speed
+    price = next_price(state, player, item)
+    what = "seats" if item == "seat" else "speed"
+    if price is None:
+        return f"{ROW_NAMES[item].capitalize()}: {count} {what}, the most", None
+    if left <= 0:
+        return f"{ROW_NAMES[item].capitalize()}: none left", None
+    return (f"{ROW_NAMES[item].capitalize()}: the {data.ordinal(count + 1)} for ${price}, "
+            f"{left} left"), f"Buy {ROW_NAMES[item]} for ${price}"
+
+
+def _bought(state: NowBoardingState) -> str:
+    """The round's last purchase in words, else its complaints filed ("" for neither)."""
+    bought = [purchase for purchase in state.purchases if purchase.round == state.round]
+    if bought:
+        last = bought[-1]
+        who = f"P{last.player + 1}"
+        if last.item.endswith("-used"):
+            return f"{who} used {ROW_NAMES[last.item.removesuffix('-used')]}."
+        if last.item in data.TEMP_PRICES:
+            return f"{who} bought {ROW_NAMES[last.item]} for ${data.TEMP_PRICES[last.item]}."
+        left = supply_left(state, last.item)
+        if last.item == "route":
+            return f"{who} bought a route for ${data.ROUTE_PRICE}: {left} left."
+        current = plane(state, last.player)
+        count = current.seats if last.item == "seat" else current.speed
+        prices = data.SEAT_PRICES if last.item == "seat" else data.SPEED_PRICES
+        price: int | None = prices.get(count)
+        paid = f" for ${price}" if price is not None else ""
+        return f"{who} bought {ROW_NAMES[last.item]}{paid}: {left} left."
+    return _filed(state)
+
+
+def _filed(state: NowBoardingState) -> str:
+    """The complaints filed at this round's anger step, in words ("" before)."""
+    if state.phase != "maintenance":
+        return ""
+    filed = [entry for entry in state.complaint_log
+             if entry.round == state.round and entry.source == "anger"]
+    if filed:
+        return (f"{plural(filed[-1].count, 'complaint')} filed: {state.complaints} of "
+                f"{COMPLAINT_LIMIT}.")
+    return ""
+
+
+def _upgrades(state: NowBoardingState) -> dict[str, Any]:
+    player, item = upgrade_row(state)
+    rows = [_row(state, player, name) for name in data.UPGRADE_ITEMS]
+    cursor = data.UPGRADE_ITEMS.index(item)
+    last = player + 1 >= state.players
+    following = "Done: next flight" if last else f"Done: P{player + 2} buys"
+    keys: Keys = (("next", following),)
+    buy = rows[cursor][1]
+    if buy is not None:
+        keys += (("hold_next", buy),)
+    keys += (("up", "Row above"), ("down", "Row below"), *UNDO)
+    return {"heading": f"Maintenance: P{player + 1} upgrades",
+            "say": f"P{player + 1} may buy upgrades, paying with passenger cards. Pick a row, "
+                   "then buy it.",
+            "then": (f"Next: round {state.round + 1}'s flight" if last
+                     else f"Next: P{player + 2} upgrades"),
+            "choices": tuple(text for text, _ in rows), "chosen": cursor,
+            "keys": keys, "done": _bought(state)}
+
+
+def _exit(state: NowBoardingState) -> dict[str, Any]:
+    added = state.pending // 2
+    total = state.complaints + added
+    say = (f"Count the passengers still waiting: {state.pending}. Every two add a complaint: "
+           f"+{added}, {total} of {COMPLAINT_LIMIT}. To win, at most {to_win(state)} may go "
+           "undelivered.")
+    return {"heading": "Exit the aircraft: undelivered passengers", "say": say,
+            "then": "Next: the result",
+            "keys": (("next", "End the game"), ("up", "One more passenger"),
+                     ("down", "One fewer passenger"), *UNDO)}
+
+
+def _over(state: NowBoardingState) -> dict[str, Any]:
+    flights = plural(len(state.flights), "flight")
+    if state.result == "win":
+        say = f"You won: {flights}, {_complaints(state)}."
+        heading = "Game over: WIN"
+    else:
+        say = f"Out of business after {flights}: {state.reason or _complaints(state)}."
+        heading = "Game over: LOSS"
+    return {"heading": heading, "say": say, "then": "Next: a new game from the menu",
+            "keys": (("back", "Menu"), *UNDO)}

@@ -1,0 +1,228 @@
+// The Timer view (issue #20): a whole game run from a phone propped up by the board.
+//
+// What it promises:
+// - One big primary button that does what NEXT does now, labelled from the screen model's
+//   `keys` ("Start flight", "End flight", "Next step"); pause (hold NEXT) and undo (hold BACK)
+//   and UP / DOWN beside it whenever the box says they do something. A tap sends the
+//   gesture's protocol line: nothing here knows the game's rules.
+// - Modes (#view-timer[data-mode]): "flight" (the countdown, huge), "ready" (the flight's time
+//   and what to do before it), "between" (a calm step card: the step's name, its whole
+//   instruction, what comes next; no digits, so never "TIME UP" or "0:00"), "over" (WIN or
+//   LOSS with the score), "menu" (the box's menu as a list).
+// - The last 10 s of a running countdown change size, pulse and say so in words
+//   ("10 seconds left"), not by colour alone; role="timer" on the digits; one polite
+//   announcement at 10 s and one assertive at the end, through live regions of their own;
+//   vibration (where the browser has it) and spoken cues (speechSynthesis), each with an off
+//   switch in Settings.
+
+import { $, el, fill, page, sendLine, keyLabel, setting, gameTitle, GESTURE_LINES } from "./common.js";
+
+const LAST_SECONDS = 10;
+const SECONDARY = ["up", "down", "hold_next", "hold_back", "back"];
+const BUTTON_IDS = { up: "#timer-up", down: "#timer-down", hold_next: "#timer-pause",
+  hold_back: "#timer-undo", back: "#timer-back" };
+
+export function clock(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds - 1e-9));
+  const minutes = Math.floor(whole / 60);
+  return `${minutes}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** Which face the Timer view shows for this state and screen. */
+export function timerMode(state, screen) {
+  const keys = screen?.keys ?? {};
+  if (!state?.game || state.menu) return "menu";  // the box's menu, over a game or before one
+  if (!Object.keys(keys).length && screen?.choices?.length) return "menu";
+  if (state.result !== null && state.result !== undefined) return "over";
+  if (state.game === "now-boarding") {
+    if (state.step === "flight") return "flight";
+    if (state.step === "ready") return "ready";
+    return "between";
+  }
+  const timer = state.timer;
+  if (timer && timer.duration > 0) return timer.state === "idle" ? "ready" : "flight";
+  return "between";
+}
+
+// -- cues: heard and felt, not only seen -------------------------------------------------------
+
+const cues = { remaining: null, state: null, step: null, warned: false };
+
+function announce(text, assertive) {
+  const region = $(assertive ? "#timer-assertive" : "#timer-polite");
+  region.textContent = "";
+  // A fresh text node after a clear: screen readers announce the change once.
+  requestAnimationFrame(() => { region.textContent = text; });
+}
+
+function vibrate(pattern) {
+  // Only after the player touched the page: browsers refuse (and complain) before that.
+  if (!setting("vibrate", true) || typeof navigator.vibrate !== "function") return;
+  if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
+  navigator.vibrate(pattern);
+}
+
+function speak(text) {
+  if (!setting("speak", false) || !("speechSynthesis" in window)) return;
+  try {
+    window.speechSynthesis.cancel();
+    window.speechSynthesis.speak(new SpeechSynthesisUtterance(text));
+  } catch { /* no voice on this device: the words are on screen */ }
+}
+
+/** Compare the news with what the page last saw and cue what changed: 10 s left, the end of a
+ * flight (by the clock or by NEXT), maintenance. */
+function cue(state) {
+  const timer = state?.timer;
+  const running = timer?.state === "running";
+  const remaining = running ? timer.remaining : null;
+  if (running && remaining <= LAST_SECONDS && remaining > 0 && !cues.warned) {
+    cues.warned = true;
+    announce("10 seconds left", false);
+    vibrate([200]);
+    speak("ten seconds");
+  }
+  if (!running || remaining > LAST_SECONDS) cues.warned = running ? false : cues.warned;
+  const flightOver = (cues.state === "running" && timer?.state === "expired")
+    || (cues.step === "flight" && state?.step && state.step !== "flight");
+  if (flightOver) {
+    const byTime = timer?.state === "expired" || state?.flights?.at?.(-1)?.ended === "time";
+    announce(byTime ? "Time is up: the flight is over" : "The flight is over", byTime);
+    if (byTime) vibrate([400, 150, 400]);
+    speak(state?.phase === "maintenance" ? "flight over. maintenance" : "flight over");
+  }
+  if (state?.step !== "flight" && cues.step === "flight") cues.warned = false;
+  cues.state = timer?.state ?? null;
+  cues.step = state?.step ?? null;
+}
+
+// -- the view ----------------------------------------------------------------------------------
+
+function roundText(state) {
+  const rounds = state?.flights_total ?? null;
+  const round = state?.round ?? state?.rounds;
+  if (!round) return "";
+  const day = typeof state?.day === "number" ? `Day ${state.day}, round` : "Round";
+  return `${day} ${round}${rounds ? ` of ${rounds}` : ""}`;
+}
+
+function complaintsText(complaints) {
+  const warning = complaints === 2 ? ": one more loses" : "";
+  return `Complaints ${complaints} of 3${warning}`;
+}
+
+function renderCard(prefix, screen, mode) {
+  // A screen without words of its own (a menu page, a game whose view has none yet): the
+  // panel's lines under its title, as sentences of the page's size.
+  const lines = (screen?.lines ?? []).slice(1).join(" ");
+  const say = screen?.say || (screen?.choices?.length ? "" : lines);
+  $(`#${prefix}-say`).textContent = say;
+  const choices = screen?.choices ?? [];
+  fill($(`#${prefix}-choices`), ...choices.map((choice, index) => {
+    const chosen = index === screen.chosen;
+    return el("li", { class: chosen ? "chosen" : "", "aria-current": chosen ? "true" : null },
+      chosen ? el("span", { class: "visually-hidden" }, "Selected: ") : null, choice);
+  }));
+  $(`#${prefix}-choices`).hidden = !choices.length;
+  const done = screen?.notice || screen?.done || "";
+  $(`#${prefix}-done`).textContent = done;
+  $(`#${prefix}-then`).textContent = screen?.then ?? "";
+}
+
+export function renderTimer() {
+  const state = page.state;
+  const screen = page.screen;
+  const view = $("#view-timer");
+  const mode = timerMode(state, screen);
+  view.dataset.mode = mode;
+  cue(state);
+
+  const timer = state?.timer;
+  const running = timer?.state === "running";
+  const last = running && timer.remaining <= LAST_SECONDS;
+  view.classList.toggle("last-seconds", Boolean(mode === "flight" && last));
+  view.classList.toggle("expired", mode === "flight" && timer?.state === "expired");
+
+  const heading = screen?.heading || screen?.title
+    || (state?.game ? gameTitle(state.game) : "No game in play");
+  $("#timer-stage").textContent = heading;
+  $("#timer-round").textContent = roundText(state);
+  const complaints = $("#timer-complaints");
+  complaints.hidden = typeof state?.complaints !== "number";
+  if (!complaints.hidden) {
+    complaints.textContent = complaintsText(state.complaints);
+    complaints.classList.toggle("danger", state.complaints >= 2);
+  }
+
+  // Digits only where a countdown is the news: never between flights or after the game.
+  const digits = $("#timer-digits");
+  const clockShown = mode === "flight" || mode === "ready";
+  $("#timer-clock").hidden = !clockShown;
+  if (!clockShown) {
+    digits.textContent = "";
+    $("#timer-state").textContent = "";
+  } else if (timer && (timer.duration > 0 || timer.state !== "idle")) {
+    digits.textContent = clock(mode === "ready" ? timer.duration : timer.remaining);
+    $("#timer-state").textContent = mode === "ready" ? "Ready"
+      : { running: last ? "10 seconds left!" : "", paused: "Paused",
+        expired: "Time is up" }[timer.state] ?? "";
+  } else {
+    digits.textContent = typeof state?.elapsed === "number" ? clock(state.elapsed) : "";
+    $("#timer-state").textContent = mode === "ready" ? "Ready" : "No time limit";
+  }
+
+  const result = $("#timer-result");
+  result.hidden = mode !== "over";
+  if (mode === "over") {
+    const won = state.result === "win" || state.result?.won === true;
+    const lost = state.result === "lose" || state.result?.won === false;
+    $("#timer-verdict").textContent = won ? "WIN" : lost ? "LOSS" : "Game over";
+    $("#timer-verdict").dataset.result = won ? "win" : lost ? "lose" : "over";
+    $("#timer-score").textContent = screen?.say ?? "";
+  }
+  renderCard("timer", screen, mode);
+  $("#timer-card").hidden = mode === "flight" && !screen?.notice;
+  if (mode === "flight") $("#timer-say").textContent = screen?.say ?? "";
+  if (mode === "over") $("#timer-say").textContent = "";
+  renderControls(mode);
+}
+
+const MENU_LABELS = { next: "Choose", up: "Up", down: "Down", back: "Back" };
+
+/** What a gesture's button says: the model's label; for a screen that labels nothing (a
+ * menu, a game whose view has no words yet) the plain names of what the box does. */
+function gestureLabel(gesture, mode) {
+  if (Object.keys(page.screen?.keys ?? {}).length) return keyLabel(gesture);
+  if (mode === "menu") return MENU_LABELS[gesture] ?? "";
+  const timer = page.state?.timer?.state;
+  return { next: "Next", up: "Up", down: "Down", back: "Back", hold_back: "Undo",
+    hold_next: timer === "running" ? "Pause" : timer === "paused" ? "Resume" : "" }[gesture] ?? "";
+}
+
+function renderControls(mode) {
+  const primary = $("#timer-primary");
+  const primaryGesture = gestureLabel("next", mode) ? "next"
+    : gestureLabel("back", mode) ? "back" : "next";
+  primary.dataset.gesture = primaryGesture;
+  primary.textContent = gestureLabel(primaryGesture, mode) || "Next";
+  for (const gesture of SECONDARY) {
+    const button = $(BUTTON_IDS[gesture]);
+    const text = gestureLabel(gesture, mode);
+    button.hidden = !text || gesture === primaryGesture;
+    button.textContent = text;
+  }
+}
+
+async function sendGesture(gesture) {
+  const line = GESTURE_LINES[gesture];
+  if (!line) return;
+  const reply = await sendLine(line);
+  $("#timer-reply").textContent = reply.startsWith("err")
+    ? reply.replace(/^err \S+ /, "The box refused: ") : "";
+}
+
+export function wireTimer() {
+  for (const button of [$("#timer-primary"), ...Object.values(BUTTON_IDS).map((id) => $(id))]) {
+    button.addEventListener("click", () => sendGesture(button.dataset.gesture));
+  }
+}

@@ -1,0 +1,130 @@
+"""What an unpaired page shows (issue #20, item 6): only what it can do.
+
+- Without ``public_mirror``: the pairing form alone, no tabs, no dead buttons, no black
+  panel, and no request the box refuses (so no console error either).
+- With ``public_mirror``: the pairing form and the box's screen as a step card, read-only
+  (no buttons, no tabs).
+- After pairing: everything, and no error left on screen.
+"""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.protocol.lines import Line
+
+PHONE = {"width": 360, "height": 740}
+
+SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
+
+
+@pytest.fixture
+def shoot(request, tmp_path):
+    """``shoot(page, name)``: a screenshot, into docs/screens only with
+    ``pytest --regen-golden`` (look at it), else a temporary folder."""
+    folder = SCREENS if request.config.getoption("--regen-golden") else tmp_path
+
+    def take(page, name):
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"web-{name}.png"))
+
+    return take
+
+
+def send(box, text):
+    """A line to the box past the HTTP rules (the loop's own channel): its reply."""
+    return box.service.channel.line(Line(text))
+
+
+def url(box):
+    return f"http://127.0.0.1:{box.port}/"
+
+
+def open_phone(browser, url):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
+                                  has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.errors = []
+    page.refused = []
+    page.on("console", lambda message: message.type == "error"
+            and page.errors.append(message.text))
+    page.on("response", lambda response: response.status >= 400
+            and page.refused.append((response.status, response.url)))
+    page.goto(url)
+    return context, page
+
+
+def pair_code(box):
+    lines = box.display_text()
+    return next(line for line in lines if line.startswith("Pair code ")).removeprefix(
+        "Pair code ")
+
+
+def test_unpaired_page_shows_only_the_pairing_form_then_everything(make_web_box, browser,
+                                                                   shoot):
+    box = make_web_box(pair_loopback=True)
+    assert send(box, "new now-boarding players=3") == "ok"
+    context, page = open_phone(browser, url(box))
+    try:
+        expect(page.locator("body")).to_have_attribute("data-access", "unpaired")
+        expect(page.locator("#pairing")).to_be_visible()
+        for hidden in ("#tabs", "#view-box", "#button-next", "#frame", "#settings"):
+            expect(page.locator(hidden)).to_be_hidden()
+        expect(page.locator("#link-status")).to_have_text("Not paired yet")
+        expect(page.locator("#pair-state")).to_have_text("No code asked for yet.")
+        # A wrong code first: the error shows, and goes when the right one pairs.
+        page.locator("#pair-start").tap()
+        expect(page.locator("#pair-state")).to_contain_text("The box shows your code for")
+        code = pair_code(box)
+        page.fill("#pair-code", "0" * len(code) if code != "0" * len(code) else "1" * len(code))
+        page.locator("#pair-send").tap()
+        expect(page.locator("#pair-message")).to_have_text(
+            "That is not the code the box shows: try again.")
+        shoot(page, "pairing-wrong-code")
+        page.locator("#pair-start").tap()  # a wrong code takes it off the box: a new one
+        expect(page.locator("#pair-state")).to_have_attribute("data-state", "pending")
+        page.fill("#pair-code", pair_code(box))
+        page.locator("#pair-send").tap()
+        expect(page.locator("#pairing")).to_be_hidden()
+        expect(page.locator("#pair-message")).to_have_text("")
+        expect(page.locator("#link-status")).to_have_text("Live")
+        expect(page.locator("#tabs")).to_be_visible()
+        expect(page.locator("#button-next")).to_contain_text("Next page")
+        # Until it paired, the page asked the box for nothing it would refuse but the code.
+        assert [status for status, url in page.refused if not url.endswith("/api/pair")] == []
+        assert [error for error in page.errors if "403" not in error] == []
+
+        # "Forget phones" on the box: the page is back to the form, which says no code waits.
+        assert send(box, "press back") == "ok"
+        assert send(box, "press up") == "ok"  # up from the top wraps to the last row
+        box.display_text()  # drawn
+        shown = box.controller.last_screen
+        assert shown.lines[shown.selected] == "Forget phones"
+        assert send(box, "press next") == "ok"
+        expect(page.locator("#pairing")).to_be_visible()
+        expect(page.locator("#tabs")).to_be_hidden()
+        expect(page.locator("#pair-state")).to_have_text("No code asked for yet.")
+        expect(page.locator("#pair-message")).to_have_text("")
+    finally:
+        context.close()
+
+
+def test_unpaired_page_watches_read_only_where_the_mirror_is_public(make_web_box, browser,
+                                                                    shoot):
+    box = make_web_box(pair_loopback=True, public_mirror=True)
+    assert send(box, "new now-boarding players=3") == "ok"
+    context, page = open_phone(browser, f"{url(box)}?view=timer")
+    try:
+        expect(page.locator("body")).to_have_attribute("data-access", "watching")
+        expect(page.locator("#pairing")).to_be_visible()
+        expect(page.locator("#view-box")).to_be_visible()
+        expect(page.locator("#box-heading")).to_have_text("Setup 1 of 8: the board")
+        expect(page.locator("#box-say")).to_contain_text("Put the board out")
+        for hidden in ("#tabs", "#box-buttons", "#view-timer", "#settings"):
+            expect(page.locator(hidden)).to_be_hidden()
+        assert page.refused == [] and page.errors == []
+        shoot(page, "pairing-watching")
+    finally:
+        context.close()
