@@ -60,7 +60,7 @@ VOLATILE = ("/dev", "/proc", "/sys", "/run", "/tmp")  # noqa: S108 (paths inside
 # tools/pi_trial.py's root: only for its lgpio wheel builder (a scratch copy).
 BASE_SPEC = pi_trial.SPEC
 BASE_RECIPE = 2  # bump when build_base's steps change
-OS_RECIPE = 5  # bump when os_root's steps change
+OS_RECIPE = 6  # bump when os_root's steps change
 
 # Partition labels: the same names Debian's own Raspberry Pi images use.
 BOOT_LABEL = "RASPIFIRM"
@@ -281,7 +281,8 @@ def base_root(clock: Clock, log: TextIO) -> Path:
         own = partial / "debootstrap"
         qemu = debian_root.qemu_for(BASE_SPEC)
         _patch(own / "debootstrap", 'CHROOT_CMD="chroot \\"$TARGET\\""',
-               f'CHROOT_CMD="proot -0 -r \\"$TARGET\\" -q {qemu} -b /dev -b /proc -b /sys '
+               f'CHROOT_CMD="{" ".join(debian_root.PROOT)} -0 -r \\"$TARGET\\" -q {qemu} '
+               '-b /dev -b /proc -b /sys '
                '-w /"')
         _patch(own / "functions", "in_target mount -t proc proc /proc || true",
                ": # tools/pi_image: proot shows the host's /proc")
