@@ -15,7 +15,10 @@ update-initramfs wrote an initrd with no modules).
 The fix, for this process and its children only: a seccomp filter that makes `statx`,
 `faccessat2`, `openat2` and `fchmodat2` fail with ENOSYS ("this kernel has no such call"). The
 host's C library and qemu then fall back to the older calls (`faccessat`, `newfstatat`,
-`openat`, `fchmodat`), whose paths proot does translate. proot stops a traced call before the
+`openat`, `fchmodat`), whose paths proot does translate. One exception: `statx` on a file
+descriptor (`AT_EMPTY_PATH`, no path to translate) is allowed, because systemd 257 compares
+mount ids from it (with qemu's fallback it asserted in chase(): systemd-sysusers,
+systemd-tmpfiles and systemd-hwdb aborted in udev's maintainer script). proot stops a traced call before the
 filter runs, and only then the filter refuses it, so nothing reaches the host with an
 untranslated path.
 
@@ -46,6 +49,9 @@ SECCOMP_RET_ERRNO = 0x00050000
 # Classic BPF opcodes.
 LD_W_ABS = 0x20
 JEQ_K = 0x15
+JSET_K = 0x45
+ARGS_OFFSET = 16  # struct seccomp_data: nr, arch, instruction_pointer, then args[6]
+AT_EMPTY_PATH = 0x1000
 RET_K = 0x06
 
 
@@ -54,16 +60,26 @@ def _insn(code: int, jt: int, jf: int, k: int) -> bytes:
 
 
 def filter_program(numbers: Sequence[int] = tuple(REFUSED.values())) -> bytes:
-    """The BPF program: on x86_64, ENOSYS for `numbers`; allow everything else."""
-    count = len(numbers)
+    """The BPF program: on x86_64, ENOSYS for `numbers`, except a `statx` on a file
+    descriptor (AT_EMPTY_PATH: no path to translate, and systemd needs its mount id); allow
+    everything else."""
+    others = [n for n in numbers if n != REFUSED["statx"]]
+    count = len(others)
+    # Layout: 0 arch, 1 arch test, 2 nr, 3 statx test, 4 flags, 5 flags test,
+    # 6 .. 5+count the other tests, then "allow", then "refuse".
+    allow = 6 + count
+    refuse = allow + 1
     program = [
-        _insn(LD_W_ABS, 0, 0, 4),                        # seccomp_data.arch
-        _insn(JEQ_K, 0, count + 1, AUDIT_ARCH_X86_64),    # other arch: to "allow"
-        _insn(LD_W_ABS, 0, 0, 0),                        # seccomp_data.nr
+        _insn(LD_W_ABS, 0, 0, 4),                                 # seccomp_data.arch
+        _insn(JEQ_K, 0, allow - 2, AUDIT_ARCH_X86_64),            # other arch: allow
+        _insn(LD_W_ABS, 0, 0, 0),                                 # seccomp_data.nr
+        _insn(JEQ_K, 0, 2, REFUSED["statx"]),                     # not statx: the others
+        _insn(LD_W_ABS, 0, 0, ARGS_OFFSET + 2 * 8),               # statx's flags (low word)
+        _insn(JSET_K, allow - 6, refuse - 6, AT_EMPTY_PATH),      # on an fd: allow
     ]
-    for index, number in enumerate(numbers):
-        # match: jump over the rest of the tests and "allow", to "refuse"
-        program.append(_insn(JEQ_K, count - index, 0, number))
+    for index, number in enumerate(others):
+        at = 6 + index
+        program.append(_insn(JEQ_K, refuse - at - 1, 0, number))
     program.append(_insn(RET_K, 0, 0, SECCOMP_RET_ALLOW))
     program.append(_insn(RET_K, 0, 0, SECCOMP_RET_ERRNO | ENOSYS))
     return b"".join(program)

@@ -24,10 +24,11 @@ def _decode(program: bytes) -> list[tuple[int, int, int, int]]:
     return [struct.unpack("=HBBI", program[i:i + 8]) for i in range(0, len(program), 8)]
 
 
-def _run_bpf(program: bytes, arch: int, nr: int) -> int:
-    """A tiny classic-BPF interpreter for the three opcodes the filter uses."""
+def _run_bpf(program: bytes, arch: int, nr: int, flags: int = 0) -> int:
+    """A tiny classic-BPF interpreter for the four opcodes the filter uses; `flags` is the
+    call's third argument (statx's flags)."""
     insns = _decode(program)
-    data = struct.pack("=iI", nr, arch)
+    data = struct.pack("=iIQ6Q", nr, arch, 0, 0, 0, flags, 0, 0, 0)
     pc, acc = 0, 0
     while True:
         code, jt, jf, k = insns[pc]
@@ -36,6 +37,8 @@ def _run_bpf(program: bytes, arch: int, nr: int) -> int:
             pc += 1
         elif code == ps.JEQ_K:
             pc += 1 + (jt if acc == k else jf)
+        elif code == ps.JSET_K:
+            pc += 1 + (jt if acc & k else jf)
         elif code == ps.RET_K:
             return k
         else:
@@ -43,7 +46,7 @@ def _run_bpf(program: bytes, arch: int, nr: int) -> int:
 
 
 @pytest.mark.parametrize(("arch", "nr", "verdict"), [
-    (ps.AUDIT_ARCH_X86_64, 332, ps.SECCOMP_RET_ERRNO | ps.ENOSYS),   # statx
+    (ps.AUDIT_ARCH_X86_64, 332, ps.SECCOMP_RET_ERRNO | ps.ENOSYS),   # statx on a path
     (ps.AUDIT_ARCH_X86_64, 437, ps.SECCOMP_RET_ERRNO | ps.ENOSYS),   # openat2
     (ps.AUDIT_ARCH_X86_64, 439, ps.SECCOMP_RET_ERRNO | ps.ENOSYS),   # faccessat2
     (ps.AUDIT_ARCH_X86_64, 452, ps.SECCOMP_RET_ERRNO | ps.ENOSYS),   # fchmodat2
@@ -55,6 +58,17 @@ def _run_bpf(program: bytes, arch: int, nr: int) -> int:
 ])
 def test_proot_syscalls_filter_refuses_only_the_untranslated_calls(arch, nr, verdict):
     assert _run_bpf(ps.filter_program(), arch, nr) == verdict
+
+
+@pytest.mark.parametrize(("flags", "verdict"), [
+    (0, ps.SECCOMP_RET_ERRNO | ps.ENOSYS),                       # statx(dirfd, "path", 0)
+    (0x100, ps.SECCOMP_RET_ERRNO | ps.ENOSYS),                   # AT_SYMLINK_NOFOLLOW
+    (ps.AT_EMPTY_PATH, ps.SECCOMP_RET_ALLOW),                    # statx(fd, "", AT_EMPTY_PATH)
+    (ps.AT_EMPTY_PATH | 0x100, ps.SECCOMP_RET_ALLOW),
+])
+def test_proot_syscalls_statx_on_a_file_descriptor_is_allowed(flags, verdict):
+    # No path to translate; systemd's chase() needs the real statx's mount id there.
+    assert _run_bpf(ps.filter_program(), ps.AUDIT_ARCH_X86_64, 332, flags) == verdict
 
 
 _PROBE = """

@@ -89,7 +89,9 @@ AGENT_UNIT = """\
 [Unit]
 Description=tools/pi-boot check agent (virtio console hvc1)
 DefaultDependencies=no
-After=systemd-udevd.service
+BindsTo=dev-hvc1.device
+After=dev-hvc1.device systemd-udevd.service
+StartLimitIntervalSec=0
 
 [Service]
 ExecStart=/usr/bin/python3 /usr/local/lib/pi-boot-agent.py /dev/hvc1
