@@ -420,3 +420,13 @@ def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
         if old != layer and old.stat().st_mtime < layer.stat().st_mtime:
             debian_root.remove_root(old, log)
     return layer
+
+
+def companion_layer_cached(source: Path = SOURCE) -> Path | None:
+    """The finished companion layer for this checkout's sources, if one is cached (any OS
+    layer recipe); None otherwise. tests/deploy/test_pi_boot.py runs only when it is."""
+    suffix = f"-{source_digest(source)}"
+    for layer in sorted(cache_dir().glob(f"companion-os-*-r{OS_RECIPE}{suffix}")):
+        if (layer / ".companion-layer.json").exists():
+            return layer
+    return None

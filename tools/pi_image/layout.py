@@ -191,6 +191,7 @@ def _add_qemu_parts(staging: Path) -> None:
     unit = etc / "systemd/system/pi-boot-agent.service"
     unit.write_text(AGENT_UNIT, encoding="utf-8")
     wants = etc / "systemd/system/multi-user.target.wants/pi-boot-agent.service"
+    wants.parent.mkdir(parents=True, exist_ok=True)
     wants.unlink(missing_ok=True)
     wants.symlink_to("/etc/systemd/system/pi-boot-agent.service")
 
