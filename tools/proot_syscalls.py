@@ -18,9 +18,9 @@ host's C library and qemu then fall back to the older calls (`faccessat`, `newfs
 `openat`, `fchmodat`), whose paths proot does translate. One exception: `statx` on a file
 descriptor (`AT_EMPTY_PATH`, no path to translate) is allowed, because systemd 257 compares
 mount ids from it (with qemu's fallback it asserted in chase(): systemd-sysusers,
-systemd-tmpfiles and systemd-hwdb aborted in udev's maintainer script). proot stops a traced call before the
-filter runs, and only then the filter refuses it, so nothing reaches the host with an
-untranslated path.
+systemd-tmpfiles and systemd-hwdb aborted in udev's maintainer script). proot stops a traced
+call before the filter runs, and only then the filter refuses it, so nothing reaches the host
+with an untranslated path.
 
 Promises: standard library only (ctypes for prctl); the filter binds this process and what it
 starts, nothing else (no kernel-wide setting, no binfmt); other architectures' calls and every

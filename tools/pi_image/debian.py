@@ -45,8 +45,10 @@ MIRROR = os.environ.get("COMPANION_DEBIAN_MIRROR", debian_root.DEFAULT_MIRROR)
 
 # Layer 1: every Debian package of the image, from Debian main and non-free-firmware. The
 # Python libraries are the ones Debian 13 ships in a version pyproject.toml accepts (Pillow 11,
-# pyserial 3.5, segno 1.6, luma.core 2.4); gpiozero (1.6 in Debian, 2.0 needed), luma.oled
-# (3.10, 3.13 needed) and lgpio (not in Debian) come from pip in layer 3.
+# pyserial 3.5, segno 1.6); gpiozero (1.6 in Debian, 2.0 needed), luma.oled (3.10, 3.13
+# needed) and lgpio (not in Debian) come from pip in layer 3. Debian's luma.core 2.4 is in the
+# base but layer 3 removes it (its metadata asks for RPi.GPIO, source only on PyPI): pip
+# installs luma.core 2.6 instead. (Dropping it here would rebuild the 18-minute base.)
 OS_PACKAGES = (
     "systemd", "systemd-sysv", "udev", "kmod", "procps",
     "linux-image-arm64", "initramfs-tools", "zstd", "raspi-firmware",
@@ -383,6 +385,11 @@ class _ImageTrial(pi_trial.Trial):
     def work(self) -> Path:
         return self.target
 
+    @property
+    def apt_archives(self) -> Path:
+        # Its own: apt locks its archive folder, and pi-trial may be installing meanwhile.
+        return cache_dir() / "apt-archives"
+
 
 def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
     """Layer 3: the OS plus the companion, installed by tools/install.py's steps inside."""
@@ -400,6 +407,11 @@ def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
                 pi_trial.step_lgpio(trial)
             except pi_trial.StepFailed as exc:
                 raise BuildError(str(exc)) from exc
+        with clock.step("companion layer: Debian's python3-luma.core set aside"):
+            # Debian 13's luma.core 2.4.2 declares RPi.GPIO, which PyPI has only as source:
+            # pip would compile it (and fail: no compiler on the box). luma.core 2.6 from PyPI,
+            # as on Raspberry Pi OS, does not need it.
+            run_in(partial, ["dpkg", "--remove", "python3-luma.core"], log=log, timeout=600)
         src = partial / "opt/companion-src"
         shutil.copytree(source, src, symlinks=True, ignore=pi_trial.COPY_IGNORE)
         debian_root.prepare_for_pip(partial)
