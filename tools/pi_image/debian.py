@@ -267,7 +267,7 @@ def base_root(clock: Clock, log: TextIO) -> Path:
             debs = list((partial / "var/cache/apt/archives").glob("*.deb"))
             d.append(f"downloaded {len(debs)} Debian packages, "
                      f"{sum(p.stat().st_size for p in debs) / 2**20:.0f} MiB, from {MIRROR}")
-        # proot 5.3 aborts on systemd-tmpfiles (an assertion in its path code), which
+        # proot 5.1 aborts on systemd-tmpfiles (an assertion in its path code), which
         # systemd's and udev's maintainer scripts run: a local diversion parks the real one
         # and a no-op stands in while dpkg runs; the host's systemd-tmpfiles --root creates
         # what they would have created, after.
@@ -321,8 +321,9 @@ def base_root(clock: Clock, log: TextIO) -> Path:
 def fill_boot_firmware(root: Path, version: str) -> None:
     """What raspi-firmware's kernel hook (/etc/kernel/postinst.d/z50-raspi-firmware) writes
     for arm64 with KERNEL=auto, ROOTPART=LABEL=RASPIROOT and CONSOLES="tty0", done here on the
-    host: under proot 5.3 the hook cannot see /boot (coreutils' statx is not translated, so
-    its `ls /boot/vmlinuz-*` looks at the host). The GPU firmware files were copied by
+    host: written when the hook could not see /boot under proot (coreutils' statx was not
+    translated, so its `ls /boot/vmlinuz-*` looked at the host; tools/proot_syscalls.py
+    fixes that now, and this host-side copy, checked by tests/deploy/test_image.py, stays). The GPU firmware files were copied by
     raspi-firmware's own postinst. Only difference: `ro` where the hook writes `rw`, as this
     card's root is read-only (fstab says so too)."""
     firmware = root / "boot/firmware"
