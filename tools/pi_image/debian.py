@@ -323,9 +323,9 @@ def fill_boot_firmware(root: Path, version: str) -> None:
     for arm64 with KERNEL=auto, ROOTPART=LABEL=RASPIROOT and CONSOLES="tty0", done here on the
     host: written when the hook could not see /boot under proot (coreutils' statx was not
     translated, so its `ls /boot/vmlinuz-*` looked at the host; tools/proot_syscalls.py
-    fixes that now, and this host-side copy, checked by tests/deploy/test_image.py, stays). The GPU firmware files were copied by
-    raspi-firmware's own postinst. Only difference: `ro` where the hook writes `rw`, as this
-    card's root is read-only (fstab says so too)."""
+    fixes that now, and this host-side copy, checked by tests/deploy/test_image.py, stays).
+    The GPU firmware files were copied by raspi-firmware's own postinst. Only difference:
+    `ro` where the hook writes `rw`, as this card's root is read-only (fstab says so too)."""
     firmware = root / "boot/firmware"
     firmware.mkdir(parents=True, exist_ok=True)
     for dtb in sorted((root / f"usr/lib/linux-image-{version}/broadcom").glob("bcm*.dtb")):

@@ -324,17 +324,20 @@ def stage_install(staging: Path, clock: Clock) -> None:
 
 
 def build_image(out: Path, clock: Clock, log_path: Path, *, qemu: bool = False,
-                quick: bool = False) -> Path:
+                quick: bool = False, layer: Path | None = None) -> Path:
     """Build the SD image at `out` from the cached layers (tools/pi-boot: qemu=True).
 
     `quick`: the OS layer with install.py's files staged by --root and no venv: the same
     partitions, boot files, config.txt, cmdline.txt and fstab in a minute once the OS layer is
-    cached, for tests/deploy/test_image.py. Not bootable into a running companion."""
+    cached, for tests/deploy/test_image.py. Not bootable into a running companion.
+    `layer`: the root to stage (tools/pi-boot passes the companion layer it boots the kernel
+    of, so both come from one build)."""
     ensure_host_tools(clock)
     with cache_lock(clock):
         with log_path.open("a", encoding="utf-8") as log:
             clock.say(f"(the emulated steps' long output: {log_path})")
-            layer = os_root(clock, log) if quick else companion_root(clock, log)
+            if layer is None:
+                layer = os_root(clock, log) if quick else companion_root(clock, log)
         variant = "stage-qemu" if qemu else "stage-quick" if quick else "stage"
         staging = cache_dir() / variant / "root"
         staging.parent.mkdir(parents=True, exist_ok=True)
