@@ -156,6 +156,11 @@ def stage_root(layer: Path, staging: Path, clock: Clock, *, qemu: bool = False,
     firstboot = etc / "systemd/system/systemd-firstboot.service"
     firstboot.unlink(missing_ok=True)
     firstboot.symlink_to("/dev/null")
+    # Made now, as systemd would at boot: on a read-only root it cannot, and
+    # systemd-logind (StateDirectory=systemd/linger) failed to start (seen in tools/pi-boot).
+    linger = staging / "var/lib/systemd/linger"
+    linger.mkdir(parents=True, exist_ok=True)
+    linger.chmod(0o755)
     private = staging / DATA_MOUNT.lstrip("/")
     private.mkdir(parents=True, exist_ok=True)
     private.chmod(0o700)
