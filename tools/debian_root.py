@@ -53,6 +53,9 @@ ROOT_CA_BUNDLE = "/etc/ssl/certs/companion-host-ca.crt"
 CHROOT_BINDS = ("/proc", "/dev", "/dev/pts", "/dev/shm", "/sys")  # noqa: S108 (a bind)
 PATH_INSIDE = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 QEMU_ARCH = {"arm64": "aarch64", "armhf": "arm", "amd64": "x86_64", "i386": "i386"}
+# proot, behind the seccomp filter of tools/proot_syscalls.py (the host's python3: stdlib only).
+PROOT_SYSCALLS = Path(__file__).resolve().with_name("proot_syscalls.py")
+PROOT = (sys.executable, str(PROOT_SYSCALLS), "proot")
 _DPKG_ARCH = {"x86_64": "amd64", "aarch64": "arm64", "armv7l": "armhf", "i686": "i386"}
 
 
@@ -253,7 +256,7 @@ def build(spec: RootSpec, *, mirror: str = DEFAULT_MIRROR, cache: Path | None = 
         _say(out, f"  first stage: {time.monotonic() - started:.0f} s; second stage under "
                   f"{Path(qemu).name} + proot (emulated, slow)")
         env = {**inside_env(), "DEBOOTSTRAP_DIR": "/debootstrap"}
-        if run_logged(["proot", "-0", "-r", str(partial), "-q", qemu, "-b", "/dev", "-b",
+        if run_logged([*PROOT, "-0", "-r", str(partial), "-q", qemu, "-b", "/dev", "-b",
                        "/proc", "-b", "/sys", "-w", "/", "/debootstrap/debootstrap",
                        "--second-stage"], out, timeout=3600, env=env, check=False):
             finish_configure(partial, spec, out)
@@ -293,8 +296,12 @@ def finish_configure(root: Path, spec: RootSpec, out: TextIO = sys.stdout) -> No
 
 def proot_argv(root: Path, spec: RootSpec, argv: Sequence[str], *, cwd: str = "/",
                binds: Sequence[tuple[Path, str]] = ()) -> list[str]:
-    """The proot command line that runs `argv` inside a (foreign) root as a fake root user."""
-    cmd = ["proot", "-0", "-r", str(root)]
+    """The proot command line that runs `argv` inside a (foreign) root as a fake root user.
+
+    proot runs under tools/proot_syscalls.py, which refuses the path calls proot 5.1 does not
+    translate (statx, faccessat2, ...) so that qemu and the C library use the older ones it
+    does: without it, some calls inside looked at the host's paths."""
+    cmd = [*PROOT, "-0", "-r", str(root)]
     if spec.foreign:
         cmd += ["-q", qemu_for(spec)]
     for host_dir in ("/dev", "/proc", "/sys"):  # proot binds: nothing mounted on the host

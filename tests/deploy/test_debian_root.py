@@ -64,7 +64,8 @@ def test_debian_root_proot_line_uses_r_and_qemu_never_s(monkeypatch):
     spec = dr.RootSpec(suite="trixie", arch="arm64" if dr.host_arch() != "arm64" else "amd64")
     argv = dr.proot_argv(Path("/cache/root"), spec, ["python3", "-V"], cwd="/opt/src",
                          binds=[(Path("/work/src"), "/opt/src")])
-    assert argv[:4] == ["proot", "-0", "-r", "/cache/root"]
+    assert argv[:6] == [sys.executable, str(ROOT / "tools/proot_syscalls.py"), "proot", "-0",
+                        "-r", "/cache/root"]
     assert "-S" not in argv
     assert argv[argv.index("-q") + 1].endswith("-static")
     assert "/work/src:/opt/src" in argv

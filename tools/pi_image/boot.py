@@ -381,6 +381,19 @@ def run_checks(machine: Machine, clock: Clock, *, actions: int = 60) -> Results:
 
     check("the journal sits on the data partition; the root is read-only", data_partition)
 
+    def running(detail: list[str]) -> None:
+        state = str(wait_for("the boot to finish", lambda: agent.run(
+            "systemctl", "is-system-running")[1].strip() not in ("initializing", "starting")
+            and agent.run("systemctl", "is-system-running")[1].strip(), 300))
+        failed = agent.out("systemctl", "list-units", "--failed", "--plain", "--no-legend",
+                           "--no-pager").strip()
+        clock.say(f"  systemctl is-system-running: {state}; failed units: {failed or 'none'}")
+        if state != "running" or failed:
+            raise CheckFailed(f"the system is {state}; failed: {failed}")
+        detail.append("systemctl is-system-running: running, no failed unit (read-only root)")
+
+    check("the whole system is running: no failed unit on the read-only root", running)
+
     power: dict[str, int] = {}
 
     def power_cut(detail: list[str]) -> None:

@@ -45,8 +45,10 @@ MIRROR = os.environ.get("COMPANION_DEBIAN_MIRROR", debian_root.DEFAULT_MIRROR)
 
 # Layer 1: every Debian package of the image, from Debian main and non-free-firmware. The
 # Python libraries are the ones Debian 13 ships in a version pyproject.toml accepts (Pillow 11,
-# pyserial 3.5, segno 1.6, luma.core 2.4); gpiozero (1.6 in Debian, 2.0 needed), luma.oled
-# (3.10, 3.13 needed) and lgpio (not in Debian) come from pip in layer 3.
+# pyserial 3.5, segno 1.6); gpiozero (1.6 in Debian, 2.0 needed), luma.oled (3.10, 3.13
+# needed) and lgpio (not in Debian) come from pip in layer 3. Debian's luma.core 2.4 is in the
+# base but layer 3 removes it (its metadata asks for RPi.GPIO, source only on PyPI): pip
+# installs luma.core 2.6 instead. (Dropping it here would rebuild the 18-minute base.)
 OS_PACKAGES = (
     "systemd", "systemd-sysv", "udev", "kmod", "procps",
     "linux-image-arm64", "initramfs-tools", "zstd", "raspi-firmware",
@@ -60,7 +62,7 @@ VOLATILE = ("/dev", "/proc", "/sys", "/run", "/tmp")  # noqa: S108 (paths inside
 # tools/pi_trial.py's root: only for its lgpio wheel builder (a scratch copy).
 BASE_SPEC = pi_trial.SPEC
 BASE_RECIPE = 2  # bump when build_base's steps change
-OS_RECIPE = 5  # bump when os_root's steps change
+OS_RECIPE = 6  # bump when os_root's steps change
 
 # Partition labels: the same names Debian's own Raspberry Pi images use.
 BOOT_LABEL = "RASPIFIRM"
@@ -265,7 +267,7 @@ def base_root(clock: Clock, log: TextIO) -> Path:
             debs = list((partial / "var/cache/apt/archives").glob("*.deb"))
             d.append(f"downloaded {len(debs)} Debian packages, "
                      f"{sum(p.stat().st_size for p in debs) / 2**20:.0f} MiB, from {MIRROR}")
-        # proot 5.3 aborts on systemd-tmpfiles (an assertion in its path code), which
+        # proot 5.1 aborts on systemd-tmpfiles (an assertion in its path code), which
         # systemd's and udev's maintainer scripts run: a local diversion parks the real one
         # and a no-op stands in while dpkg runs; the host's systemd-tmpfiles --root creates
         # what they would have created, after.
@@ -281,7 +283,8 @@ def base_root(clock: Clock, log: TextIO) -> Path:
         own = partial / "debootstrap"
         qemu = debian_root.qemu_for(BASE_SPEC)
         _patch(own / "debootstrap", 'CHROOT_CMD="chroot \\"$TARGET\\""',
-               f'CHROOT_CMD="proot -0 -r \\"$TARGET\\" -q {qemu} -b /dev -b /proc -b /sys '
+               f'CHROOT_CMD="{" ".join(debian_root.PROOT)} -0 -r \\"$TARGET\\" -q {qemu} '
+               '-b /dev -b /proc -b /sys '
                '-w /"')
         _patch(own / "functions", "in_target mount -t proc proc /proc || true",
                ": # tools/pi_image: proot shows the host's /proc")
@@ -318,10 +321,11 @@ def base_root(clock: Clock, log: TextIO) -> Path:
 def fill_boot_firmware(root: Path, version: str) -> None:
     """What raspi-firmware's kernel hook (/etc/kernel/postinst.d/z50-raspi-firmware) writes
     for arm64 with KERNEL=auto, ROOTPART=LABEL=RASPIROOT and CONSOLES="tty0", done here on the
-    host: under proot 5.3 the hook cannot see /boot (coreutils' statx is not translated, so
-    its `ls /boot/vmlinuz-*` looks at the host). The GPU firmware files were copied by
-    raspi-firmware's own postinst. Only difference: `ro` where the hook writes `rw`, as this
-    card's root is read-only (fstab says so too)."""
+    host: written when the hook could not see /boot under proot (coreutils' statx was not
+    translated, so its `ls /boot/vmlinuz-*` looked at the host; tools/proot_syscalls.py
+    fixes that now, and this host-side copy, checked by tests/deploy/test_image.py, stays).
+    The GPU firmware files were copied by raspi-firmware's own postinst. Only difference:
+    `ro` where the hook writes `rw`, as this card's root is read-only (fstab says so too)."""
     firmware = root / "boot/firmware"
     firmware.mkdir(parents=True, exist_ok=True)
     for dtb in sorted((root / f"usr/lib/linux-image-{version}/broadcom").glob("bcm*.dtb")):
@@ -382,6 +386,11 @@ class _ImageTrial(pi_trial.Trial):
     def work(self) -> Path:
         return self.target
 
+    @property
+    def apt_archives(self) -> Path:
+        # Its own: apt locks its archive folder, and pi-trial may be installing meanwhile.
+        return cache_dir() / "apt-archives"
+
 
 def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
     """Layer 3: the OS plus the companion, installed by tools/install.py's steps inside."""
@@ -399,6 +408,11 @@ def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
                 pi_trial.step_lgpio(trial)
             except pi_trial.StepFailed as exc:
                 raise BuildError(str(exc)) from exc
+        with clock.step("companion layer: Debian's python3-luma.core set aside"):
+            # Debian 13's luma.core 2.4.2 declares RPi.GPIO, which PyPI has only as source:
+            # pip would compile it (and fail: no compiler on the box). luma.core 2.6 from PyPI,
+            # as on Raspberry Pi OS, does not need it.
+            run_in(partial, ["dpkg", "--remove", "python3-luma.core"], log=log, timeout=600)
         src = partial / "opt/companion-src"
         shutil.copytree(source, src, symlinks=True, ignore=pi_trial.COPY_IGNORE)
         debian_root.prepare_for_pip(partial)
@@ -419,3 +433,13 @@ def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
         if old != layer and old.stat().st_mtime < layer.stat().st_mtime:
             debian_root.remove_root(old, log)
     return layer
+
+
+def companion_layer_cached(source: Path = SOURCE) -> Path | None:
+    """The finished companion layer for this checkout's sources, if one is cached (any OS
+    layer recipe); None otherwise. tests/deploy/test_pi_boot.py runs only when it is."""
+    suffix = f"-{source_digest(source)}"
+    for layer in sorted(cache_dir().glob(f"companion-os-*-r{OS_RECIPE}{suffix}")):
+        if (layer / ".companion-layer.json").exists():
+            return layer
+    return None

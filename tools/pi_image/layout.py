@@ -90,7 +90,9 @@ AGENT_UNIT = """\
 [Unit]
 Description=tools/pi-boot check agent (virtio console hvc1)
 DefaultDependencies=no
-After=systemd-udevd.service
+BindsTo=dev-hvc1.device
+After=dev-hvc1.device systemd-udevd.service
+StartLimitIntervalSec=0
 
 [Service]
 ExecStart=/usr/bin/python3 /usr/local/lib/pi-boot-agent.py /dev/hvc1
@@ -155,6 +157,11 @@ def stage_root(layer: Path, staging: Path, clock: Clock, *, qemu: bool = False,
     firstboot = etc / "systemd/system/systemd-firstboot.service"
     firstboot.unlink(missing_ok=True)
     firstboot.symlink_to("/dev/null")
+    # Made now, as systemd would at boot: on a read-only root it cannot, and
+    # systemd-logind (StateDirectory=systemd/linger) failed to start (seen in tools/pi-boot).
+    linger = staging / "var/lib/systemd/linger"
+    linger.mkdir(parents=True, exist_ok=True)
+    linger.chmod(0o755)
     private = staging / DATA_MOUNT.lstrip("/")
     private.mkdir(parents=True, exist_ok=True)
     private.chmod(0o700)
@@ -190,6 +197,7 @@ def _add_qemu_parts(staging: Path) -> None:
     unit = etc / "systemd/system/pi-boot-agent.service"
     unit.write_text(AGENT_UNIT, encoding="utf-8")
     wants = etc / "systemd/system/multi-user.target.wants/pi-boot-agent.service"
+    wants.parent.mkdir(parents=True, exist_ok=True)
     wants.unlink(missing_ok=True)
     wants.symlink_to("/etc/systemd/system/pi-boot-agent.service")
 
@@ -322,17 +330,20 @@ def stage_install(staging: Path, clock: Clock) -> None:
 
 
 def build_image(out: Path, clock: Clock, log_path: Path, *, qemu: bool = False,
-                quick: bool = False) -> Path:
+                quick: bool = False, layer: Path | None = None) -> Path:
     """Build the SD image at `out` from the cached layers (tools/pi-boot: qemu=True).
 
     `quick`: the OS layer with install.py's files staged by --root and no venv: the same
     partitions, boot files, config.txt, cmdline.txt and fstab in a minute once the OS layer is
-    cached, for tests/deploy/test_image.py. Not bootable into a running companion."""
+    cached, for tests/deploy/test_image.py. Not bootable into a running companion.
+    `layer`: the root to stage (tools/pi-boot passes the companion layer it boots the kernel
+    of, so both come from one build)."""
     ensure_host_tools(clock)
     with cache_lock(clock):
         with log_path.open("a", encoding="utf-8") as log:
             clock.say(f"(the emulated steps' long output: {log_path})")
-            layer = os_root(clock, log) if quick else companion_root(clock, log)
+            if layer is None:
+                layer = os_root(clock, log) if quick else companion_root(clock, log)
         variant = "stage-qemu" if qemu else "stage-quick" if quick else "stage"
         staging = cache_dir() / variant / "root"
         staging.parent.mkdir(parents=True, exist_ok=True)
