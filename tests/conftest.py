@@ -21,6 +21,35 @@ def pytest_addoption(parser):
                      help="rewrite the golden PNGs from the current renderer (on purpose only)")
 
 
+# The whole-system checks (tools/pi-boot's booted VM, the flashable card with its emulated venv)
+# take 10-20 minutes when their layer is cold, which every change to the installed sources
+# makes it. They are not part of the suite then: they are left out at collection (not skipped:
+# a skip reads as a check that failed to run) and the summary says so and how to run them.
+FULL_SYSTEM_NOT_RUN = []
+
+
+def pytest_collection_modifyitems(config, items):
+    kept = []
+    for item in items:
+        marker = item.get_closest_marker("full_system")
+        if marker is not None and not marker.kwargs.get("ready", False):
+            FULL_SYSTEM_NOT_RUN.append(item)
+        else:
+            kept.append(item)
+    if FULL_SYSTEM_NOT_RUN:
+        config.hook.pytest_deselected(items=FULL_SYSTEM_NOT_RUN)
+        items[:] = kept
+
+
+def pytest_terminal_summary(terminalreporter):
+    if FULL_SYSTEM_NOT_RUN:
+        terminalreporter.write_line(
+            f"== {len(FULL_SYSTEM_NOT_RUN)} whole-system checks are not in this run (their "
+            "companion layer is not cached for this checkout): `sudo tools/pi-boot` and "
+            "`sudo tools/build-image` run them, or COMPANION_PI_BOOT=1 with this suite "
+            "(10-20 minutes more); docs/pi-image.md says what they check.")
+
+
 class SmallDisk:
     """A 4 MiB tmpfs at ``path``: :meth:`fill` writes a filler file until the disk refuses,
     :meth:`free` deletes it."""

@@ -219,13 +219,10 @@ def test_missing_overlays_names_dtoverlays_without_their_file(overlays, missing)
 # The full (flashable) variant: the companion layer, with tools/install.py's venv built inside
 # under qemu-user. Building that layer takes 10-20 minutes on 2 shared cores, so these run when
 # it is already cached for this checkout (after `sudo tools/pi-boot` or `sudo tools/build-image`)
-# or when COMPANION_PI_BOOT=1 asks; otherwise pytest reports them skipped, with that reason.
+# or when COMPANION_PI_BOOT=1 asks; otherwise they are left out of the run (tests/conftest.py).
 FULL_READY = (os.environ.get("COMPANION_PI_BOOT") == "1"
               or debian.companion_layer_cached() is not None)
-needs_full_layer = pytest.mark.skipif(
-    not FULL_READY, reason="the companion layer (install.py's venv, built under emulation) is "
-                           "not cached for this checkout: `sudo tools/build-image` once, or "
-                           "COMPANION_PI_BOOT=1 (10-20 min)")
+needs_full_layer = pytest.mark.full_system(ready=FULL_READY)
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,8 @@ The boot test needs root and is slow: about 3 minutes on 2 shared cores when the
 layer is cached (two emulated boots and the checks), 12-15 minutes more when it must first be
 built (tools/install.py under qemu-user). It runs when the companion layer for this checkout is
 already cached (after a `sudo tools/pi-boot`), or when COMPANION_PI_BOOT=1 asks for it;
-otherwise pytest reports it as skipped, with that reason. (The layer is named after the
-installed sources, so any change to them makes it cold again: CI skips it unless asked.)
+otherwise it is left out of the run and the summary says so. (The layer is named after the
+installed sources, so any change to them makes it cold again: CI leaves it out unless asked.)
 The rest (the VM's command line, the test-only parts of the image) runs always.
 """
 
@@ -64,9 +64,7 @@ def test_pi_boot_parts_never_reach_a_flashable_card(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (ASKED or WARM),
-                    reason="tools/pi-boot's companion layer is not cached for this checkout: "
-                           "run `sudo tools/pi-boot` once, or COMPANION_PI_BOOT=1 (15-20 min)")
+@pytest.mark.full_system(ready=ASKED or WARM)
 def test_pi_boot_checks_pass_under_the_real_systemd():
     assert os.geteuid() == 0, "tools/pi-boot needs root (debootstrap, the root's files)"
     done = subprocess.run([sys.executable, str(ROOT / "tools/pi-boot")], capture_output=True,
