@@ -38,19 +38,14 @@ from companion.ui.views.timer import clock_text
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
 
-PURCHASE_TEXT = {
-    "voucher": "Voucher: turn one passenger a quarter turn back (counterclockwise)",
-    "concession": "Concession: at an airport; each round one passenger there does not age",
-    "commuter": "Commuter: one more Commuter below your boards",
-    "gate": "Gate: one more Gate at one of your airports",
-    "upgrade-jet": "Upgrade Jet: turn a Jet over for more range and capacity",
-    "new-jet": "New Jet: a Jet on the Tarmac of one of your cities",
-    "city-to-hub": "City into a Hub: a Gate and a Runway at a city; Jets may fly there",
-}
-"""The Purchase step's items in words (the prices are the game's data.PURCHASES)."""
+PURCHASE_NAMES = {"voucher": "Voucher", "concession": "Concession", "commuter": "Commuter",
+                  "gate": "Gate", "upgrade-jet": "Upgrade a Jet", "new-jet": "New Jet",
+                  "city-to-hub": "City into a Hub"}
+"""The Purchase step's items (the prices are the game's data.PURCHASES)."""
 
-PURCHASES: tuple[str, ...] = tuple(f"${v3.PURCHASES[item]} {text}"
-                                   for item, text in PURCHASE_TEXT.items())
+PURCHASES: tuple[str, ...] = tuple(f"${v3.PURCHASES[item]} {name}"
+                                   for item, name in PURCHASE_NAMES.items())
+"""The Purchase step's list, one item a row: short enough for a phone's card."""
 
 
 def plural(count: int, word: str) -> str:
@@ -111,13 +106,11 @@ def _lost_keys(state: V3State) -> Keys:
 
 
 def _setup(state: V3State) -> dict[str, Any]:
-    timer = (f"Each Departure is timed: {clock_text(state.duration)} to load and depart planes."
-             if state.duration else "The Departures are untimed: say when everyone is done.")
-    say = ("Each player takes their International Hub (A) and City boards and their 22 "
-           "passenger tiles. Put Hub A and City B in front of you; shuffle your A and B "
-           "passenger tiles into one face-down supply in the middle of the table; set City C, "
-           "City D and their tiles aside. Each player puts 1 Jet on the Gate of their Hub and "
-           f"1 Commuter below their boards. {timer}")
+    timer = (f"Each Departure is timed: {clock_text(state.duration)}." if state.duration
+             else "The Departures are untimed.")
+    say = ("Each player: Hub A and City B in front of you, 1 Jet on your Hub's Gate, 1 "
+           "Commuter below. Shuffle the A and B passenger tiles into one face-down supply; set "
+           f"City C, City D and their tiles aside. {timer}")
     return {"heading": "Setup: your airports", "say": say,
             "then": "Next: day 1, round 1, Departure",
             "keys": (("next", "Start day 1"), *UNDO)}
@@ -126,9 +119,9 @@ def _setup(state: V3State) -> dict[str, Any]:
 def _drawing(state: V3State) -> str:
     count = draw(state)
     airports = v3.airports_per_player(state.day)
-    return (f"Each player draws {plural(airports, 'passenger tile')}, one for each of their "
-            f"airports ({count} in all), and puts each in its airport, upright. A passenger "
-            "drawn at its own destination goes back face-down; draw another in its place.")
+    return (f"Each player draws {plural(airports, 'passenger tile')}, one per airport ({count} "
+            "in all), upright. One drawn at its own destination goes back face-down: draw "
+            "another.")
 
 
 def _departure(state: V3State, now: float) -> dict[str, Any]:
@@ -153,7 +146,7 @@ def _departure(state: V3State, now: float) -> dict[str, Any]:
                 "keys": (("next", "End Departure"), *short, *UNDO)}
     if countdown.state is TimerState.IDLE:
         time = clock_text(int(countdown.duration))
-        first = (f"{_drawing(state)} Then start the timer: {time} to load and depart planes."
+        first = (f"{_drawing(state)} Then {time} to load and depart planes."
                  if not redeye(state) else
                  "The Redeye, the last round of the day: draw no passengers. Start the "
                  f"timer: {time} to load and depart planes.")
@@ -183,11 +176,10 @@ def _ended(state: V3State) -> str:
 
 
 def _arrival(state: V3State) -> dict[str, Any]:
-    say = ("Move every Jet from your Runway to your Tarmac, then into free Gates (one Jet a "
-           "Gate). Passengers in Commuters and in Jets at Gates de-board into the airport. A "
-           "passenger at its destination scores: face up into your score pile. Every other "
-           "passenger, those on the Tarmac too, turns a quarter turn clockwise; one turned off "
-           f"its red side goes to the Lost pile. {_pile(state)}")
+    say = ("Runway Jets go to your Tarmac, then into free Gates; Commuters and Jets at Gates "
+           "de-board. A passenger at its destination scores, face up into your score pile; "
+           "every other one (Tarmac too) turns a quarter turn clockwise: off its red side, it "
+           f"is lost. {_pile(state)}")
     following = "the day's end" if redeye(state) else "Purchase"
     return {"heading": f"{_where(state)}: Arrival", "say": say, "then": f"Next: {following}",
             "keys": (("next", "Arrival done"), *_lost_keys(state), *UNDO),
@@ -195,8 +187,8 @@ def _arrival(state: V3State) -> dict[str, Any]:
 
 
 def _purchase(state: V3State) -> dict[str, Any]:
-    say = ("Spend the money printed on face-up passengers in your score pile; spent passengers "
-           "turn face down but stay in the pile. No change is given.")
+    say = ("Pay with face-up passengers from your score pile: they turn face down and stay. "
+           "No change is given.")
     following = state.round + 1
     then = ("Next: the Redeye's Departure" if following == v3.REDEYE_ROUND
             else f"Next: round {following}'s Departure")
@@ -291,8 +283,10 @@ def _over(state: V3State) -> dict[str, Any]:
                f"{result['lost']}: the table loses, with no rating.")
     else:
         heading = f"Game over: final score {result['score']}"
-        say = (f"Final score {result['score']}, the score piles' average rounded up ({totals}): "
-               f"{result['rating']}. Lost pile {result['lost']}.")
+        rated = str(result["rating"])
+        say = (f"Final score {result['score']}, the score piles' average rounded up ({totals}). "
+               f"Rating: {rated}{'' if rated.endswith('!') else '.'} Lost pile: "
+               f"{result['lost']}.")
         if state.variant == "advanced":
             say += " The table wins."
     return {"heading": heading, "say": say, "then": then, "keys": keys,
