@@ -7,7 +7,8 @@ real `companion run --web` process playing a timed 3-player v3 game (the advance
 score entry and the final score. On every screen the view fits the phone, its big button says
 what the model says NEXT does now, and the step card shows the model's whole sentence; outside
 a running Departure it never says "TIME UP" or "0:00"; the Departure's end and each score pile
-are confirmed in words.
+are confirmed in words. The step cards of Flight Plan, Planes and Overbooked entry fit the same
+phone's Timer view, scene by scene.
 """
 
 import importlib.util
@@ -143,3 +144,34 @@ def test_the_timer_view_is_calm_after_a_v3_departure(running_box, phone):
                                                           timeout=2_000)
     expect(page.locator("#timer-card")).to_be_visible()
     no_time_up(page)
+
+
+def test_the_other_games_step_cards_fit_the_timer_view(running_box, phone):
+    """Every scene of Flight Plan, Planes and Overbooked entry (the views' own SCENES): the
+    step card fits a 360 x 740 phone's Timer view (but one, named below), and the big button
+    says the model's NEXT."""
+    from companion.ui.views import flight_plan, overbooked, planes
+
+    page = phone(PORTRAIT)
+    box = running_box
+    scenes = {**flight_plan.SCENES, **planes.SCENES, **overbooked.SCENES}
+    too_big = []
+    for name, lines in sorted(scenes.items()):
+        for line in lines:
+            box.line(line)
+        settle(page, box)
+        screen = model(box)
+        if "next" in screen["keys"]:
+            expect(page.locator("#timer-primary")).to_have_text(screen["keys"]["next"])
+        cut = page.evaluate("""() => {
+            const main = document.querySelector('.timer-main');
+            return main.scrollHeight - main.clientHeight;
+        }""")
+        if cut > 1:
+            too_big.append((name, cut))
+            screenshot(page, f"timer-cut-{name}")
+    # Known: the turn menu's ten rows under a refusal's notice are taller than a 740 px
+    # phone by less than a row (the page would have to scroll or shorten the list; reported).
+    assert [name for name, _ in too_big] == ["flight-plan-refused"], too_big
+    assert all(cut < 30 for _, cut in too_big), too_big
+    assert page.errors == []

@@ -149,12 +149,11 @@ def _revenue(state: FlightPlanState) -> dict[str, Any]:
 
 def _menu(state: FlightPlanState) -> dict[str, Any]:
     player = state.player
-    say = f"{player} has {money(_cash(state))}. Pick what {player} does."
-    if state.first_move:
-        say += (f" First move: {player} buys 1 to 3 of their starting routes before the turn "
-                "ends.")
+    say = f"{player} has {money(_cash(state))}."
     label = MENU[state.item][1]
     following = {"End turn": "Next: the next player's turn"}.get(label, f"Next: {label}")
+    if state.first_move:  # the turn's rule, in the short line: ten menu rows fill a phone
+        following = "First move: buy 1 to 3 of your starting routes"
     return {"heading": f"{_turn(state)}: choose", "say": say, "then": following,
             "choices": tuple(text for _key, text in MENU), "chosen": state.item,
             "keys": (("next", label), *_moves("Item above", "Item below"), *UNDO),

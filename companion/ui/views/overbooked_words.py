@@ -3,8 +3,8 @@
 The panel shows the plane as rows of letters and counts in big digits
 (companion/ui/views/overbooked.py); a phone at the table has room for whole sentences.
 :func:`words` gives, for any state, the step's name (``heading``), what to enter now
-(``say``), what comes after it (``then``), the event cards as a list with the cursor's card
-selected (``choices``, ``chosen``) and what every button does now (``keys``). The panel's
+(``say``; it names the event cards in play: fifteen do not fit a phone's card as a list),
+what comes after it (``then``) and what every button does now (``keys``). The panel's
 pixels do not change: these fields are never drawn.
 
 Rules it keeps: a label names what the gesture does at this state and nothing it does not do
@@ -64,15 +64,17 @@ def _events(state: OverbookedEntryState) -> dict[str, Any]:
     event = EVENT_IDS[state.cursor]
     title = EVENT_CARDS[event].title
     keys: Keys = (("next", "Next card"),)
-    keys += ((("down", f"Take {title} out"),) if event in state.events
-             else (("up", f"Put {title} in play"),))
+    keys += ((("down", "Take it out"),) if event in state.events
+             else (("up", "Put it in play"),))
+    # Fifteen cards do not fit a phone's card as a list: the card at the cursor, and the ones
+    # in play, in words.
+    chosen = ", ".join(EVENT_CARDS[e].title for e in EVENT_IDS if e in state.events)
     return {"heading": f"Event cards: {len(state.events)} in play",
-            "say": f"Which event cards are in play this game? {title} is "
-                   f"{'in play' if event in state.events else 'not in play'}.",
+            "say": f"Which event cards are in play this game? Card {state.cursor + 1} of "
+                   f"{len(EVENT_IDS)}: {title}, "
+                   f"{'in play' if event in state.events else 'not in play'}. In play: "
+                   f"{chosen or 'none yet'}.",
             "then": "Next: the first plane's seats",
-            "choices": tuple(f"{'In play: ' if e in state.events else ''}{EVENT_CARDS[e].title}"
-                             for e in EVENT_IDS),
-            "chosen": state.cursor,
             "keys": (*keys, ("hold_next", "Events done"), *UNDO)}
 
 
