@@ -3,13 +3,14 @@
 The title names whose turn it is and their cash; pickers show one item per screen with its
 price, revenue or refund; amounts show in big digits; the status bar says what NEXT does (or
 the last transaction). Every text keeps to the Screen limits (tests check every screen of
-whole games).
+whole games). The table page's whole sentences come from flight_plan_words.py, never drawn.
 """
 
 from __future__ import annotations
 
 import re
 import textwrap
+from dataclasses import replace
 
 from companion.games.flight_plan.banker import deactivation_value
 from companion.games.flight_plan.choices import (
@@ -32,6 +33,7 @@ from companion.ui.screen import (
     Screen,
     fit,
 )
+from companion.ui.views.flight_plan_words import words
 from companion.ui.views.menu import window
 
 _NEEDS = re.compile(r" \([^)]*\)")
@@ -81,7 +83,13 @@ SCENES: dict[str, tuple[str, ...]] = {
 
 
 def flight_plan_screen(state: FlightPlanState, now: float) -> Screen:
-    """The screen for ``state`` (``now`` is unused: the bank has no timer)."""
+    """The screen for ``state`` (``now`` is unused: the bank has no timer): the panel's, with
+    the full-text fields that say the step in whole sentences (flight_plan_words.py)."""
+    return replace(_panel(state), **words(state))
+
+
+def _panel(state: FlightPlanState) -> Screen:
+    """What the panel draws for ``state``."""
     match state.step:
         case "deal":
             return _deal(state)

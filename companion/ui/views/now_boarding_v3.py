@@ -7,11 +7,13 @@ timer shows in big M:SS digits. The result rates the basic game (never "table wi
 gives a lost game no rating. The status bar shows the Lost pile (with its
 limit in the advanced variant) wherever it matters. What to do now is in the 12-pixel font
 (a main line, usually the NEXT step, over small lines; or big digits). Every text keeps to
-the Screen limits (tests check each screen of whole games).
+the Screen limits (tests check each screen of whole games). The table page's whole sentences
+for each step come from now_boarding_v3_words.py, never drawn on the panel.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from companion.core.timer import TimerState
@@ -25,6 +27,7 @@ from companion.games.now_boarding_v3.game import (
     score_input,
 )
 from companion.ui.screen import LINE_WIDTH, Screen
+from companion.ui.views.now_boarding_v3_words import words
 from companion.ui.views.timer import clock_text
 
 #: NEXT presses from the start of an untimed game to the first score entry: setup, 3 days of
@@ -235,7 +238,13 @@ def _lose(state: V3State) -> Screen:
 
 
 def now_boarding_v3_screen(state: V3State, now: float) -> Screen:
-    """The screen for ``state`` at ``now``."""
+    """The screen for ``state`` at ``now``: the panel's, with the full-text fields that say the
+    step in whole sentences (companion/ui/views/now_boarding_v3_words.py)."""
+    return replace(_panel(state, now), **words(state, now))
+
+
+def _panel(state: V3State, now: float) -> Screen:
+    """What the panel draws for ``state`` at ``now``."""
     match state.step:
         case "setup":
             return _setup(state)

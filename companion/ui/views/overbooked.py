@@ -9,10 +9,13 @@
 - ``events``: three event cards at a time, ``[x]`` in play, the cursor card inverted.
 - ``result``: the ranking (solo: the scenario won or lost and each condition), then each
   player's breakdown, one entry a line with its points.
-Every text keeps to the Screen limits (tests check every screen of whole entries).
+Every text keeps to the Screen limits (tests check every screen of whole entries). The table
+page's whole sentences come from overbooked_words.py, never drawn on the panel.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from companion.games.overbooked.events import EVENT_CARDS, EVENT_IDS
 from companion.games.overbooked.game import (
@@ -25,6 +28,7 @@ from companion.games.overbooked.game import (
 from companion.games.overbooked.seatmap import COLOUR_NAMES, EMPTY, SeatMap
 from companion.ui.screen import LINE_WIDTH, SMALL_LINE_WIDTH, TITLE_WIDTH, Screen, fit
 from companion.ui.views.menu import window
+from companion.ui.views.overbooked_words import words
 
 _TWO = "new overbooked players=2"
 _PLANE = ("press up", "press next", "press up", "press next", "press down", "press next",
@@ -96,7 +100,13 @@ SCENARIO_TITLES = {
 
 
 def overbooked_screen(state: OverbookedEntryState, now: float) -> Screen:
-    """The screen for ``state`` (nothing here depends on ``now``)."""
+    """The screen for ``state`` (nothing here depends on ``now``): the panel's, with the
+    full-text fields that say the step in whole sentences (overbooked_words.py)."""
+    return replace(_panel(state), **words(state))
+
+
+def _panel(state: OverbookedEntryState) -> Screen:
+    """What the panel draws for ``state``."""
     match state.step:
         case "events":
             return _events(state)

@@ -2,11 +2,13 @@
 
 During play the five body lines are the colours (the cursor's line inverted) with their
 plane's cubes; the title carries the track (``Track 7/12``). Every text keeps to the Screen
-limits (tests check each screen of whole games).
+limits (tests check each screen of whole games). The table page's whole sentences come from
+planes_words.py, never drawn on the panel.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from companion.games import planes
@@ -26,6 +28,7 @@ from companion.games.planes.game import (
 )
 from companion.ui.screen import LINE_WIDTH, Screen, fit
 from companion.ui.views.menu import window
+from companion.ui.views.planes_words import words as planes_words
 
 #: Plane lines shown at once: four fit above the status bar.
 BOARD_LINES = 4
@@ -192,7 +195,13 @@ def _result(state: PlanesState, result: dict[str, Any]) -> Screen:
 
 
 def planes_screen(state: PlanesState, now: float) -> Screen:
-    """The screen for ``state`` (no clock in Planes; ``now`` is unused)."""
+    """The screen for ``state`` (no clock in Planes; ``now`` is unused): the panel's, with the
+    full-text fields that say the step in whole sentences (planes_words.py)."""
+    return replace(_panel(state), **planes_words(state))
+
+
+def _panel(state: PlanesState) -> Screen:
+    """What the panel draws for ``state``."""
     seat = current_player(state)
     match state.step:
         case "board":

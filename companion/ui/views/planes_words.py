@@ -1,0 +1,165 @@
+"""Planes' steps in whole sentences: the screen model's full-text fields.
+
+The panel shows the boarding track and the planes in cut lines (companion/ui/views/planes.py);
+a phone at the table has room for whole sentences. :func:`words` gives, for any state, the
+step's name (``heading``), what the table does now (``say``), what comes after it (``then``),
+the planes as a list with the cursor's colour selected (``choices``, ``chosen``) and what
+every button does now (``keys``). The panel's pixels do not change: these fields are never
+drawn.
+
+Rules it keeps: a label names what the gesture does at this state and nothing it does not do
+(no "Board" on a full plane or a missing grey plane, no "Take back" on an empty one, no
+"Add the card" before it has a value, no hold NEXT before the end is triggered).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games import planes
+from companion.games.planes.data import CUBES_PER_PLAYER
+from companion.games.planes.game import (
+    BOARD_COLOURS,
+    MAX_GOAL_VP,
+    PlanesState,
+    colour_name,
+    current_player,
+    full_colours,
+    player_name,
+    players_after,
+    score_input,
+    slots,
+    track,
+    trigger,
+    turns_left,
+)
+
+Keys = tuple[tuple[str, str], ...]
+UNDO: Keys = (("hold_back", "Undo"),)
+
+
+def words(state: PlanesState) -> dict[str, Any]:
+    """The full-text fields of the screen for ``state`` (keyword arguments of
+    :class:`~companion.ui.screen.Screen`)."""
+    seat = current_player(state)
+    match state.step:
+        case "board" | "last-round":
+            return _board(state)
+        case "trigger":
+            return _trigger(state)
+        case "goals" if seat is not None:
+            return _goals(state, seat)
+        case "boarded" if seat is not None:
+            return _boarded(state, seat)
+    return _result(state)
+
+
+def _plane(state: PlanesState, index: int) -> str:
+    size = slots(state, index)
+    if size == 0:
+        return f"{colour_name(index)}: no plane"
+    owner = (f", P{index + 1}'s" if index < state.players
+             else ", neutral" if index < len(planes.COLOURS) else "")
+    return f"{colour_name(index)}: {state.cubes[index]} of {size} cubes{owner}"
+
+
+def _board(state: PlanesState) -> dict[str, Any]:
+    index = state.cursor
+    name = colour_name(index)
+    cubes, size = state.cubes[index], slots(state, index)
+    keys: Keys = (("next", f"Next colour: {colour_name((index + 1) % len(BOARD_COLOURS))}"),)
+    if size > 0 and cubes < size:
+        keys += (("up", f"Board a {name} cube"),)
+    if cubes > 0:
+        keys += (("down", f"Take a {name} cube back"),)
+    say = (f"Each cube boarded on any plane moves the boarding token one space: it is at "
+           f"{track(state)} of {state.mark}. Pick a colour, then board its cubes as they go "
+           "on.")
+    if state.step == "last-round":
+        left = turns_left(state)
+        keys += (("hold_next", "End the game: scores"),)
+        say = (f"The end is triggered: {left} more turn{'' if left == 1 else 's'} to finish "
+               "the round, then the game ends. Keep boarding cubes until then."
+               if left else "The round is done: the game is over. Hold NEXT for the scores.")
+        heading = "Planes: the last round"
+        then = "Next: the goal cards"
+    else:
+        heading = f"Planes: boarding track {track(state)} of {state.mark}"
+        then = f"The game ends after the round a plane fills or the track reaches {state.mark}"
+    return {"heading": heading, "say": say, "then": then,
+            "choices": tuple(_plane(state, i) for i in range(len(BOARD_COLOURS))),
+            "chosen": index, "keys": (*keys, *UNDO)}
+
+
+def _trigger(state: PlanesState) -> dict[str, Any]:
+    fired = trigger(state)
+    if fired == planes.TRIGGER_PLANE_FULL:
+        full = full_colours(state)
+        why = f"The {full[0]} plane is full." if full else "A plane is full."
+    else:
+        why = f"The boarding track reached {track(state)} of {state.mark}."
+    after = players_after(state)
+    still = (f"Still to play this round: {', '.join(after)}." if after
+             else "That ends the round.")
+    return {"heading": "End of the game triggered",
+            "say": f"{why} Whose turn was it? {player_name(state.seat)}, P{state.seat + 1}. "
+                   f"{still}",
+            "then": "Next: finish the round",
+            "choices": tuple(player_name(seat) for seat in range(state.players)),
+            "chosen": state.seat,
+            "keys": (("next", f"It was {player_name(state.seat)}'s turn"),
+                     ("up", "Next player"), ("down", "Player before"), *UNDO)}
+
+
+def _goals(state: PlanesState, seat: int) -> dict[str, Any]:
+    name = player_name(seat)
+    cards = state.cards
+    listed = ", ".join(f"{value} VP" for value in cards) or "none yet"
+    keys: Keys = ()
+    if state.draft:
+        keys += (("next", f"Add a {state.draft} VP card"),)
+    keys += (("hold_next", "Cards done"),)
+    if state.draft < MAX_GOAL_VP:
+        keys += (("up", "One VP more"),)
+    if state.draft:
+        keys += (("down", "One VP less"),)
+    return {"heading": f"{name}: goal cards",
+            "say": f"{name}, enter each goal card you scored: its VP with UP and DOWN, then "
+                   f"add it. So far {len(cards)}: {listed} ({sum(cards)} VP). This card: "
+                   f"{state.draft or 'no value yet'}.",
+            "then": f"Next: {name}'s cubes on their own plane", "keys": (*keys, *UNDO)}
+
+
+def _boarded(state: PlanesState, seat: int) -> dict[str, Any]:
+    name = player_name(seat)
+    keys: Keys = (("next", f"{name} boarded {state.boarded}"),)
+    if state.boarded < CUBES_PER_PLAYER:
+        keys += (("up", "One cube more"),)
+    if state.boarded:
+        keys += (("down", "One cube less"),)
+    last = seat + 1 == state.players
+    return {"heading": f"{name}: cubes on their own plane",
+            "say": f"How many of {name}'s cubes are on {name}'s own plane? Each is worth "
+                   f"{planes.VP_PER_BOARDED_CUBE} VP. Now {state.boarded}.",
+            "then": "Next: the result" if last else f"Next: {player_name(seat + 1)}'s goal cards",
+            "keys": (*keys, *UNDO)}
+
+
+def _result(state: PlanesState) -> dict[str, Any]:
+    result = planes.score(score_input(state))
+    pages = state.players + 1
+    winners = result["winners"]
+    totals = ", ".join(f"{player['name']} {player['total']} VP" for player in result["players"])
+    if state.page == 0:
+        heading = ("Game over: " + " and ".join(winners) + " tie" if len(winners) > 1
+                   else f"Game over: {winners[0]} wins")
+        say = f"{totals}."
+    else:
+        player = result["players"][state.page - 1]
+        breakdown = player["breakdown"]
+        heading = f"Game over: {player['name']}, {player['total']} VP"
+        say = (f"{player['name']}: {player['goal_cards']} goal cards, {breakdown['goals']} VP; "
+               f"{player['boarded']} cubes on their own plane, {breakdown['boarded-cubes']} VP.")
+    return {"heading": heading, "say": say, "then": f"Page {state.page + 1} of {pages}",
+            "keys": (("next", "Next page"), ("up", "Next page"), ("down", "Page before"),
+                     ("back", "Menu"), *UNDO)}

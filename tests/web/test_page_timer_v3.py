@@ -1,0 +1,177 @@
+"""The Timer view runs a whole Now Boarding v3 game (the 2015 prototype) from a propped-up
+phone (issue #20, items 2 and 3).
+
+Debian's Chromium, driven by Playwright, as a touch phone in portrait (360 x 740), against a
+real `companion run --web` process playing a timed 3-player v3 game (the advanced variant,
+5 s Departures). The Timer view alone (its big button, pause, UP / DOWN) plays every day to the
+score entry and the final score. On every screen the view fits the phone, its big button says
+what the model says NEXT does now, and the step card shows the model's whole sentence; outside
+a running Departure it never says "TIME UP" or "0:00"; the Departure's end and each score pile
+are confirmed in words. The step cards of Flight Plan, Planes and Overbooked entry fit the same
+phone's Timer view, scene by scene.
+"""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+
+def _timer_tests():
+    """tests/web/test_page_timer.py, loaded once more: its helpers and fixtures, one copy (the
+    tests run with --import-mode=importlib, so a sibling module is not importable by name)."""
+    path = Path(__file__).with_name("test_page_timer.py")
+    spec = importlib.util.spec_from_file_location("companion_test_page_timer", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_timer = _timer_tests()
+PORTRAIT, fits, model, no_time_up = _timer.PORTRAIT, _timer.fits, _timer.model, _timer.no_time_up
+screenshot, settle, tap = _timer.screenshot, _timer.settle, _timer.tap
+phone, shots = _timer.phone, _timer.shots  # fixtures, found by name in this module
+
+
+GAMES = {"timed": "new now-boarding-v3 players=3 variant=advanced timer=5",
+         "untimed": "new now-boarding-v3 players=3"}
+"""A timed game (the advanced variant, 5 s Departures) and an untimed one (basic)."""
+
+
+@pytest.mark.parametrize("kind", list(GAMES))
+def test_timer_view_plays_a_whole_v3_game(running_box, phone, kind):
+    page = phone(PORTRAIT)
+    box = running_box
+    assert box.line(GAMES[kind]) == "ok"
+    timed = kind == "timed"
+    seen = set()
+    ran_out = paused = lost = entered = False
+    taps = 0
+    while (state := box.state())["phase"] != "over":
+        taps += 1
+        assert taps < 300, "the game does not end"
+        settle(page, box)
+        screen = model(box)
+        step, timer = state["step"], state["timer"]["state"]
+        if step not in seen:
+            seen.add(step)
+            screenshot(page, f"timer-v3-{kind}-{step}")
+        fits(page)
+        mode = page.locator("#view-timer").get_attribute("data-mode")
+        # The big button says what NEXT does now, in the model's words, and the step's whole
+        # sentence is on the page.
+        expect(page.locator("#timer-primary")).to_have_text(screen["keys"]["next"])
+        expect(page.locator("#timer-say")).to_have_text(screen["say"])
+        if mode != "flight":
+            # A calm card: no digits, no "TIME UP". (After a timed Departure the page still
+            # shows its clock, "flight", until the page's mode follows the step: see
+            # test_the_timer_view_is_calm_after_a_v3_departure.)
+            expect(page.locator("#timer-card")).to_be_visible()
+            no_time_up(page)
+        if not timed:
+            assert mode == "between", (step, mode)
+        if step == "departure" and timer == "idle" and timed:
+            expect(page.locator("#view-timer")).to_have_attribute("data-mode", "ready")
+            assert tap(page, "#timer-primary") == "ok"  # start the timer
+            expect(page.locator("#view-timer")).to_have_attribute("data-mode", "flight")
+            if not ran_out:  # the first Departure runs out by itself
+                expect(page.locator("#timer-stage")).to_have_text(
+                    "Day 1, round 1: Arrival", timeout=15_000)
+                expect(page.locator("#timer-done")).to_have_text(
+                    "The Departure's time ran out.")
+                ran_out = True
+            continue
+        if step == "departure" and timer == "running" and not paused:
+            expect(page.locator("#timer-pause")).to_have_text("Pause")
+            assert tap(page, "#timer-pause") == "ok"
+            expect(page.locator("#timer-state")).to_have_text("Paused")
+            expect(page.locator("#timer-pause")).to_have_text("Resume")
+            assert tap(page, "#timer-pause") == "ok"
+            paused = True
+            continue
+        if step == "arrival" and state["day"] == 2 and not lost:
+            expect(page.locator("#timer-up")).to_have_text("One more lost passenger")
+            assert tap(page, "#timer-up") == "ok"
+            expect(page.locator("#timer-say")).to_contain_text("The Lost pile holds 1")
+            expect(page.locator("#timer-down")).to_have_text("One fewer lost passenger")
+            lost = True
+            continue
+        if step == "entry" and state["entry"]["draft"] < 4:
+            expect(page.locator("#timer-up")).to_have_text("One more")
+            assert tap(page, "#timer-up") == "ok"
+            continue
+        if step == "entry":
+            name = state["entry"]["name"]
+            expect(page.locator("#timer-primary")).to_have_text(f"{name} scored 4")
+            assert tap(page, "#timer-primary") == "ok"
+            if name == "P1":
+                expect(page.locator("#timer-done")).to_have_text("P1's score pile: 4.")
+                entered = True
+            continue
+        assert tap(page, "#timer-primary") == "ok"
+    assert lost and entered
+    assert (ran_out, paused) == (timed, timed)
+    assert {"setup", "departure", "arrival", "purchase", "redeye-lost", "final-purchase",
+            "shuffle-score-piles", "new-city", "game-over", "entry"} <= seen
+
+    settle(page, box)
+    expect(page.locator("#view-timer")).to_have_attribute("data-mode", "over")
+    expect(page.locator("#timer-score")).to_contain_text("Final score 4")
+    expect(page.locator("#timer-stage")).to_have_text("Game over: final score 4")
+    expect(page.locator("#timer-primary")).to_have_text("Menu")
+    no_time_up(page)
+    fits(page)
+    screenshot(page, f"timer-v3-{kind}-over")
+    assert page.errors == []
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the page's timerMode (companion/web/static/timer.js) takes any game's ended countdown "
+    "for a flight: v3's state keeps the last Departure's timer (expired) through Arrival, "
+    "Purchase and the day's end, so the Timer view shows 0:00 and 'Time is up' there"))
+def test_the_timer_view_is_calm_after_a_v3_departure(running_box, phone):
+    """After a timed Departure the Arrival is a calm card: no digits, no "Time is up"."""
+    page = phone(PORTRAIT)
+    box = running_box
+    assert box.line(GAMES["timed"]) == "ok"
+    for _ in range(3):  # setup, start the timer, end the Departure
+        assert tap(page, "#timer-primary") == "ok"
+    settle(page, box)
+    expect(page.locator("#timer-stage")).to_have_text("Day 1, round 1: Arrival")
+    expect(page.locator("#view-timer")).to_have_attribute("data-mode", "between",
+                                                          timeout=2_000)
+    expect(page.locator("#timer-card")).to_be_visible()
+    no_time_up(page)
+
+
+def test_the_other_games_step_cards_fit_the_timer_view(running_box, phone):
+    """Every scene of Flight Plan, Planes and Overbooked entry (the views' own SCENES): the
+    step card fits a 360 x 740 phone's Timer view (but one, named below), and the big button
+    says the model's NEXT."""
+    from companion.ui.views import flight_plan, overbooked, planes
+
+    page = phone(PORTRAIT)
+    box = running_box
+    scenes = {**flight_plan.SCENES, **planes.SCENES, **overbooked.SCENES}
+    too_big = []
+    for name, lines in sorted(scenes.items()):
+        for line in lines:
+            box.line(line)
+        settle(page, box)
+        screen = model(box)
+        if "next" in screen["keys"]:
+            expect(page.locator("#timer-primary")).to_have_text(screen["keys"]["next"])
+        cut = page.evaluate("""() => {
+            const main = document.querySelector('.timer-main');
+            return main.scrollHeight - main.clientHeight;
+        }""")
+        if cut > 1:
+            too_big.append((name, cut))
+            screenshot(page, f"timer-cut-{name}")
+    # Known: the turn menu's ten rows under a refusal's notice are taller than a 740 px
+    # phone by less than a row (the page would have to scroll or shorten the list; reported).
+    assert [name for name, _ in too_big] == ["flight-plan-refused"], too_big
+    assert all(cut < 30 for _, cut in too_big), too_big
+    assert page.errors == []
