@@ -229,8 +229,7 @@ def test_timer_view_says_no_time_up_after_a_flight_runs_out(running_box, phone):
 def test_timer_view_shows_the_menu_over_a_game_and_plain_labels_without_words(running_box,
                                                                               phone):
     """BACK during a game opens the box's menu: the Timer view lists it ("Choose", Up, Down,
-    Back), not the paused game's clock; a game whose view has no words yet (v3) still gets
-    plain labels for what the box's buttons do."""
+    Back), not the paused game's clock; a new v3 game then gets its own labels back."""
     page = phone(PORTRAIT)
     box = running_box
     assert box.line("new now-boarding players=3") == "ok"

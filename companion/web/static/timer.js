@@ -40,6 +40,9 @@ export function timerMode(state, screen) {
     return "between";
   }
   const timer = state.timer;
+  // v3 keeps its last Departure's countdown (expired) through the Arrival, the Purchase and
+  // the day's end: only the Departure itself is a flight.
+  if (state.game === "now-boarding-v3" && state.step !== "departure") return "between";
   if (timer && timer.duration > 0) return timer.state === "idle" ? "ready" : "flight";
   return "between";
 }
@@ -188,9 +191,10 @@ export function renderTimer() {
 }
 
 const MENU_LABELS = { next: "Choose", up: "Up", down: "Down", back: "Back" };
+const PRIMARY_ORDER = ["next", "back", "hold_next", "up", "down", "hold_back"];
 
-/** What a gesture's button says: the model's label; for a screen that labels nothing (a
- * menu, a game whose view has no words yet) the plain names of what the box does. */
+/** What a gesture's button says: the model's label; for a screen that labels nothing (the
+ * box's menu) the plain names of what the box does. */
 function gestureLabel(gesture, mode) {
   if (Object.keys(page.screen?.keys ?? {}).length) return keyLabel(gesture);
   if (mode === "menu") return MENU_LABELS[gesture] ?? "";
@@ -201,10 +205,13 @@ function gestureLabel(gesture, mode) {
 
 function renderControls(mode) {
   const primary = $("#timer-primary");
-  const primaryGesture = gestureLabel("next", mode) ? "next"
-    : gestureLabel("back", mode) ? "back" : "next";
-  primary.dataset.gesture = primaryGesture;
-  primary.textContent = gestureLabel(primaryGesture, mode) || "Next";
+  // The big button is the first gesture that does something now (NEXT nearly always): a
+  // screen whose NEXT the box would refuse (a goal card with no value yet, an owned route)
+  // never offers a NEXT that only earns a refusal.
+  const primaryGesture = PRIMARY_ORDER.find((gesture) => gestureLabel(gesture, mode)) ?? null;
+  primary.hidden = primaryGesture === null;
+  primary.dataset.gesture = primaryGesture ?? "";
+  primary.textContent = primaryGesture ? gestureLabel(primaryGesture, mode) : "";
   for (const gesture of SECONDARY) {
     const button = $(BUTTON_IDS[gesture]);
     const text = gestureLabel(gesture, mode);
