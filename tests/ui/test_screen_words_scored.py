@@ -12,29 +12,25 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 
-from companion.core.app import App, AppState
-from companion.core.buttons import Button, Gesture
-from companion.core.game import RuleError
+from companion.core.app import App
 from companion.games.overbooked.game import OverbookedEntry
 from companion.games.planes.game import PlanesGame
+from companion.testing.played import GAME_GESTURES, PlayedGame
 from companion.ui.render import render
 from companion.ui.screen import GESTURES, Screen, screen_problems
 from companion.ui.views import overbooked, planes, screen_for
 
 BLANK: dict[str, Any] = {"heading": "", "say": "", "then": "", "choices": (), "chosen": None,
                          "keys": (), "done": "", "notice": ""}
-GAME_GESTURES: dict[str, tuple[Literal["press", "hold"], Button]] = {
-    "next": ("press", Button.NEXT), "up": ("press", Button.UP),
-    "down": ("press", Button.DOWN), "hold_next": ("hold", Button.NEXT)}
 GAMES: dict[str, tuple[Any, Any]] = {"planes": (PlanesGame, planes),
                                      "overbooked": (OverbookedEntry, overbooked)}
 
 
-class Played:
+class Played(PlayedGame):
     """A game whose every screen's words are checked after every input."""
 
     def __init__(self, line: str) -> None:
@@ -42,15 +38,9 @@ class Played:
         game = words[1]
         options = dict(word.split("=", 1) for word in words[2:])
         kind, self.view = GAMES[game]
-        self.app = App([kind()])
-        self.t = 0.0
-        self.state, _ = self.app.new_game(AppState(), game, options, 3, 0.0)
+        super().__init__(App([kind()]), game, options)
         self.steps: set[str] = set()
         self.look()
-
-    @property
-    def json(self) -> dict[str, Any]:
-        return self.app.to_json(self.state, self.t)
 
     def look(self) -> Screen:
         screen = screen_for(self.app, self.state, self.t)
@@ -58,24 +48,6 @@ class Played:
         self.steps.add(str(self.json["step"]))
         return screen
 
-    def accepts(self, gesture: str) -> bool:
-        kind, button = GAME_GESTURES[gesture]
-        try:
-            self.app.gesture(self.state, Gesture(kind, button, self.t + 0.1), self.t + 0.1)
-        except RuleError:
-            return False
-        return True
-
-    def line(self, text: str) -> None:
-        kind, name = text.split()
-        assert kind in ("press", "hold")
-        self.t += 0.3
-        try:
-            self.state, _ = self.app.gesture(
-                self.state, Gesture(kind, Button[name.upper()], self.t), self.t)
-        except RuleError as error:
-            self.state = self.app.refuse(self.state, error)
-        self.look()
 
 
 def check_words(played: Played, screen: Screen) -> None:

@@ -18,11 +18,11 @@ from typing import Any, Literal
 
 import pytest
 
-from companion.core.app import App, AppState
+from companion.core.app import App
 from companion.core.buttons import Button, Gesture
-from companion.core.game import RuleError
 from companion.games import now_boarding_v3 as v3
 from companion.games.now_boarding_v3 import NowBoardingV3Game
+from companion.testing.played import GAME_GESTURES, PlayedGame
 from companion.ui.render import render
 from companion.ui.screen import GESTURES, Screen, screen_problems
 from companion.ui.views import screen_for
@@ -32,26 +32,16 @@ from companion.ui.views.now_boarding_v3_words import PURCHASES
 NEXT, UP, DOWN = Button.NEXT, Button.UP, Button.DOWN
 BLANK: dict[str, Any] = {"heading": "", "say": "", "then": "", "choices": (), "chosen": None,
                          "keys": (), "done": "", "notice": ""}
-GAME_GESTURES: dict[str, tuple[Literal["press", "hold"], Button]] = {
-    "next": ("press", NEXT), "up": ("press", UP), "down": ("press", DOWN),
-    "hold_next": ("hold", NEXT)}
-"""The gestures the game itself answers (BACK belongs to the box: menu and undo)."""
 
 
-class Played:
+class Played(PlayedGame):
     """A v3 game whose every screen's words are checked after every input."""
 
     def __init__(self, **options: str) -> None:
-        self.app = App([NowBoardingV3Game()])
-        self.t = 0.0
-        self.state, _ = self.app.new_game(AppState(), "now-boarding-v3", options, 3, 0.0)
+        super().__init__(App([NowBoardingV3Game()]), "now-boarding-v3", options)
         self.seen: dict[str, Screen] = {}
         self.done: list[str] = []
         self.look()
-
-    @property
-    def json(self) -> dict[str, Any]:
-        return self.app.to_json(self.state, self.t)
 
     @property
     def step(self) -> str:
@@ -64,15 +54,6 @@ class Played:
         if screen.done:
             self.done.append(screen.done)
         return screen
-
-    def accepts(self, gesture: str) -> bool:
-        """Whether the game takes ``gesture`` now (tried on a copy: the game goes on)."""
-        kind, button = GAME_GESTURES[gesture]
-        try:
-            self.app.gesture(self.state, Gesture(kind, button, self.t + 0.1), self.t + 0.1)
-        except RuleError:
-            return False
-        return True
 
     def gesture(self, button: Button, kind: Literal["press", "hold"] = "press") -> None:
         self.t += 0.3

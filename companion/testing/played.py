@@ -1,0 +1,62 @@
+"""A game played through the pure core, one gesture at a time, on a fake time line.
+
+The screen-words tests (tests/ui/test_screen_words_*.py) check every screen of whole games;
+this is the part they share: the game's state, its JSON, whether the game would take a
+gesture now (tried on the state without keeping the result), and the protocol's
+``press X`` / ``hold X`` lines, a refused one shown as the box shows it. Each test's
+subclass says what it checks after every input (:meth:`look`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from companion.core.app import App, AppState
+from companion.core.buttons import Button, Gesture
+from companion.core.game import RuleError
+from companion.ui.screen import Screen
+
+GAME_GESTURES: dict[str, tuple[Literal["press", "hold"], Button]] = {
+    "next": ("press", Button.NEXT), "up": ("press", Button.UP),
+    "down": ("press", Button.DOWN), "hold_next": ("hold", Button.NEXT)}
+"""The gestures a game itself answers (BACK belongs to the box: menu and undo)."""
+
+
+class PlayedGame:
+    """``game`` (one of ``app``'s) started with ``options`` for 3 players at time 0."""
+
+    def __init__(self, app: App, game: str, options: Mapping[str, str]) -> None:
+        self.app = app
+        self.t = 0.0
+        self.state, _ = app.new_game(AppState(), game, options, 3, 0.0)
+
+    @property
+    def json(self) -> dict[str, Any]:
+        return self.app.to_json(self.state, self.t)
+
+    def look(self) -> Screen:
+        """Called after every input: the subclass checks the screen now."""
+        raise NotImplementedError
+
+    def accepts(self, gesture: str) -> bool:
+        """Whether the game takes ``gesture`` now (tried on a copy: the game goes on)."""
+        kind, button = GAME_GESTURES[gesture]
+        try:
+            self.app.gesture(self.state, Gesture(kind, button, self.t + 0.1), self.t + 0.1)
+        except RuleError:
+            return False
+        return True
+
+    def line(self, text: str) -> None:
+        """A ``press X`` or ``hold X`` line 0.3 s later; a refusal is shown, as on the box."""
+        word, name = text.split()
+        assert word in ("press", "hold")
+        kind: Literal["press", "hold"] = "press" if word == "press" else "hold"
+        self.t += 0.3
+        try:
+            self.state, _ = self.app.gesture(
+                self.state, Gesture(kind, Button[name.upper()], self.t), self.t)
+        except RuleError as error:
+            self.state = self.app.refuse(self.state, error)
+        self.look()
