@@ -83,10 +83,22 @@ def tap(page, selector):
     return answer.value.json()["reply"]
 
 
+# The order in which the Timer view's big button picks its gesture (timer.js PRIMARY_ORDER).
+PRIMARY_ORDER = ("next", "back", "hold_next", "up", "down", "hold_back")
+
+
 def settle(page, box):
-    """Wait until the page shows the box's latest screen."""
-    heading = model(box)["heading"]
-    expect(page.locator("#timer-stage")).to_have_text(heading)
+    """Wait until the page shows the box's latest screen: its heading and, where the model
+    labels its keys, the big button's gesture. Two screens in a row can share a heading (two
+    Flight Plan scoring steps), so the heading alone does not say the page caught up."""
+    screen = model(box)
+    expect(page.locator("#timer-stage")).to_have_text(screen["heading"])
+    keys = screen["keys"]
+    gesture = next((gesture for gesture in PRIMARY_ORDER if keys.get(gesture)), None)
+    if gesture is not None:
+        primary = page.locator("#timer-primary")
+        expect(primary).to_have_attribute("data-gesture", gesture)
+        expect(primary).to_have_text(keys[gesture])
 
 
 def fits(page):

@@ -56,6 +56,13 @@ def open_phone(browser, url):
     return context, page
 
 
+def ask_for_a_code(page):
+    """Tap "Show a code on the box" and wait for the box's answer: only then does the box
+    show the new code (a state the page already had, "pending", says nothing of it)."""
+    with page.expect_response(lambda response: response.url.endswith("/api/pair/start")):
+        page.locator("#pair-start").tap()
+
+
 def pair_code(box):
     lines = box.display_text()
     return next(line for line in lines if line.startswith("Pair code ")).removeprefix(
@@ -75,7 +82,7 @@ def test_unpaired_page_shows_only_the_pairing_form_then_everything(make_web_box,
         expect(page.locator("#link-status")).to_have_text("Not paired yet")
         expect(page.locator("#pair-state")).to_have_text("No code asked for yet.")
         # A wrong code first: the error shows, and goes when the right one pairs.
-        page.locator("#pair-start").tap()
+        ask_for_a_code(page)
         expect(page.locator("#pair-state")).to_contain_text("The box shows your code for")
         code = pair_code(box)
         page.fill("#pair-code", "0" * len(code) if code != "0" * len(code) else "1" * len(code))
@@ -83,7 +90,7 @@ def test_unpaired_page_shows_only_the_pairing_form_then_everything(make_web_box,
         expect(page.locator("#pair-message")).to_have_text(
             "That is not the code the box shows: try again.")
         shoot(page, "pairing-wrong-code")
-        page.locator("#pair-start").tap()  # a wrong code takes it off the box: a new one
+        ask_for_a_code(page)  # a wrong code takes it off the box: a new one
         expect(page.locator("#pair-state")).to_have_attribute("data-state", "pending")
         page.fill("#pair-code", pair_code(box))
         page.locator("#pair-send").tap()
