@@ -72,6 +72,24 @@ def test_wakeups_per_second_sums_the_threads(before, after, seconds, expected):
     assert idle.wakeups_per_second(before, after, seconds) == expected
 
 
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux /proc")
+def test_a_worker_reports_its_own_peak_memory_not_its_starters() -> None:
+    """A process started by subprocess inherits its starter's peak in ``ru_maxrss``: the
+    bench's workers (``rss_mb``) and boxes (``web_rss_mb``) must report their own."""
+    ballast = b"\x01" * (96 * 1024 * 1024)  # written, so resident: the starter's peak grows
+    assert bench.figures.process_peak_rss_mb(os.getpid()) >= 96
+    code = "from companion.bench.figures import peak_rss_mb; print(peak_rss_mb())"
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True)
+    assert float(child.stdout) < 64, child.stdout  # a bare Python: some 10-20 MB
+    assert len(ballast) == 96 * 1024 * 1024
+
+
+@pytest.mark.parametrize("pid", [0, 2**22 + 1])
+def test_peak_memory_of_a_process_without_one_is_none(pid) -> None:
+    assert bench.figures.process_peak_rss_mb(pid) is None
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
 def test_context_switches_reads_every_thread_of_a_process() -> None:
     release = threading.Event()

@@ -83,11 +83,33 @@ def machine() -> dict[str, Any]:
 
 
 def peak_rss_mb() -> float:
-    """This process's peak resident memory in MB."""
+    """This process's own peak resident memory in MB.
+
+    On Linux that is ``VmHWM`` (see :func:`process_peak_rss_mb`), not ``ru_maxrss``: a
+    process started by ``subprocess`` (a vfork, then exec) inherits in ``ru_maxrss`` the peak
+    of the process that started it, so a bench worker would report the bench's own memory
+    whenever the bench was the larger of the two. Elsewhere ``ru_maxrss``."""
+    own = process_peak_rss_mb("self")
+    if own is not None:
+        return own
     import resource
 
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def process_peak_rss_mb(pid: int | str) -> float | None:
+    """The peak resident memory in MB of a live process's own memory (Linux ``VmHWM`` in
+    ``/proc/<pid>/status``, which starts afresh at exec), or None where /proc has no such
+    figure (not Linux, or the process has ended)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024  # kB
+    return None
 
 
 def current_rss_mb() -> float:

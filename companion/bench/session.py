@@ -1,9 +1,11 @@
 """Memory over a long session: many games on a fake clock, in a worker process.
 
-What is measured (full run; ``--short`` in brackets): ``rss_mb``, the peak RSS (``ru_maxrss``)
-of a worker that plays 300 [40] games on a fake clock (round timer and whole Now Boarding
-games, journal on disk, partial SSD1306 display); ``memory_growth`` compares its RSS and
-Python's allocated blocks after the first tenth of the games with the end.
+What is measured (full run; ``--short`` in brackets): ``rss_mb``, the peak RSS of a worker
+that plays 300 [40] games on a fake clock (round timer and whole Now Boarding games, journal
+on disk, partial SSD1306 display): the worker's own peak (``VmHWM`` on Linux, see
+:func:`~companion.bench.figures.peak_rss_mb`), not the bench's that started it;
+``memory_growth`` compares its RSS and Python's allocated blocks after the first tenth of the
+games with the end.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.bench.figures import scalar
+from companion.bench.figures import process_peak_rss_mb, scalar
 
 
 def run_command(state_dir: str, *, web: bool = True) -> list[str]:
@@ -66,13 +66,19 @@ class RunningBox:
         return self.process.pid
 
     def stop(self) -> float:
-        """SIGTERM, wait, and the process's peak RSS in MB."""
+        """SIGTERM, wait, and the process's peak RSS in MB: its own ``VmHWM``, read just
+        before the SIGTERM, where Linux gives it (``ru_maxrss`` at exit would count the
+        bench's own peak, which a spawned process inherits: see
+        :func:`~companion.bench.figures.peak_rss_mb`); elsewhere ``ru_maxrss``."""
+        own = process_peak_rss_mb(self.process.pid)
         try:
             self.process.terminate()
             _, status, usage = os.wait4(self.process.pid, 0)
             self.process.returncode = os.waitstatus_to_exitcode(status)
         finally:
             self._kill()
+        if own is not None:
+            return own
         peak = usage.ru_maxrss
         return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 

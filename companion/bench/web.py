@@ -8,8 +8,8 @@ What is measured (full run; ``--short`` in brackets), on a real
   ``/api/line`` on a timer game, and each client's time from just before the POST is sent to
   the moment it has read the ``update`` event carrying the new duration is one sample
   (20 x 200 [40] samples). The next press waits until every client has its update.
-- ``web_rss_mb``: that process's peak RSS (``ru_maxrss`` at exit), whole process, with the web
-  on and the 20 clients connected.
+- ``web_rss_mb``: that process's own peak RSS (Linux ``VmHWM``, read before it is stopped;
+  ``ru_maxrss`` elsewhere), whole process, with the web on and the 20 clients connected.
 
 The web stack is imported only in that process; :mod:`.startup` measures the start with the
 page on (the default off a Pi) and with ``--no-web`` (as on a Pi).
