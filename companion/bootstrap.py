@@ -159,10 +159,11 @@ def build_web(config: Config, controller: Controller, *, host: str, port: int,
     settings = WebSettings(host=host, port=port, pair_loopback=web_config["pair_loopback"],
                            public_mirror=web_config["public_mirror"])
     # Past games for the page's history tab, read from the journal's file in the server's
-    # own thread (see companion/web/history_api.py).
+    # own thread (see companion/web/history_api.py): a read-only view opened per request.
     service = WebService(settings, clock=controller.clock.monotonic,
                          tokens=TokenFile(state_dir),
-                         history=history_api.route(state_dir, controller.app, qr_matrix))
+                         history=history_api.route(partial(Journal.reader, state_dir),
+                                                   controller.app, qr_matrix))
     controller.tunes.listeners.append(service.channel.tune)
     controller.app.phones = True  # the menu offers "Forget phones"
     controller.forget_phones_listeners.append(service.forget)

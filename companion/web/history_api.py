@@ -34,9 +34,13 @@ player wins or every player loses). ``playDate`` has no zone in the documented f
 the box's local time, which is the table's (docs/scoring.md says so).
 
 Threading: the functions read the journal they are given and replay games with ``app`` (pure).
-:func:`route`, the server's history, opens a read-only view of the journal per request
-(``Journal.reader``) in the server's thread, so it never shares the box's connection nor
-waits on the loop; a box whose journal is in memory (no state folder) lists no games.
+:func:`route`, the server's history, opens a read-only view of the journal per request with
+the opener the composition root hands it (``Journal.reader`` on the box's state folder), in
+the server's thread, so it never shares the box's connection nor waits on the loop. The web
+imports no adapter: it reads the journal through :class:`GamesReader`, and a journal that
+cannot be opened or holds no such game is an error of the house's one family
+(:class:`~companion.errors.CompanionError`, which the adapter raises in place of SQLite's).
+A box whose journal is in memory (no opener) lists no games.
 """
 
 from __future__ import annotations
@@ -45,15 +49,13 @@ import io
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, tzinfo
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 from urllib.parse import quote
 
-from companion.adapters.journal import Journal
-from companion.adapters.journal_rows import JournalError
 from companion.core.app import App
+from companion.errors import CompanionError
 from companion.games.registry import facts_of
 from companion.web.answers import Answer, status_of
 
@@ -82,20 +84,45 @@ QrEncoder = Callable[..., Any]
 composition root (the web imports no adapter of its own)."""
 
 
-def route(state_dir: Path | None, app: App,
+class GameSummary(Protocol):
+    """One game as the journal lists it (adapters/journal.py ``GameSummary``)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def actions(self) -> int: ...
+    @property
+    def last_wall(self) -> str: ...
+    @property
+    def result(self) -> Any: ...
+
+
+class GamesReader(Protocol):
+    """A read-only view of the journal (adapters/journal.py ``Journal.reader``): the games,
+    one game whole, and close. ``game`` of an id it does not hold raises
+    :class:`~companion.errors.CompanionError`."""
+
+    def games(self) -> Sequence[GameSummary]: ...
+    def game(self, game_id: int) -> Any: ...
+    def close(self) -> None: ...
+
+
+def route(open_journal: Callable[[], GamesReader] | None, app: App,
           qr: QrEncoder | None = None) -> Callable[[str], Answer | None]:
     """The web's history (companion/web/routes.py ``Context.history``): the answer to a GET
-    of ``path``, or None for a path that is not a history route. ``qr`` draws the BG Stats
-    link's QR code (without it, ``bgstats.svg`` answers 404 ``no-play``)."""
+    of ``path``, or None for a path that is not a history route. ``open_journal`` opens a
+    read-only view of the journal for one request (None: the box keeps no journal on disk);
+    ``qr`` draws the BG Stats link's QR code (without it, ``bgstats.svg`` answers 404
+    ``no-play``)."""
 
     cache: dict[Any, dict[str, Any]] = {}   # dict operations are atomic: threads may share it
 
     def answer(path: str) -> Answer | None:
         try:
-            if state_dir is None:
-                raise JournalError("the box keeps no journal on disk")
-            journal = Journal.reader(state_dir)
-        except JournalError:
+            if open_journal is None:
+                raise CompanionError("journal", "the box keeps no journal on disk")
+            journal = open_journal()
+        except CompanionError:
             found = history_route(path, _NO_GAMES, app, qr=qr)
         else:
             try:
@@ -114,13 +141,16 @@ class _NoGames:
         return []
 
     def game(self, game_id: int) -> Any:
-        raise JournalError(f"no game {game_id}: the box keeps no journal on disk")
+        raise CompanionError("journal", f"no game {game_id}: the box keeps no journal on disk")
+
+    def close(self) -> None:
+        """Nothing to close."""
 
 
-_NO_GAMES: Any = _NoGames()
+_NO_GAMES: GamesReader = _NoGames()
 
 
-def history_route(path: str, journal: Journal, app: App, *,
+def history_route(path: str, journal: GamesReader, app: App, *,
                   local_zone: tzinfo | None = None,
                   cache: dict[Any, dict[str, Any]] | None = None,
                   qr: QrEncoder | None = None) -> Answer | None:
@@ -136,7 +166,7 @@ def history_route(path: str, journal: Journal, app: App, *,
         return _error("not-found", f"no game {raw_id!r}")
     try:
         document, history = _game(journal, app, int(raw_id))
-    except JournalError:
+    except CompanionError:
         return _error("not-found", f"no game {raw_id} in the journal")
     if match.group("bgstats"):
         play = bgstats_play(document, local_zone=local_zone)
@@ -153,7 +183,7 @@ def history_route(path: str, journal: Journal, app: App, *,
     return export_file(document, history, suffix)
 
 
-def history_listing(journal: Journal, app: App, *, limit: int = LISTED,
+def history_listing(journal: GamesReader, app: App, *, limit: int = LISTED,
                     local_zone: tzinfo | None = None,
                     cache: dict[Any, dict[str, Any]] | None = None) -> dict[str, Any]:
     """``{"games": [...]}``: the newest ``limit`` games, newest first (see the module).
@@ -352,7 +382,7 @@ def _title(game: str) -> str:
     return game if facts is None else facts.title
 
 
-def _game(journal: Journal, app: App, game_id: int) -> tuple[dict[str, Any], History]:
+def _game(journal: GamesReader, app: App, game_id: int) -> tuple[dict[str, Any], History]:
     # companion.history (Pillow's drawing, every game's records) loads with the first
     # request for history, not at start-up: the page is on by default off a Pi.
     from companion.history import game_document, records

@@ -13,6 +13,7 @@ import sqlite3
 import sys
 from collections.abc import Iterator
 from datetime import UTC, timedelta, timezone
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -217,7 +218,7 @@ def journal_rounds(journal: Journal, app: App) -> list[Any]:
 
 def test_route_reads_the_journal_file_while_the_box_holds_it(journal: Journal,
                                                              app: App) -> None:
-    answer = route(journal.path.parent, app)
+    answer = route(partial(Journal.reader, journal.path.parent), app)
     found = answer("/api/history/1.csv")
     assert found is not None
     assert (found.status, found.content_type) == (200, "text/csv; charset=utf-8")
@@ -230,7 +231,7 @@ def test_route_reads_the_journal_file_while_the_box_holds_it(journal: Journal,
 @pytest.mark.parametrize("state_dir", [None, "empty"])
 def test_route_without_a_journal_lists_no_games(tmp_path: Path, app: App,
                                                 state_dir: str | None) -> None:
-    answer = route(None if state_dir is None else tmp_path, app)
+    answer = route(None if state_dir is None else partial(Journal.reader, tmp_path), app)
     listing = answer("/api/history")
     assert listing is not None and json.loads(listing.body) == {"games": []}
     missing = answer("/api/history/1.json")
