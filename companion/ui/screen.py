@@ -36,12 +36,15 @@ panel's window of three) with ``chosen`` the selected one; ``keys`` pairs each g
 does something now (``next``, ``hold_next``, ``up``, ``down``, ``back``, ``hold_back``) with
 a label saying what it does ("Start flight", "Buy a seat for $9"); ``done`` confirms the last
 action in words ("P2 bought a seat for $9: 9 left"); ``notice`` is the alert's message whole.
+A view's words module builds the view's part of them, typed as :class:`Words`, and the view
+puts each step's panel and its words together with :meth:`Screen.with_words`.
 """
 
 from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, replace
+from typing import TypedDict
 
 TITLE_WIDTH = 21
 LINE_WIDTH = 21
@@ -54,6 +57,19 @@ MATRIX_TITLE_WIDTH = 10
 MATRIX_LINE_WIDTH = 12
 GESTURES = ("next", "hold_next", "up", "down", "back", "hold_back")
 """The gestures a screen's ``keys`` may label, in the order the page shows them."""
+
+
+class Words(TypedDict, total=False):
+    """A step's full-text fields as a view's words module gives them (``notice`` is the box's
+    own): the keyword arguments :meth:`Screen.with_words` sets, typed as the fields are."""
+
+    heading: str
+    say: str
+    then: str
+    choices: tuple[str, ...]
+    chosen: int | None
+    keys: tuple[tuple[str, str], ...]
+    done: str
 
 
 @dataclass(frozen=True)
@@ -108,6 +124,10 @@ class Screen:
         return {"heading": self.heading, "say": self.say, "then": self.then,
                 "choices": list(self.choices), "chosen": self.chosen,
                 "keys": dict(self.keys), "done": self.done, "notice": self.notice}
+
+    def with_words(self, words: Words) -> Screen:
+        """This screen (a step's panel) with the step's full-text fields ``words``."""
+        return replace(self, **words)
 
     def with_main(self, index: int) -> Screen:
         """This screen with body line ``index`` moved up to be its main line (a view names

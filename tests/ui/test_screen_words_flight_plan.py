@@ -25,7 +25,7 @@ from companion.testing.played import GAME_GESTURES, PlayedGame
 from companion.ui.render import render
 from companion.ui.screen import GESTURES, Screen, screen_problems
 from companion.ui.views import screen_for
-from companion.ui.views.flight_plan import SCENES, _panel
+from companion.ui.views.flight_plan import SCENES, flight_plan_screen
 
 BLANK: dict[str, Any] = {"heading": "", "say": "", "then": "", "choices": (), "chosen": None,
                          "keys": (), "done": "", "notice": ""}
@@ -74,7 +74,8 @@ def check_words(played: Played, screen: Screen) -> None:
         assert len(screen.choices) == 10 and keys["next"] == screen.choices[screen.chosen]
     session = played.state.session
     assert session is not None
-    assert replace(screen, **BLANK, alert=()) == replace(_panel(session.state), heading="")
+    panel = flight_plan_screen(session.state, played.t)
+    assert replace(screen, **BLANK, alert=()) == replace(panel, **BLANK)
     assert render(screen).tobytes() == render(replace(screen, **BLANK)).tobytes()
     assert screen_problems(screen) == []
 

@@ -5,7 +5,7 @@ Over every screen of each view's scenes and of random walks through whole games:
 has a name and a whole instruction; every gesture a screen labels is one the game accepts at
 that state (UP and DOWN, NEXT and hold NEXT alike); lists (the planes, whose turn it was, the
 event cards) show the selection; the full-text fields never change a pixel and the panel is
-the view's own.
+the view's own (the box adds only the words and the alert).
 """
 
 from __future__ import annotations
@@ -22,12 +22,11 @@ from companion.games.planes.game import PlanesGame
 from companion.testing.played import GAME_GESTURES, PlayedGame
 from companion.ui.render import render
 from companion.ui.screen import GESTURES, Screen, screen_problems
-from companion.ui.views import overbooked, planes, screen_for
+from companion.ui.views import overbooked, planes, screen_for, view_for
 
 BLANK: dict[str, Any] = {"heading": "", "say": "", "then": "", "choices": (), "chosen": None,
                          "keys": (), "done": "", "notice": ""}
-GAMES: dict[str, tuple[Any, Any]] = {"planes": (PlanesGame, planes),
-                                     "overbooked": (OverbookedEntry, overbooked)}
+GAMES: dict[str, Any] = {"planes": PlanesGame, "overbooked": OverbookedEntry}
 
 
 class Played(PlayedGame):
@@ -37,7 +36,7 @@ class Played(PlayedGame):
         words = line.split()
         game = words[1]
         options = dict(word.split("=", 1) for word in words[2:])
-        kind, self.view = GAMES[game]
+        kind = GAMES[game]
         super().__init__(App([kind()]), game, options)
         self.steps: set[str] = set()
         self.look()
@@ -65,8 +64,8 @@ def check_words(played: Played, screen: Screen) -> None:
         assert screen.chosen is not None
     session = played.state.session
     assert session is not None
-    panel = played.view._panel(session.state)
-    assert replace(screen, **BLANK, alert=()) == replace(panel, heading="")
+    panel = view_for(session.game)(session.state, played.t)
+    assert replace(screen, **BLANK, alert=()) == replace(panel, **BLANK)
     assert render(screen).tobytes() == render(replace(screen, **BLANK)).tobytes()
     assert screen_problems(screen) == []
 

@@ -26,7 +26,7 @@ from companion.testing.played import GAME_GESTURES, PlayedGame
 from companion.ui.render import render
 from companion.ui.screen import GESTURES, Screen, screen_problems
 from companion.ui.views import screen_for
-from companion.ui.views.now_boarding_v3 import _panel
+from companion.ui.views.now_boarding_v3 import now_boarding_v3_screen
 from companion.ui.views.now_boarding_v3_words import PURCHASES
 
 NEXT, UP, DOWN = Button.NEXT, Button.UP, Button.DOWN
@@ -85,9 +85,10 @@ def check_words(played: Played, screen: Screen) -> None:
     if state["step"] in ("purchase", "final-purchase"):
         assert screen.choices == PURCHASES and screen.chosen is None
     # The words are for the page: the panel is the view's own, pixel for pixel.
-    panel = _panel(played.state.session.state, played.t) if played.state.session else None
-    assert panel is not None
-    assert replace(screen, **BLANK) == replace(panel, heading="")
+    session = played.state.session
+    assert session is not None
+    panel = now_boarding_v3_screen(session.state, played.t)
+    assert replace(screen, **BLANK) == replace(panel, **BLANK)
     assert render(screen).tobytes() == render(replace(screen, **BLANK)).tobytes()
     assert screen_problems(screen) == []
 

@@ -3,19 +3,18 @@
 The title names whose turn it is and their cash; pickers show one item per screen with its
 price, revenue or refund; amounts show in big digits; the status bar says what NEXT does (or
 the last transaction). Every text keeps to the Screen limits (tests check every screen of
-whole games). The table page's whole sentences come from flight_plan_words.py, never drawn.
+whole games). :func:`flight_plan_screen` chooses the step once and pairs the step's panel
+(here) with its whole sentences for the table page (flight_plan_words.py, never drawn).
 """
 
 from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import replace
 
 from companion.games.flight_plan.banker import deactivation_value
 from companion.games.flight_plan.choices import (
     asset_choices,
-    choice_count,
     debt_choices,
     hub_choices,
     payee_choices,
@@ -33,7 +32,8 @@ from companion.ui.screen import (
     Screen,
     fit,
 )
-from companion.ui.views.flight_plan_words import words
+from companion.ui.views import flight_plan_words as words
+from companion.ui.views.flight_plan_words import cash_of, cursor_of, owner_of
 from companion.ui.views.menu import window
 
 _NEEDS = re.compile(r" \([^)]*\)")
@@ -83,48 +83,41 @@ SCENES: dict[str, tuple[str, ...]] = {
 
 
 def flight_plan_screen(state: FlightPlanState, now: float) -> Screen:
-    """The screen for ``state`` (``now`` is unused: the bank has no timer): the panel's, with
-    the full-text fields that say the step in whole sentences (flight_plan_words.py)."""
-    return replace(_panel(state), **words(state))
-
-
-def _panel(state: FlightPlanState) -> Screen:
-    """What the panel draws for ``state``."""
+    """The screen for ``state`` (``now`` is unused: the bank has no timer): the step's panel
+    with its full-text fields, the step in whole sentences (flight_plan_words.py). The match
+    names every step of the game's ``Step``: mypy says so when one is missing."""
     match state.step:
         case "deal":
-            return _deal(state)
+            return _deal(state).with_words(words.deal(state))
         case "revenue":
-            return _revenue(state)
+            return _revenue(state).with_words(words.revenue(state))
         case "menu":
-            return _menu(state)
+            return _menu(state).with_words(words.menu(state))
         case "route":
-            return _route(state)
+            return _route(state).with_words(words.route(state))
         case "fleet":
-            return _fleet(state)
+            return _fleet(state).with_words(words.fleet(state))
         case "hub":
-            return _hub(state)
+            return _hub(state).with_words(words.hub(state))
         case "deactivate":
-            return _deactivate(state)
+            return _deactivate(state).with_words(words.deactivate(state))
         case "amount":
-            return _amount(state)
+            return _amount(state).with_words(words.amount(state))
         case "payee":
-            return _payee(state)
+            return _payee(state).with_words(words.payee(state))
         case "debt":
-            return _debt(state)
+            return _debt(state).with_words(words.debt(state))
         case "win":
-            return _win(state)
-    return _over(state)
+            return _win(state).with_words(words.win(state))
+        case "over":
+            return _over(state).with_words(words.over(state))
 
 
 # -- helpers -------------------------------------------------------------------------------------
 
 
-def _cash(state: FlightPlanState, name: str | None = None) -> int:
-    return state.bank.account(name or state.player).cash
-
-
 def _turn_title(state: FlightPlanState) -> str:
-    return fit(f"{state.player} {money(_cash(state))} round {state.round}", TITLE_WIDTH)
+    return fit(f"{state.player} {money(cash_of(state))} round {state.round}", TITLE_WIDTH)
 
 
 def _body(lines: list[str], most: int = READABLE_LINES) -> tuple[str, ...]:
@@ -145,12 +138,6 @@ def _led(title: str, lines: list[str], status: str, selected: int | None = None)
 
 def _status(text: str) -> str:
     return fit(text, STATUS_WIDTH)
-
-
-def _picked(state: FlightPlanState) -> tuple[int, int]:
-    """(index, count) of the picker's cursor."""
-    count = max(1, choice_count(state))
-    return state.cursor % count, count
 
 
 def _route_line(route: Route) -> str:
@@ -231,19 +218,12 @@ def _menu(state: FlightPlanState) -> Screen:
                   status=_status(status))
 
 
-def _owner_text(state: FlightPlanState, holder: str | None) -> str | None:
-    if holder is None:
-        return None
-    return "yours" if holder == state.player else f"owned by {holder}"
-
-
 def _route(state: FlightPlanState) -> Screen:
-    index, count = _picked(state)
+    index, count = cursor_of(state)
     number = route_choices(state)[index]
     route = state.guide.route(number)
     assert route is not None
-    holder = state.bank.owner(Asset.route(number))
-    owner = _owner_text(state, None if holder is None else holder.name)
+    owner = owner_of(state, Asset.route(number))
     kind = f"{route.regions[0]}-{route.regions[1]} {route.haul}"
     price = "price ?" if route.price is None else money(route.price)
     revenue = "?" if route.revenue is None else money(route.revenue)
@@ -251,13 +231,13 @@ def _route(state: FlightPlanState) -> Screen:
         f"{number}: {_route_line(route)}",
         kind + (" cargo" if route.cargo else ""),
         owner or f"{price}, earns {revenue}",
-        f"Cash {money(_cash(state))}",
+        f"Cash {money(cash_of(state))}",
     ]
     return _led(f"Buy route {index + 1}/{count}", lines, BACK_HINT)
 
 
 def _fleet(state: FlightPlanState) -> Screen:
-    index, count = _picked(state)
+    index, count = cursor_of(state)
     fleet = FLEETS[index]
     price = state.guide.fleets.price(fleet)
     if fleet == "cargo":
@@ -270,27 +250,25 @@ def _fleet(state: FlightPlanState) -> Screen:
         f"{fleet.capitalize()} fleet",
         flies,
         "yours" if owned else ("price ?" if price is None else f"Price {money(price)}"),
-        f"Cash {money(_cash(state))}",
+        f"Cash {money(cash_of(state))}",
     ]
     return _led(f"Buy fleet {index + 1}/{count}", lines, BACK_HINT)
 
 
 def _hub(state: FlightPlanState) -> Screen:
-    index, count = _picked(state)
+    index, count = cursor_of(state)
     city = hub_choices(state)[index]
-    holder = state.bank.owner(Asset.hub(city))
     lines = [
         f"Hub in {city}",
         f"Region {state.guide.city_regions[city]}",
-        _owner_text(state, None if holder is None else holder.name)
-        or f"Price {money(state.guide.bank.hub_price)}",
-        f"Cash {money(_cash(state))}",
+        owner_of(state, Asset.hub(city)) or f"Price {money(state.guide.bank.hub_price)}",
+        f"Cash {money(cash_of(state))}",
     ]
     return _led(f"Buy hub {index + 1}/{count}", lines, BACK_HINT)
 
 
 def _deactivate(state: FlightPlanState) -> Screen:
-    index, count = _picked(state)
+    index, count = cursor_of(state)
     holding = asset_choices(state)[index]
     account = state.bank.account(state.player)
     bought = holding.asset in account.bought_this_turn
@@ -322,14 +300,14 @@ def _amount(state: FlightPlanState) -> Screen:
     back = "" if entry.purpose == "hub-fee" else "  hold NEXT back"
     return Screen(fit(title, TITLE_WIDTH), big=money(entry.amount),
                   caption=fit(f"UP/DN $5M{back}", SMALL_LINE_WIDTH),
-                  status=_status(f"NEXT ok  cash {money(_cash(state))}"))
+                  status=_status(f"NEXT ok  cash {money(cash_of(state))}"))
 
 
 def _payee(state: FlightPlanState) -> Screen:
-    index, _count = _picked(state)
+    index, _count = cursor_of(state)
     names = payee_choices(state)
     shown = window(len(names), index, READABLE_LINES)
-    lines = _body([f"{names[i]}  cash {money(_cash(state, names[i]))}" for i in shown])
+    lines = _body([f"{names[i]}  cash {money(cash_of(state, names[i]))}" for i in shown])
     return Screen(fit(f"{state.player} pays whom?", TITLE_WIDTH), lines,
                   selected=index - shown.start, status=BACK_HINT)
 
@@ -337,14 +315,14 @@ def _payee(state: FlightPlanState) -> Screen:
 def _debt(state: FlightPlanState) -> Screen:
     debt = state.debt
     assert debt is not None
-    cash = _cash(state, debt.payer)
+    cash = cash_of(state, debt.payer)
     title = fit(f"{debt.payer} owes {money(debt.amount)}", TITLE_WIDTH)
     choices = debt_choices(state)
     if not choices:
         return Screen(title, _body([f"Cash {money(cash)}: short", "Nothing left to",
                                      "deactivate: bankrupt"]),
                       status="NEXT declare bankruptcy")
-    index, _count = _picked(state)
+    index, _count = cursor_of(state)
     account = state.bank.account(debt.payer)
     shown = window(len(choices), index, READABLE_LINES - 1)
     lines = ["Deactivate to pay:"]

@@ -1,12 +1,16 @@
 """The Flight Plan bank's steps in whole sentences: the screen model's full-text fields.
 
 The panel shows one cut line per fact (companion/ui/views/flight_plan.py); a phone at the
-table has room for the whole sentence. :func:`words` gives, for any state, the fields the
-table page shows (companion/ui/screen.py): the step's name (``heading``), what the banker does
-now (``say``), what comes after it (``then``), the turn menu, the payees or the assets that can
-raise a debt as a list with the selected row (``choices``, ``chosen``), what every button does
-now (``keys``) and the last transaction confirmed in words (``done``: "P1 bought route 3 for
-$40M: $710M left."). The panel's pixels do not change: these fields are never drawn.
+table has room for the whole sentence. One function a step (:func:`deal`, :func:`revenue`,
+:func:`menu`, :func:`route`, :func:`fleet`, :func:`hub`, :func:`deactivate`, :func:`amount`,
+:func:`payee`, :func:`debt`, :func:`win`, :func:`over`) gives the fields the table page shows
+(companion/ui/screen.py): the step's name (``heading``), what the banker does now (``say``),
+what comes after it (``then``), the turn menu, the payees or the assets that can raise a debt
+as a list with the selected row (``choices``, ``chosen``), what every button does now
+(``keys``) and the last transaction confirmed in words (``done``: "P1 bought route 3 for
+$40M: $710M left."). The view (flight_plan.py) chooses the step once and pairs its panel with
+these words, and reads here the facts both say (:func:`cash_of`, :func:`owner_of`,
+:func:`cursor_of`); the panel's pixels do not change: these fields are never drawn.
 
 Rules it keeps: a label names what the gesture does at this state and nothing it does not do
 (no "Buy" on a route, fleet or hub someone owns, no "Deactivate" on an asset already off or
@@ -17,7 +21,6 @@ setup pages, a debt, the hub use fee a turn start needs; no NEXT once the game i
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from companion.games.flight_plan.banker import deactivation_value
 from companion.games.flight_plan.choices import (
@@ -32,6 +35,7 @@ from companion.games.flight_plan.data import FLEETS, HAUL_RANGES
 from companion.games.flight_plan.ledger import Asset
 from companion.games.flight_plan.score import check_win
 from companion.games.flight_plan.state import MAX_AMOUNT, MENU, FlightPlanState, money
+from companion.ui.screen import Words
 
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
@@ -40,38 +44,26 @@ CONDITIONS = {"six-regions": "6 regions", "three-hubs": "3 hubs", "short-haul": 
               "last-airline": "being the last airline flying"}
 
 
-def words(state: FlightPlanState) -> dict[str, Any]:
-    """The full-text fields of the screen for ``state`` (keyword arguments of
-    :class:`~companion.ui.screen.Screen`)."""
-    match state.step:
-        case "deal":
-            return _deal(state)
-        case "revenue":
-            return _revenue(state)
-        case "menu":
-            return _menu(state)
-        case "route" | "fleet" | "hub" | "deactivate":
-            return _picker(state)
-        case "amount":
-            return _amount(state)
-        case "payee":
-            return _payee(state)
-        case "debt":
-            return _debt(state)
-        case "win":
-            return _win(state)
-    return _over(state)
-
-
-def _cash(state: FlightPlanState, name: str | None = None) -> int:
+def cash_of(state: FlightPlanState, name: str | None = None) -> int:
+    """The cash of ``name`` (the player whose turn it is when None), in $M."""
     return state.bank.account(name or state.player).cash
+
+
+def owner_of(state: FlightPlanState, asset: Asset) -> str | None:
+    """Who holds ``asset``, as the view and the words say it: "yours" (the player whose turn
+    it is), "owned by P2", or None when nobody does."""
+    holder = state.bank.owner(asset)
+    if holder is None:
+        return None
+    return "yours" if holder.name == state.player else f"owned by {holder.name}"
 
 
 def _turn(state: FlightPlanState) -> str:
     return f"{state.player}'s turn, round {state.round}"
 
 
-def _index(state: FlightPlanState) -> tuple[int, int]:
+def cursor_of(state: FlightPlanState) -> tuple[int, int]:
+    """The picker's cursor as (row, number of rows): the view's and the words' one count."""
     count = max(1, choice_count(state))
     return state.cursor % count, count
 
@@ -98,14 +90,15 @@ def done(state: FlightPlanState) -> str:
         if found:
             said = text.format(*found.groups(), player=state.player).replace("fleet fleet",
                                                                               "fleet")
-            return f"{said}: {money(_cash(state))} left."
+            return f"{said}: {money(cash_of(state))} left."
     return f"{note}."
 
 
 # -- setup and the turn ----------------------------------------------------------------------
 
 
-def _deal(state: FlightPlanState) -> dict[str, Any]:
+def deal(state: FlightPlanState) -> Words:
+    """The ``deal`` step: the bank's setup, then each player's route cards."""
     players = len(state.names)
     pages = players + 1
     last = state.page + 1 == pages
@@ -134,7 +127,8 @@ def _deal(state: FlightPlanState) -> dict[str, Any]:
             "keys": keys}
 
 
-def _revenue(state: FlightPlanState) -> dict[str, Any]:
+def revenue(state: FlightPlanState) -> Words:
+    """The ``revenue`` step: what the bank pays at a turn's start."""
     income = state.income
     assert income is not None
     fees = sum(amount for _payer, amount in income.hub_fees)
@@ -142,14 +136,15 @@ def _revenue(state: FlightPlanState) -> dict[str, Any]:
            f"{money(income.routes)}, cargo {money(income.cargo)}, hub use fees {money(fees)}.")
     if income.reactivated:
         say += " Back in use: " + ", ".join(asset.label for asset in income.reactivated) + "."
-    say += f" {state.player} has {money(_cash(state))}."
+    say += f" {state.player} has {money(cash_of(state))}."
     return {"heading": f"{_turn(state)}: revenue", "say": say, "then": "Next: the turn menu",
             "keys": (("next", "Open the turn menu"), *UNDO), "done": done(state)}
 
 
-def _menu(state: FlightPlanState) -> dict[str, Any]:
+def menu(state: FlightPlanState) -> Words:
+    """The ``menu`` step: the turn menu."""
     player = state.player
-    say = f"{player} has {money(_cash(state))}."
+    say = f"{player} has {money(cash_of(state))}."
     label = MENU[state.item][1]
     following = {"End turn": "Next: the next player's turn"}.get(label, f"Next: {label}")
     if state.first_move:  # the turn's rule, in the short line: ten menu rows fill a phone
@@ -160,76 +155,94 @@ def _menu(state: FlightPlanState) -> dict[str, Any]:
             "done": done(state)}
 
 
-def _picker(state: FlightPlanState) -> dict[str, Any]:
-    index, count = _index(state)
-    player = state.player
-    cash = money(_cash(state))
-    buy: str | None
-    match state.step:
-        case "route":
-            number = route_choices(state)[index]
-            route = state.guide.route(number)
-            assert route is not None
-            holder = state.bank.owner(Asset.route(number))
-            what = (f"Route {number}: {route.origin} to {route.destination}, "
-                    f"{route.regions[0]}-{route.regions[1]} {route.haul} haul"
-                    f"{', cargo' if route.cargo else ''}.")
-            if holder is not None:
-                owner = "yours" if holder.name == player else f"owned by {holder.name}"
-                say, buy = f"{what} It is {owner}.", None
-            elif route.price is None or route.revenue is None:
-                say, buy = f"{what} The guide lacks its numbers: the box asks.", "Enter its numbers"
-            else:
-                say = f"{what} Price {money(route.price)}, earns {money(route.revenue)}."
-                buy = f"Buy route {number} for {money(route.price)}"
-            heading = f"{player} buys a route: {index + 1} of {count}"
-        case "fleet":
-            fleet = FLEETS[index]
-            price = state.guide.fleets.price(fleet)
-            if fleet == "cargo":
-                flies = f"earns {money(state.guide.bank.cargo_revenue)} more per cargo route"
-            else:
-                low, high = HAUL_RANGES[fleet]
-                flies = f"flies routes {low} to {high}"
-            owned = state.bank.account(player).owns(Asset.fleet(fleet))
-            what = f"The {fleet} fleet {flies}."
-            if owned:
-                say, buy = f"{what} {player} has it already.", None
-            elif price is None:
-                say, buy = f"{what} The guide lacks its price: the box asks.", "Enter its price"
-            else:
-                say, buy = f"{what} Price {money(price)}.", f"Buy it for {money(price)}"
-            heading = f"{player} buys a fleet: {index + 1} of {count}"
-        case "hub":
-            city = hub_choices(state)[index]
-            holder = state.bank.owner(Asset.hub(city))
-            price = state.guide.bank.hub_price
-            what = f"A hub in {city}, region {state.guide.city_regions[city]}."
-            if holder is not None:
-                owner = "yours" if holder.name == player else f"owned by {holder.name}"
-                say, buy = f"{what} It is {owner}.", None
-            else:
-                say, buy = f"{what} Price {money(price)}.", f"Buy it for {money(price)}"
-            heading = f"{player} buys a hub: {index + 1} of {count}"
-        case _:
-            holding = asset_choices(state)[index]
-            refund = money(deactivation_value(holding.price))
-            account = state.bank.account(player)
-            label = holding.asset.label
-            what = f"{label.capitalize()}: paid {money(holding.price)}, pays back {refund}."
-            if holding.asset in account.bought_this_turn:
-                say, buy = f"{what} Bought this turn: it cannot go off now.", None
-            elif holding.turns_left is not None:
-                say, buy = f"{what} It is off already.", None
-            else:
-                say = (f"{what} Off for 3 turns (a meeple on it for each), back in use at the "
-                       "start of the 4th.")
-                buy = f"Deactivate it: +{refund}"
-            heading = f"{player} deactivates: {index + 1} of {count}"
+def _picker(state: FlightPlanState, heading: str, say: str, buy: str | None) -> Words:
+    """A picker's words: the item said, what NEXT buys (None: nothing), the player's cash."""
     keys: Keys = (("next", buy),) if buy is not None else ()
-    return {"heading": heading, "say": f"{say} {player} has {cash}.",
+    return {"heading": heading, "say": f"{say} {state.player} has {money(cash_of(state))}.",
             "then": "Next: the turn menu",
             "keys": (*keys, *_moves("The one before", "The next one"), *BACK, *UNDO)}
+
+
+def route(state: FlightPlanState) -> Words:
+    """The ``route`` step: one route of the guide, its numbers, who owns it."""
+    index, count = cursor_of(state)
+    player = state.player
+    number = route_choices(state)[index]
+    found = state.guide.route(number)
+    assert found is not None
+    owner = owner_of(state, Asset.route(number))
+    what = (f"Route {number}: {found.origin} to {found.destination}, "
+            f"{found.regions[0]}-{found.regions[1]} {found.haul} haul"
+            f"{', cargo' if found.cargo else ''}.")
+    buy: str | None
+    if owner is not None:
+        say, buy = f"{what} It is {owner}.", None
+    elif found.price is None or found.revenue is None:
+        say, buy = f"{what} The guide lacks its numbers: the box asks.", "Enter its numbers"
+    else:
+        say = f"{what} Price {money(found.price)}, earns {money(found.revenue)}."
+        buy = f"Buy route {number} for {money(found.price)}"
+    return _picker(state, f"{player} buys a route: {index + 1} of {count}", say, buy)
+
+
+def fleet(state: FlightPlanState) -> Words:
+    """The ``fleet`` step: one fleet, the routes it flies, its price."""
+    index, count = cursor_of(state)
+    player = state.player
+    name = FLEETS[index]
+    price = state.guide.fleets.price(name)
+    if name == "cargo":
+        flies = f"earns {money(state.guide.bank.cargo_revenue)} more per cargo route"
+    else:
+        low, high = HAUL_RANGES[name]
+        flies = f"flies routes {low} to {high}"
+    owned = state.bank.account(player).owns(Asset.fleet(name))
+    what = f"The {name} fleet {flies}."
+    buy: str | None
+    if owned:
+        say, buy = f"{what} {player} has it already.", None
+    elif price is None:
+        say, buy = f"{what} The guide lacks its price: the box asks.", "Enter its price"
+    else:
+        say, buy = f"{what} Price {money(price)}.", f"Buy it for {money(price)}"
+    return _picker(state, f"{player} buys a fleet: {index + 1} of {count}", say, buy)
+
+
+def hub(state: FlightPlanState) -> Words:
+    """The ``hub`` step: one city for a hub, who owns it."""
+    index, count = cursor_of(state)
+    player = state.player
+    city = hub_choices(state)[index]
+    owner = owner_of(state, Asset.hub(city))
+    price = state.guide.bank.hub_price
+    what = f"A hub in {city}, region {state.guide.city_regions[city]}."
+    buy: str | None
+    if owner is not None:
+        say, buy = f"{what} It is {owner}.", None
+    else:
+        say, buy = f"{what} Price {money(price)}.", f"Buy it for {money(price)}"
+    return _picker(state, f"{player} buys a hub: {index + 1} of {count}", say, buy)
+
+
+def deactivate(state: FlightPlanState) -> Words:
+    """The ``deactivate`` step: one of the player's assets, what it pays back."""
+    index, count = cursor_of(state)
+    player = state.player
+    holding = asset_choices(state)[index]
+    refund = money(deactivation_value(holding.price))
+    account = state.bank.account(player)
+    label = holding.asset.label
+    what = f"{label.capitalize()}: paid {money(holding.price)}, pays back {refund}."
+    buy: str | None
+    if holding.asset in account.bought_this_turn:
+        say, buy = f"{what} Bought this turn: it cannot go off now.", None
+    elif holding.turns_left is not None:
+        say, buy = f"{what} It is off already.", None
+    else:
+        say = (f"{what} Off for 3 turns (a meeple on it for each), back in use at the "
+               "start of the 4th.")
+        buy = f"Deactivate it: +{refund}"
+    return _picker(state, f"{player} deactivates: {index + 1} of {count}", say, buy)
 
 
 AMOUNTS = {
@@ -249,7 +262,8 @@ AMOUNTS = {
 }
 
 
-def _amount(state: FlightPlanState) -> dict[str, Any]:
+def amount(state: FlightPlanState) -> Words:
+    """The ``amount`` step: a sum of money to enter, $5M at a time."""
     entry = state.entry
     assert entry is not None
     heading, say, label = (text.format(route=entry.route, fleet=entry.fleet,
@@ -267,25 +281,27 @@ def _amount(state: FlightPlanState) -> dict[str, Any]:
         keys += BACK
     return {"heading": heading,
             "say": f"{say} Now {money(entry.amount)}; UP and DOWN change it by $5M. "
-                   f"{state.player} has {money(_cash(state))}.",
+                   f"{state.player} has {money(cash_of(state))}.",
             "then": "Next: the turn menu", "keys": (*keys, *UNDO)}
 
 
-def _payee(state: FlightPlanState) -> dict[str, Any]:
-    index, _count = _index(state)
+def payee(state: FlightPlanState) -> Words:
+    """The ``payee`` step: whom the player pays."""
+    index, _count = cursor_of(state)
     names = payee_choices(state)
     return {"heading": f"{state.player} pays whom?",
             "say": f"Pick the player {state.player} pays.", "then": "Next: the amount",
-            "choices": tuple(f"{name}: {money(_cash(state, name))}" for name in names),
+            "choices": tuple(f"{name}: {money(cash_of(state, name))}" for name in names),
             "chosen": index,
             "keys": (("next", f"Pay {names[index]}"), *_moves("Player above", "Player below"),
                      *BACK, *UNDO)}
 
 
-def _debt(state: FlightPlanState) -> dict[str, Any]:
+def debt(state: FlightPlanState) -> Words:
+    """The ``debt`` step: a debt the payer's cash does not cover."""
     debt = state.debt
     assert debt is not None
-    payer, cash = debt.payer, money(_cash(state, debt.payer))
+    payer, cash = debt.payer, money(cash_of(state, debt.payer))
     heading = f"{payer} owes {money(debt.amount)}"
     choices = debt_choices(state)
     if not choices:
@@ -294,7 +310,7 @@ def _debt(state: FlightPlanState) -> dict[str, Any]:
                        f"{payer} goes bankrupt and is out of the game.",
                 "then": "Next: the next player's turn",
                 "keys": (("next", "Declare bankruptcy"), *UNDO)}
-    index, _count = _index(state)
+    index, _count = cursor_of(state)
     account = state.bank.account(payer)
     rows = []
     for asset in choices:
@@ -310,7 +326,8 @@ def _debt(state: FlightPlanState) -> dict[str, Any]:
                      *_moves("Asset above", "Asset below"), *UNDO)}
 
 
-def _win(state: FlightPlanState) -> dict[str, Any]:
+def win(state: FlightPlanState) -> Words:
+    """The ``win`` step: each player's win conditions."""
     name = state.names[state.page]
     account = state.bank.account(name)
     if account.bankrupt:
@@ -331,7 +348,8 @@ def _win(state: FlightPlanState) -> dict[str, Any]:
                      *BACK, *UNDO)}
 
 
-def _over(state: FlightPlanState) -> dict[str, Any]:
+def over(state: FlightPlanState) -> Words:
+    """The game's end: who won, and how."""
     met = dict(state.winners).get(state.winner or "", ())
     others = [name for name, _ in state.winners if name != state.winner]
     say = (f"{state.winner} wins by {', '.join(CONDITIONS.get(c, c) for c in met)} in round "

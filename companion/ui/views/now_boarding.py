@@ -11,13 +11,13 @@ VIP card is named.
 Every screen says what to do now in the 12-pixel font (a body of three large lines, big
 digits, or a main line over small ones), and every text keeps to the Screen limits (tests
 check each screen of whole games); a body has at most 4 lines: on the panel a 5th small line
-touches the status bar.
+touches the status bar. :func:`now_boarding_screen` chooses the step once and pairs the step's
+panel (here) with its whole sentences for the table page (now_boarding_words.py).
 """
 
 from __future__ import annotations
 
 import textwrap
-from dataclasses import replace
 
 from companion.core.timer import TimerState
 from companion.games.now_boarding import data
@@ -40,8 +40,8 @@ from companion.games.now_boarding.rules import (
     weather_card,
 )
 from companion.ui.screen import SMALL_LINE_WIDTH, Screen
+from companion.ui.views import now_boarding_words as words
 from companion.ui.views.menu import window
-from companion.ui.views.now_boarding_words import words
 from companion.ui.views.timer import clock_text
 
 _NEW = "new now-boarding players=3 seed=1"
@@ -100,33 +100,28 @@ def _to_win_line(state: NowBoardingState) -> str:
 
 
 def now_boarding_screen(state: NowBoardingState, now: float) -> Screen:
-    """The screen for ``state`` at ``now``: the panel's lines and, for the table page, the
-    step in whole sentences (companion/ui/views/now_boarding_words.py)."""
-    return replace(_panel(state, now), **words(state, now))
-
-
-def _panel(state: NowBoardingState, now: float) -> Screen:
-    """The panel's part of the screen for ``state`` at ``now``."""
+    """The screen for ``state`` at ``now``: the step's panel with its full-text fields, the
+    step in whole sentences for the table page (now_boarding_words.py)."""
     match state.step:
         case "setup":
-            return _setup(state)
+            return _setup(state).with_words(words.setup(state))
         case "passengers":
-            return _passengers(state)
+            return _passengers(state).with_words(words.passengers(state))
         case "weather":
-            return _weather(state)
+            return _weather(state).with_words(words.weather(state))
         case "vip":
-            return _vip(state)
+            return _vip(state).with_words(words.vip(state))
         case "ready":
-            return _ready(state)
+            return _ready(state).with_words(words.ready(state))
         case "flight":
-            return _flight(state, now)
+            return _flight(state, now).with_words(words.flight(state))
         case "anger":
-            return _anger(state)
+            return _anger(state).with_words(words.anger(state))
         case "upgrades":
-            return _upgrades(state)
+            return _upgrades(state).with_words(words.upgrades(state))
         case "exit":
-            return _exit(state)
-    return _over(state)
+            return _exit(state).with_words(words.exit(state))
+    return _over(state).with_words(words.over(state))
 
 
 # -- setup --------------------------------------------------------------------------------------

@@ -7,13 +7,13 @@ timer shows in big M:SS digits. The result rates the basic game (never "table wi
 gives a lost game no rating. The status bar shows the Lost pile (with its
 limit in the advanced variant) wherever it matters. What to do now is in the 12-pixel font
 (a main line, usually the NEXT step, over small lines; or big digits). Every text keeps to
-the Screen limits (tests check each screen of whole games). The table page's whole sentences
-for each step come from now_boarding_v3_words.py, never drawn on the panel.
+the Screen limits (tests check each screen of whole games). :func:`now_boarding_v3_screen`
+chooses the step once and pairs the step's panel (here) with its whole sentences for the
+table page (now_boarding_v3_words.py, never drawn on the panel).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from companion.core.timer import TimerState
@@ -27,7 +27,7 @@ from companion.games.now_boarding_v3.game import (
     score_input,
 )
 from companion.ui.screen import LINE_WIDTH, Screen
-from companion.ui.views.now_boarding_v3_words import words
+from companion.ui.views import now_boarding_v3_words as words
 from companion.ui.views.timer import clock_text
 
 #: NEXT presses from the start of an untimed game to the first score entry: setup, 3 days of
@@ -164,39 +164,46 @@ def _next_round(state: V3State) -> str:
     return text if len(text) <= LINE_WIDTH else f"NEXT: R{following}  {_lost(state)}"
 
 
-def _day_end(state: V3State) -> Screen:
+def _redeye_lost(state: V3State) -> Screen:
+    return Screen(f"Day {state.day} ends: Lost", (
+        "Not at their destination",
+        "after the Redeye: to the",
+        "Lost pile.",
+        f"Lost {_pile(state)}  UP+1 DN-1",
+    ), status="NEXT: final Purchase").with_status_as_main()
+
+
+def _final_purchase(state: V3State) -> Screen:
+    return Screen(f"Day {state.day} final Purchase", (
+        "Buy until nothing more is",
+        "affordable. Vouchers can",
+        "still save passengers.",
+        f"Lost {_pile(state)}  UP+1 DN-1",
+    ), status="NEXT: " + ("score piles" if state.day < v3.DAYS else "game over")
+    ).with_status_as_main()
+
+
+def _shuffle_score_piles(state: V3State) -> Screen:
+    return Screen(f"Day {state.day} ends", (
+        "Shuffle every score",
+        "pile back into the",
+        "face-down supply.",
+    ), status="NEXT: new city")
+
+
+def _new_city(state: V3State) -> Screen:
     day = state.day
-    match state.step:
-        case "redeye-lost":
-            return Screen(f"Day {day} ends: Lost", (
-                "Not at their destination",
-                "after the Redeye: to the",
-                "Lost pile.",
-                f"Lost {_pile(state)}  UP+1 DN-1",
-            ), status="NEXT: final Purchase").with_status_as_main()
-        case "final-purchase":
-            return Screen(f"Day {day} final Purchase", (
-                "Buy until nothing more is",
-                "affordable. Vouchers can",
-                "still save passengers.",
-                f"Lost {_pile(state)}  UP+1 DN-1",
-            ), status="NEXT: " + ("score piles" if day < v3.DAYS else "game over")
-            ).with_status_as_main()
-        case "shuffle-score-piles":
-            return Screen(f"Day {day} ends", (
-                "Shuffle every score",
-                "pile back into the",
-                "face-down supply.",
-            ), status="NEXT: new city")
-        case "new-city":
-            city = v3.CITY_ADDED_BEFORE_DAY[day + 1]
-            airports = v3.airports_per_player(day + 1)
-            return Screen(f"Before day {day + 1}", (
-                f"Each player adds City {city}",
-                "and its passenger tiles",
-                "to the supply; mix well.",
-                f"Then draw {airports} each ({airports * state.players}).",
-            ), status=f"NEXT: day {day + 1} begins").with_status_as_main()
+    city = v3.CITY_ADDED_BEFORE_DAY[day + 1]
+    airports = v3.airports_per_player(day + 1)
+    return Screen(f"Before day {day + 1}", (
+        f"Each player adds City {city}",
+        "and its passenger tiles",
+        "to the supply; mix well.",
+        f"Then draw {airports} each ({airports * state.players}).",
+    ), status=f"NEXT: day {day + 1} begins").with_status_as_main()
+
+
+def _game_over(state: V3State) -> Screen:
     supply = state.reason == "supply"
     return Screen("Game over", (
         "Too few tiles to draw:" if supply else "Day 3 is over.",
@@ -238,26 +245,30 @@ def _lose(state: V3State) -> Screen:
 
 
 def now_boarding_v3_screen(state: V3State, now: float) -> Screen:
-    """The screen for ``state`` at ``now``: the panel's, with the full-text fields that say the
-    step in whole sentences (companion/ui/views/now_boarding_v3_words.py)."""
-    return replace(_panel(state, now), **words(state, now))
-
-
-def _panel(state: V3State, now: float) -> Screen:
-    """What the panel draws for ``state`` at ``now``."""
+    """The screen for ``state`` at ``now``: the step's panel with its full-text fields, the
+    step in whole sentences for the table page (now_boarding_v3_words.py)."""
     match state.step:
         case "setup":
-            return _setup(state)
+            return _setup(state).with_words(words.setup(state))
         case "departure":
-            return _departure(state, now)
+            return _departure(state, now).with_words(words.departure(state))
         case "arrival":
-            return _arrival(state)
+            return _arrival(state).with_words(words.arrival(state))
         case "purchase":
-            return _purchase(state)
+            return _purchase(state).with_words(words.purchase(state))
+        case "redeye-lost":
+            return _redeye_lost(state).with_words(words.redeye_lost(state))
+        case "final-purchase":
+            return _final_purchase(state).with_words(words.final_purchase(state))
+        case "shuffle-score-piles":
+            return _shuffle_score_piles(state).with_words(words.shuffle_score_piles(state))
+        case "new-city":
+            return _new_city(state).with_words(words.new_city(state))
         case "entry":
-            return _entry(state)
+            return _entry(state).with_words(words.entry(state))
         case "over" if state.reason == "lost":
-            return _lose(state)
+            return _lose(state).with_words(words.lost(state))
         case "over":
-            return _result(state, v3.score(score_input(state)))
-    return _day_end(state)
+            scored = v3.score(score_input(state))
+            return _result(state, scored).with_words(words.result(state, scored))
+    return _game_over(state).with_words(words.game_over(state))

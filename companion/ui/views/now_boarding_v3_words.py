@@ -2,13 +2,17 @@
 
 The panel cuts every instruction to its 21 or 25 characters
 (companion/ui/views/now_boarding_v3.py); a phone at the table has room for the whole
-sentence. :func:`words` gives, for any state, the fields the table page shows
+sentence. One function a step (:func:`setup`, :func:`departure`, :func:`arrival`,
+:func:`purchase`, the day's end: :func:`redeye_lost`, :func:`final_purchase`,
+:func:`shuffle_score_piles`, :func:`new_city`, :func:`game_over`; then :func:`entry` and
+:func:`lost` or :func:`result`) gives the fields the table page shows
 (companion/ui/screen.py): the step's name (``heading``), its whole instruction (``say``, from
 rules/now-boarding-v3-prototype.txt as the game package reads it), what comes after it
 (``then``), the purchase list (``choices``: the prices, nothing selected), what every button
 does now (``keys``) and the last action confirmed in words (``done``: how the Departure
-ended, the score pile just entered). The panel's pixels do not change: these fields are
-never drawn.
+ended, the score pile just entered). The view (now_boarding_v3.py) chooses the step once and
+pairs its panel with these words; the panel's pixels do not change: these fields are never
+drawn.
 
 Rules it keeps: a label names what the gesture does at this state and nothing it does not do
 (no "Pause" on an untimed Departure or before its timer runs, no "Too few tiles" at the
@@ -31,8 +35,8 @@ from companion.games.now_boarding_v3.game import (
     lost_limit,
     player_name,
     redeye,
-    score_input,
 )
+from companion.ui.screen import Words
 from companion.ui.views.timer import clock_text
 
 Keys = tuple[tuple[str, str], ...]
@@ -51,25 +55,6 @@ PURCHASES: tuple[str, ...] = tuple(f"${v3.PURCHASES[item]} {name}"
 def plural(count: int, word: str) -> str:
     """``1 passenger``, ``2 passengers``."""
     return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def words(state: V3State, now: float) -> dict[str, Any]:
-    """The full-text fields of the screen for ``state`` at ``now`` (keyword arguments of
-    :class:`~companion.ui.screen.Screen`)."""
-    match state.step:
-        case "setup":
-            return _setup(state)
-        case "departure":
-            return _departure(state, now)
-        case "arrival":
-            return _arrival(state)
-        case "purchase":
-            return _purchase(state)
-        case "entry":
-            return _entry(state)
-        case "over":
-            return _over(state)
-    return _day_end(state)
 
 
 def _where(state: V3State) -> str:
@@ -105,7 +90,8 @@ def _lost_keys(state: V3State) -> Keys:
 # -- setup and the round's steps -----------------------------------------------------------------
 
 
-def _setup(state: V3State) -> dict[str, Any]:
+def setup(state: V3State) -> Words:
+    """The ``setup`` step: each player's airports, the supply, the timer."""
     timer = (f"Each Departure is timed: {clock_text(state.duration)}." if state.duration
              else "The Departures are untimed.")
     say = ("Each player: Hub A and City B in front of you, 1 Jet on your Hub's Gate, 1 "
@@ -124,7 +110,9 @@ def _drawing(state: V3State) -> str:
             "another.")
 
 
-def _departure(state: V3State, now: float) -> dict[str, Any]:
+def departure(state: V3State) -> Words:
+    """The ``departure`` step: draw, load and depart; its timer, or the "too few tiles"
+    question (the words name no time left: the page shows the panel's digits)."""
     heading = f"{_where(state)}: Departure"
     if state.short:
         return {"heading": "Departure: too few tiles?",
@@ -175,7 +163,8 @@ def _ended(state: V3State) -> str:
     return ""
 
 
-def _arrival(state: V3State) -> dict[str, Any]:
+def arrival(state: V3State) -> Words:
+    """The ``arrival`` step: planes land, passengers score or age."""
     say = ("Runway Jets go to your Tarmac, then into free Gates; Commuters and Jets at Gates "
            "de-board. A passenger at its destination scores, face up into your score pile; "
            "every other one (Tarmac too) turns a quarter turn clockwise: off its red side, it "
@@ -186,7 +175,8 @@ def _arrival(state: V3State) -> dict[str, Any]:
             "done": _ended(state)}
 
 
-def _purchase(state: V3State) -> dict[str, Any]:
+def purchase(state: V3State) -> Words:
+    """The ``purchase`` step: the price list."""
     say = ("Pay with face-up passengers from your score pile: they turn face down and stay. "
            "No change is given.")
     following = state.round + 1
@@ -197,39 +187,51 @@ def _purchase(state: V3State) -> dict[str, Any]:
             "keys": (("next", f"Start round {following}"), *UNDO)}
 
 
-def _day_end(state: V3State) -> dict[str, Any]:
+def redeye_lost(state: V3State) -> Words:
+    """The ``redeye-lost`` step: who is not home after the Redeye is lost."""
+    return {"heading": f"Day {state.day} ends: the Lost pile",
+            "say": "Every passenger not at their destination after the Redeye goes to "
+                   "the Lost pile. Vouchers in the final Purchase can still save "
+                   f"them. {_pile(state)}",
+            "then": "Next: the day's final Purchase",
+            "keys": (("next", "Lost pile counted"), *_lost_keys(state), *UNDO)}
+
+
+def final_purchase(state: V3State) -> Words:
+    """The ``final-purchase`` step: the day's last Purchase."""
+    after = "shuffle the score piles" if state.day < v3.DAYS else "the game ends"
+    return {"heading": f"Day {state.day} ends: final Purchase",
+            "say": "Buy until nothing more is affordable. A Voucher can still save a "
+                   f"passenger from the Lost pile. {_pile(state)}",
+            "then": f"Next: {after}", "choices": PURCHASES,
+            "keys": (("next", "Purchases done"), *_lost_keys(state), *UNDO)}
+
+
+def shuffle_score_piles(state: V3State) -> Words:
+    """The ``shuffle-score-piles`` step (after days 1 and 2)."""
+    return {"heading": f"Day {state.day} ends: shuffle the score piles",
+            "say": "Shuffle every passenger of every score pile, face up and face "
+                   "down, back into the face-down supply.",
+            "then": f"Next: a new city for day {state.day + 1}",
+            "keys": (("next", "Piles shuffled"), *UNDO)}
+
+
+def new_city(state: V3State) -> Words:
+    """The ``new-city`` step: the next day's city and its tiles."""
     day = state.day
-    match state.step:
-        case "redeye-lost":
-            return {"heading": f"Day {day} ends: the Lost pile",
-                    "say": "Every passenger not at their destination after the Redeye goes to "
-                           "the Lost pile. Vouchers in the final Purchase can still save "
-                           f"them. {_pile(state)}",
-                    "then": "Next: the day's final Purchase",
-                    "keys": (("next", "Lost pile counted"), *_lost_keys(state), *UNDO)}
-        case "final-purchase":
-            after = "shuffle the score piles" if day < v3.DAYS else "the game ends"
-            return {"heading": f"Day {day} ends: final Purchase",
-                    "say": "Buy until nothing more is affordable. A Voucher can still save a "
-                           f"passenger from the Lost pile. {_pile(state)}",
-                    "then": f"Next: {after}", "choices": PURCHASES,
-                    "keys": (("next", "Purchases done"), *_lost_keys(state), *UNDO)}
-        case "shuffle-score-piles":
-            return {"heading": f"Day {day} ends: shuffle the score piles",
-                    "say": "Shuffle every passenger of every score pile, face up and face "
-                           "down, back into the face-down supply.",
-                    "then": f"Next: a new city for day {day + 1}",
-                    "keys": (("next", "Piles shuffled"), *UNDO)}
-        case "new-city":
-            city = v3.CITY_ADDED_BEFORE_DAY[day + 1]
-            airports = v3.airports_per_player(day + 1)
-            return {"heading": f"Before day {day + 1}: City {city}",
-                    "say": f"Each player puts their City {city} board beside their airports "
-                           f"and adds its passenger tiles to the face-down supply; mix it "
-                           f"well. From now on each player draws {airports} passengers at a "
-                           f"Departure ({airports * state.players} in all).",
-                    "then": f"Next: day {day + 1}, round 1, Departure",
-                    "keys": (("next", f"Start day {day + 1}"), *UNDO)}
+    city = v3.CITY_ADDED_BEFORE_DAY[day + 1]
+    airports = v3.airports_per_player(day + 1)
+    return {"heading": f"Before day {day + 1}: City {city}",
+            "say": f"Each player puts their City {city} board beside their airports "
+                   f"and adds its passenger tiles to the face-down supply; mix it "
+                   f"well. From now on each player draws {airports} passengers at a "
+                   f"Departure ({airports * state.players} in all).",
+            "then": f"Next: day {day + 1}, round 1, Departure",
+            "keys": (("next", f"Start day {day + 1}"), *UNDO)}
+
+
+def game_over(state: V3State) -> Words:
+    """The ``game-over`` step: day 3 is over or the tiles ran short; total the piles."""
     why = ("Too few passenger tiles were left to draw: the game ends." if state.reason == "supply"
            else "Day 3 is over: the game ends.")
     return {"heading": "Game over: total the score piles",
@@ -250,7 +252,8 @@ def _entered(state: V3State) -> str:
     return f"{player_name(seat)}'s score pile: {state.totals[-1]}."
 
 
-def _entry(state: V3State) -> dict[str, Any]:
+def entry(state: V3State) -> Words:
+    """The ``entry`` step: one player's score pile total."""
     seat = len(state.totals)
     name = player_name(seat)
     last = seat + 1 == state.players
@@ -266,29 +269,32 @@ def _entry(state: V3State) -> dict[str, Any]:
             "keys": (*keys, *UNDO), "done": _entered(state)}
 
 
-def _over(state: V3State) -> dict[str, Any]:
-    keys: Keys = (("back", "Menu"), *UNDO)
-    then = "Next: a new game from the menu"
-    if state.reason == "lost":
-        limit = lost_limit(state)
-        return {"heading": "Game over: LOSS",
-                "say": f"The Lost pile holds {state.lost}, more than 2 x {state.players} = "
-                       f"{limit}: too many passengers stormed off. The table loses.",
-                "then": then, "keys": keys}
-    result = v3.score(score_input(state))
-    totals = ", ".join(f"{player['name']} {player['total']}" for player in result["players"])
-    if result.get("lost_game"):
+OVER: Keys = (("back", "Menu"), *UNDO)
+OVER_THEN = "Next: a new game from the menu"
+
+
+def lost(state: V3State) -> Words:
+    """The ``over`` step of an advanced game lost on the Lost pile."""
+    return {"heading": "Game over: LOSS",
+            "say": f"The Lost pile holds {state.lost}, more than 2 x {state.players} = "
+                   f"{lost_limit(state)}: too many passengers stormed off. The table loses.",
+            "then": OVER_THEN, "keys": OVER}
+
+
+def result(state: V3State, scored: dict[str, Any]) -> Words:
+    """The ``over`` step once the score piles are in (``scored``: v3.score of the state)."""
+    totals = ", ".join(f"{player['name']} {player['total']}" for player in scored["players"])
+    if scored.get("lost_game"):
         heading = "Game over: LOSS"
-        say = (f"Final score {result['score']} ({totals}), but the Lost pile holds "
-               f"{result['lost']}: the table loses, with no rating.")
+        say = (f"Final score {scored['score']} ({totals}), but the Lost pile holds "
+               f"{scored['lost']}: the table loses, with no rating.")
     else:
-        heading = f"Game over: final score {result['score']}"
-        rated = str(result["rating"])
-        say = (f"Final score {result['score']}, the score piles' average rounded up ({totals}). "
+        heading = f"Game over: final score {scored['score']}"
+        rated = str(scored["rating"])
+        say = (f"Final score {scored['score']}, the score piles' average rounded up ({totals}). "
                f"Rating: {rated}{'' if rated.endswith('!') else '.'} Lost pile: "
-               f"{result['lost']}.")
+               f"{scored['lost']}.")
         if state.variant == "advanced":
             say += " The table wins."
-    return {"heading": heading, "say": say, "then": then, "keys": keys,
+    return {"heading": heading, "say": say, "then": OVER_THEN, "keys": OVER,
             "done": _entered(state)}
-

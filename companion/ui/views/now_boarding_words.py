@@ -1,12 +1,15 @@
 """Now Boarding's steps in whole sentences: the screen model's full-text fields.
 
 The panel cuts every instruction to its 21 or 25 characters (companion/ui/views/now_boarding.py);
-a phone at the table has room for the whole sentence. :func:`words` gives, for any state, the
-fields the table page shows (companion/ui/screen.py): the step's name (``heading``), its whole
-instruction (``say``), what comes after it (``then``), the step's whole list with the selected
-row (``choices``, ``chosen``: the upgrades), what every button does now (``keys``) and the
-last action confirmed in words (``done``: a purchase, complaints filed). The panel's pixels do
-not change: these fields are never drawn.
+a phone at the table has room for the whole sentence. One function a step (:func:`setup`,
+:func:`passengers`, :func:`weather`, :func:`vip`, :func:`ready`, :func:`flight`, :func:`anger`,
+:func:`upgrades`, :func:`exit`, :func:`over`) gives the fields the table page shows
+(companion/ui/screen.py): the step's name (``heading``), its whole instruction (``say``), what
+comes after it (``then``), the step's whole list with the selected row (``choices``,
+``chosen``: the upgrades), what every button does now (``keys``) and the last action confirmed
+in words (``done``: a purchase, complaints filed). The view (now_boarding.py) chooses the step
+once and pairs its panel with these words; the panel's pixels do not change: these fields are
+never drawn.
 
 Rules it keeps: a label names what the gesture does at this state and nothing it does not do
 (no "Pause" with ``strict=on`` or ``timer=off``, no NEXT once the game is over); the VIP
@@ -15,8 +18,6 @@ never said outside a flight.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from companion.core.timer import TimerState
 from companion.games.now_boarding import data
@@ -38,6 +39,7 @@ from companion.games.now_boarding.rules import (
     vip_offer,
     weather_card,
 )
+from companion.ui.screen import Words
 
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
@@ -46,31 +48,6 @@ UNDO: Keys = (("hold_back", "Undo"),)
 def plural(count: int, word: str) -> str:
     """``1 complaint``, ``2 complaints``."""
     return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def words(state: NowBoardingState, now: float) -> dict[str, Any]:
-    """The full-text fields of the screen for ``state`` at ``now`` (keyword arguments of
-    :class:`~companion.ui.screen.Screen`)."""
-    match state.step:
-        case "setup":
-            return _setup(state)
-        case "passengers":
-            return {**_passengers(state), "done": _filed(state)}
-        case "weather":
-            return _weather(state)
-        case "vip":
-            return _vip(state)
-        case "ready":
-            return _ready(state)
-        case "flight":
-            return _flight(state, now)
-        case "anger":
-            return _anger(state)
-        case "upgrades":
-            return _upgrades(state)
-        case "exit":
-            return _exit(state)
-    return _over(state)
 
 
 def _before(state: NowBoardingState) -> str:
@@ -88,7 +65,8 @@ SETUP_NAMES = {"board": "the board", "cards": "passenger cards", "planes": "plan
                "decks": "the stage decks", "weather": "weather"}
 
 
-def _setup(state: NowBoardingState) -> dict[str, Any]:
+def setup(state: NowBoardingState) -> Words:
+    """The ``setup`` step: one page of the setup checklist."""
     pages = setup_pages(state)
     page = setup_page(state)
     players = state.players
@@ -142,7 +120,12 @@ def _setup(state: NowBoardingState) -> dict[str, Any]:
 # -- between flights ----------------------------------------------------------------------------
 
 
-def _passengers(state: NowBoardingState) -> dict[str, Any]:
+def passengers(state: NowBoardingState) -> Words:
+    """The ``passengers`` step (draw, or the deck is empty), with the complaints just filed."""
+    return {**_drawing(state), "done": _filed(state)}
+
+
+def _drawing(state: NowBoardingState) -> Words:
     stage = STAGE_TITLES[state.stage]
     heading = f"{_before(state)}: draw passengers"
     if not deck_empty(state):
@@ -173,7 +156,8 @@ def _passengers(state: NowBoardingState) -> dict[str, Any]:
             "then": "Next: upgrades", "keys": (("next", "Next step"), *UNDO)}
 
 
-def _weather(state: NowBoardingState) -> dict[str, Any]:
+def weather(state: NowBoardingState) -> Words:
+    """The ``weather`` step: one weather card's token."""
     card, total, token, route = weather_card(state)
     where = f"on {route}" if route is not None else "on the route the card shows"
     return {"heading": f"{_before(state)}: {STAGE_TITLES[state.stage]} weather",
@@ -182,7 +166,8 @@ def _weather(state: NowBoardingState) -> dict[str, Any]:
             "keys": (("next", "Token placed"), *UNDO)}
 
 
-def _vip(state: NowBoardingState) -> dict[str, Any]:
+def vip(state: NowBoardingState) -> Words:
+    """The ``vip`` step: serve a VIP? (face-down), then the VIP named."""
     stage = STAGE_TITLES[state.stage]
     heading = f"{_before(state)}: serve a VIP?"
     if state.page == 0:  # face-down: the card is named only after yes
@@ -199,7 +184,8 @@ def _vip(state: NowBoardingState) -> dict[str, Any]:
             "then": "Next: the next step", "keys": (("next", "VIP placed"), *UNDO)}
 
 
-def _ready(state: NowBoardingState) -> dict[str, Any]:
+def ready(state: NowBoardingState) -> Words:
+    """The ``ready`` step: before a flight."""
     total = data.total_flights(state.players)
     say = "Flip every face-down passenger card."
     if state.round == 1:
@@ -212,7 +198,9 @@ def _ready(state: NowBoardingState) -> dict[str, Any]:
             "keys": (("next", label), *UNDO)}
 
 
-def _flight(state: NowBoardingState, now: float) -> dict[str, Any]:
+def flight(state: NowBoardingState) -> Words:
+    """The ``flight`` step: the countdown running, paused or run out (the words name no
+    time: the page shows the panel's digits)."""
     stage = STAGE_TITLES[state.stage]
     countdown = state.countdown
     keys: Keys = (("next", "End flight"),)
@@ -229,7 +217,8 @@ def _flight(state: NowBoardingState, now: float) -> dict[str, Any]:
             "then": "Next: maintenance", "keys": (*keys, *UNDO)}
 
 
-def _anger(state: NowBoardingState) -> dict[str, Any]:
+def anger(state: NowBoardingState) -> Words:
+    """The ``anger`` step: the anger cubes, then the complaints filed."""
     more = (("up", "One more complaint"), ("down", "One fewer complaint"))
     if state.page == 0:
         if crying_baby_served(state):
@@ -324,7 +313,8 @@ def _filed(state: NowBoardingState) -> str:
     return ""
 
 
-def _upgrades(state: NowBoardingState) -> dict[str, Any]:
+def upgrades(state: NowBoardingState) -> Words:
+    """The ``upgrades`` step: one player's purchases."""
     player, item = upgrade_row(state)
     rows = [_row(state, player, name) for name in data.UPGRADE_ITEMS]
     cursor = data.UPGRADE_ITEMS.index(item)
@@ -344,7 +334,8 @@ def _upgrades(state: NowBoardingState) -> dict[str, Any]:
             "keys": keys, "done": _bought(state)}
 
 
-def _exit(state: NowBoardingState) -> dict[str, Any]:
+def exit(state: NowBoardingState) -> Words:
+    """The ``exit`` step: the final round's undelivered passengers."""
     added = state.pending // 2
     total = state.complaints + added
     say = (f"Count the passengers still waiting: {state.pending}. Every two add a complaint: "
@@ -356,7 +347,8 @@ def _exit(state: NowBoardingState) -> dict[str, Any]:
                      ("down", "One fewer passenger"), *UNDO)}
 
 
-def _over(state: NowBoardingState) -> dict[str, Any]:
+def over(state: NowBoardingState) -> Words:
+    """The game's end: won or lost."""
     flights = plural(len(state.flights), "flight")
     if state.result == "win":
         say = f"You won: {flights}, {_complaints(state)}."

@@ -9,13 +9,14 @@
 - ``events``: three event cards at a time, ``[x]`` in play, the cursor card inverted.
 - ``result``: the ranking (solo: the scenario won or lost and each condition), then each
   player's breakdown, one entry a line with its points.
-Every text keeps to the Screen limits (tests check every screen of whole entries). The table
-page's whole sentences come from overbooked_words.py, never drawn on the panel.
+Every text keeps to the Screen limits (tests check every screen of whole entries).
+:func:`overbooked_screen` chooses the step once and pairs the step's panel (here) with its
+whole sentences for the table page (overbooked_words.py, never drawn on the panel).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from typing import Any
 
 from companion.games.overbooked.events import EVENT_CARDS, EVENT_IDS
 from companion.games.overbooked.game import (
@@ -27,8 +28,8 @@ from companion.games.overbooked.game import (
 )
 from companion.games.overbooked.seatmap import COLOUR_NAMES, EMPTY, SeatMap
 from companion.ui.screen import LINE_WIDTH, SMALL_LINE_WIDTH, TITLE_WIDTH, Screen, fit
+from companion.ui.views import overbooked_words as words
 from companion.ui.views.menu import window
-from companion.ui.views.overbooked_words import words
 
 _TWO = "new overbooked players=2"
 _PLANE = ("press up", "press next", "press up", "press next", "press down", "press next",
@@ -100,21 +101,18 @@ SCENARIO_TITLES = {
 
 
 def overbooked_screen(state: OverbookedEntryState, now: float) -> Screen:
-    """The screen for ``state`` (nothing here depends on ``now``): the panel's, with the
-    full-text fields that say the step in whole sentences (overbooked_words.py)."""
-    return replace(_panel(state), **words(state))
-
-
-def _panel(state: OverbookedEntryState) -> Screen:
-    """What the panel draws for ``state``."""
+    """The screen for ``state`` (nothing here depends on ``now``): the step's panel with its
+    full-text fields, the step's whole sentences (overbooked_words.py)."""
     match state.step:
         case "events":
-            return _events(state)
+            return _events(state).with_words(words.events(state))
         case "seats":
-            return _seats(state)
+            return _seats(state).with_words(words.seats(state))
         case "overbooked" | "vouchers" | "bonus-cards":
-            return _count(state)
-    return _result(state)
+            return _count(state).with_words(words.count(state))
+    scored = result_of(state)
+    assert scored is not None
+    return _result(state, scored).with_words(words.result(state, scored))
 
 
 # -- entry ----------------------------------------------------------------------------------------
@@ -198,9 +196,7 @@ def _places(ranking: list[list[str]]) -> dict[str, int]:
     return places
 
 
-def _result(state: OverbookedEntryState) -> Screen:
-    result = result_of(state)
-    assert result is not None
+def _result(state: OverbookedEntryState, result: dict[str, Any]) -> Screen:
     page = state.pages[state.page]
     # Result pages: the page and its keys in the title, the headline in the large font.
     status = f"Page {state.page + 1}/{len(state.pages)} NEXT/DN> UP<"

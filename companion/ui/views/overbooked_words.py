@@ -2,10 +2,11 @@
 
 The panel shows the plane as rows of letters and counts in big digits
 (companion/ui/views/overbooked.py); a phone at the table has room for whole sentences.
-:func:`words` gives, for any state, the step's name (``heading``), what to enter now
-(``say``; it names the event cards in play: fifteen do not fit a phone's card as a list),
-what comes after it (``then``) and what every button does now (``keys``). The panel's
-pixels do not change: these fields are never drawn.
+One function a step (:func:`events`, :func:`seats`, :func:`count`, :func:`result`) gives the
+step's name (``heading``), what to enter now (``say``; it names the event cards in play:
+fifteen do not fit a phone's card as a list), what comes after it (``then``) and what every
+button does now (``keys``). The view (overbooked.py) chooses the step once and pairs its
+panel with these words; the panel's pixels do not change: these fields are never drawn.
 
 Rules it keeps: a label names what the gesture does at this state and nothing it does not do
 (no "Put in play" on a card in play, no "Take out" on one that is not, no "One less" at 0 or
@@ -24,10 +25,10 @@ from companion.games.overbooked.game import (
     OverbookedEntryState,
     count_of,
     player_name,
-    result_of,
     seat_position,
 )
 from companion.games.overbooked.seatmap import COLOUR_NAMES
+from companion.ui.screen import Words
 
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
@@ -43,24 +44,12 @@ COUNTS = {
 }
 
 
-def words(state: OverbookedEntryState) -> dict[str, Any]:
-    """The full-text fields of the screen for ``state`` (keyword arguments of
-    :class:`~companion.ui.screen.Screen`)."""
-    match state.step:
-        case "events":
-            return _events(state)
-        case "seats":
-            return _seats(state)
-        case "overbooked" | "vouchers" | "bonus-cards":
-            return _count(state)
-    return _result(state)
-
-
 def _who(occupant: Any) -> str:
     return "empty" if occupant is None else OCCUPANT_NAMES.get(occupant.value, occupant.value)
 
 
-def _events(state: OverbookedEntryState) -> dict[str, Any]:
+def events(state: OverbookedEntryState) -> Words:
+    """The ``events`` step: which event cards are in play."""
     event = EVENT_IDS[state.cursor]
     title = EVENT_CARDS[event].title
     keys: Keys = (("next", "Next card"),)
@@ -78,7 +67,8 @@ def _events(state: OverbookedEntryState) -> dict[str, Any]:
             "keys": (*keys, ("hold_next", "Events done"), *UNDO)}
 
 
-def _seats(state: OverbookedEntryState) -> dict[str, Any]:
+def seats(state: OverbookedEntryState) -> Words:
+    """The ``seats`` step: who sits in the cursor's seat of the player's plane."""
     seats = state.sheet.seats
     name = player_name(state.player)
     position = seat_position(seats, state.cursor)
@@ -96,7 +86,8 @@ def _seats(state: OverbookedEntryState) -> dict[str, Any]:
                      ("hold_next", "Plane done: the rest empty"), *UNDO)}
 
 
-def _count(state: OverbookedEntryState) -> dict[str, Any]:
+def count(state: OverbookedEntryState) -> Words:
+    """The ``overbooked``, ``vouchers`` and ``bonus-cards`` steps: one count each."""
     what, question = COUNTS[state.step]
     name = player_name(state.player)
     value = count_of(state)
@@ -114,18 +105,17 @@ def _count(state: OverbookedEntryState) -> dict[str, Any]:
             "then": f"Next: {following}", "keys": (*keys, *UNDO)}
 
 
-def _result(state: OverbookedEntryState) -> dict[str, Any]:
-    result = result_of(state)
-    assert result is not None
+def result(state: OverbookedEntryState, scored: dict[str, Any]) -> Words:
+    """The result's pages (``scored``: the entry's result, game.result_of)."""
     totals = ", ".join(f"{player['name']} {player['total']} points"
-                       for player in result["players"])
+                       for player in scored["players"])
     page = state.pages[state.page]
-    if "solo" in result:
-        heading = "Game over: scenario " + ("won" if result["solo"]["won"] else "lost")
-    elif len(result["winners"]) == 1:
-        heading = f"Game over: {result['winners'][0]} wins"
+    if "solo" in scored:
+        heading = "Game over: scenario " + ("won" if scored["solo"]["won"] else "lost")
+    elif len(scored["winners"]) == 1:
+        heading = f"Game over: {scored['winners'][0]} wins"
     else:
-        heading = "Game over: a tie, " + ", ".join(result["winners"])
+        heading = "Game over: a tie, " + ", ".join(scored["winners"])
     say = f"{totals}."
     if page.player is not None:
         entries = "; ".join(f"{_label(key)} {points:+d}" for key, points in page.entries)

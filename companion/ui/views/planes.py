@@ -2,13 +2,13 @@
 
 During play the five body lines are the colours (the cursor's line inverted) with their
 plane's cubes; the title carries the track (``Track 7/12``). Every text keeps to the Screen
-limits (tests check each screen of whole games). The table page's whole sentences come from
-planes_words.py, never drawn on the panel.
+limits (tests check each screen of whole games). :func:`planes_screen` chooses the step once
+and pairs the step's panel (here) with its whole sentences for the table page
+(planes_words.py, never drawn on the panel).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from companion.games import planes
@@ -27,8 +27,8 @@ from companion.games.planes.game import (
     turns_left,
 )
 from companion.ui.screen import LINE_WIDTH, Screen, fit
+from companion.ui.views import planes_words as words
 from companion.ui.views.menu import window
-from companion.ui.views.planes_words import words as planes_words
 
 #: Plane lines shown at once: four fit above the status bar.
 BOARD_LINES = 4
@@ -78,13 +78,17 @@ def _plane_line(state: PlanesState, index: int) -> str:
     return f"{colour_name(index):<6} {bar} {cubes}/{size} {owner}".rstrip()
 
 
-def _board(state: PlanesState, title: str, main: str) -> Screen:
+def _planes(state: PlanesState, title: str, main: str) -> Screen:
     """What to do in the large font, then four of the five planes at a time, scrolled so the
     cursor's colour always shows."""
     shown = window(len(BOARD_COLOURS), state.cursor, BOARD_LINES)
     lines = tuple(_plane_line(state, index) for index in shown)
     return Screen(title, lines, selected=state.cursor - shown.start, main=main,
                   more_above=shown.start > 0, more_below=shown.stop < len(BOARD_COLOURS))
+
+
+def _board(state: PlanesState) -> Screen:
+    return _planes(state, _track_title(state), "UP+1 DN-1 NEXT colour")
 
 
 def _why(state: PlanesState) -> str:
@@ -110,7 +114,7 @@ def _last_round(state: PlanesState) -> Screen:
     title = f"Finish round: {left} turn" + ("s" if left != 1 else "")
     if left == 0:
         title = "Round done: game over"
-    return _board(state, title, "hold NEXT: scores")
+    return _planes(state, title, "hold NEXT: scores")
 
 
 def _goals(state: PlanesState, seat: int) -> Screen:
@@ -154,9 +158,9 @@ def tie_break(result: dict[str, Any]) -> str | None:
     winner = players[winners[0]]
     level = [player for name, player in players.items()
              if name != winner["name"] and player["total"] == winner["total"]]
-    for key, words in TIE_BREAKS:
+    for key, named in TIE_BREAKS:
         if any(player[key] < winner[key] for player in level):
-            return words
+            return named
         level = [player for player in level if player[key] == winner[key]]
     return None
 
@@ -195,23 +199,19 @@ def _result(state: PlanesState, result: dict[str, Any]) -> Screen:
 
 
 def planes_screen(state: PlanesState, now: float) -> Screen:
-    """The screen for ``state`` (no clock in Planes; ``now`` is unused): the panel's, with the
-    full-text fields that say the step in whole sentences (planes_words.py)."""
-    return replace(_panel(state), **planes_words(state))
-
-
-def _panel(state: PlanesState) -> Screen:
-    """What the panel draws for ``state``."""
+    """The screen for ``state`` (no clock in Planes; ``now`` is unused): the step's panel with
+    its full-text fields, the step's whole sentences (planes_words.py)."""
     seat = current_player(state)
     match state.step:
         case "board":
-            return _board(state, _track_title(state), "UP+1 DN-1 NEXT colour")
+            return _board(state).with_words(words.board(state))
         case "trigger":
-            return _trigger(state)
+            return _trigger(state).with_words(words.trigger(state))
         case "last-round":
-            return _last_round(state)
+            return _last_round(state).with_words(words.last_round(state))
         case "goals" if seat is not None:
-            return _goals(state, seat)
+            return _goals(state, seat).with_words(words.goals(state, seat))
         case "boarded" if seat is not None:
-            return _boarded(state, seat)
-    return _result(state, planes.score(score_input(state)))
+            return _boarded(state, seat).with_words(words.boarded(state, seat))
+    scored = planes.score(score_input(state))
+    return _result(state, scored).with_words(words.result(state, scored))

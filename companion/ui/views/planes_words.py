@@ -1,11 +1,12 @@
 """Planes' steps in whole sentences: the screen model's full-text fields.
 
 The panel shows the boarding track and the planes in cut lines (companion/ui/views/planes.py);
-a phone at the table has room for whole sentences. :func:`words` gives, for any state, the
+a phone at the table has room for whole sentences. One function a step (:func:`board`,
+:func:`last_round`, :func:`trigger`, :func:`goals`, :func:`boarded`, :func:`result`) gives the
 step's name (``heading``), what the table does now (``say``), what comes after it (``then``),
 the planes as a list with the cursor's colour selected (``choices``, ``chosen``) and what
-every button does now (``keys``). The panel's pixels do not change: these fields are never
-drawn.
+every button does now (``keys``). The view (planes.py) chooses the step once and pairs its
+panel with these words; the panel's pixels do not change: these fields are never drawn.
 
 Rules it keeps: a label names what the gesture does at this state and nothing it does not do
 (no "Board" on a full plane or a missing grey plane, no "Take back" on an empty one, no
@@ -17,41 +18,24 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games import planes
+from companion.games.planes import game
 from companion.games.planes.data import CUBES_PER_PLAYER
 from companion.games.planes.game import (
     BOARD_COLOURS,
     MAX_GOAL_VP,
     PlanesState,
     colour_name,
-    current_player,
     full_colours,
     player_name,
     players_after,
-    score_input,
     slots,
     track,
-    trigger,
     turns_left,
 )
+from companion.ui.screen import Words
 
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
-
-
-def words(state: PlanesState) -> dict[str, Any]:
-    """The full-text fields of the screen for ``state`` (keyword arguments of
-    :class:`~companion.ui.screen.Screen`)."""
-    seat = current_player(state)
-    match state.step:
-        case "board" | "last-round":
-            return _board(state)
-        case "trigger":
-            return _trigger(state)
-        case "goals" if seat is not None:
-            return _goals(state, seat)
-        case "boarded" if seat is not None:
-            return _boarded(state, seat)
-    return _result(state)
 
 
 def _plane(state: PlanesState, index: int) -> str:
@@ -63,7 +47,9 @@ def _plane(state: PlanesState, index: int) -> str:
     return f"{colour_name(index)}: {state.cubes[index]} of {size} cubes{owner}"
 
 
-def _board(state: PlanesState) -> dict[str, Any]:
+def _planes(state: PlanesState, heading: str, say: str, then: str, more: Keys = ()) -> Words:
+    """The planes as a list, the cursor's colour chosen, and the keys that board its cubes
+    (then ``more``)."""
     index = state.cursor
     name = colour_name(index)
     cubes, size = state.cubes[index], slots(state, index)
@@ -72,27 +58,33 @@ def _board(state: PlanesState) -> dict[str, Any]:
         keys += (("up", f"Board a {name} cube"),)
     if cubes > 0:
         keys += (("down", f"Take a {name} cube back"),)
+    return {"heading": heading, "say": say, "then": then,
+            "choices": tuple(_plane(state, i) for i in range(len(BOARD_COLOURS))),
+            "chosen": index, "keys": (*keys, *more, *UNDO)}
+
+
+def board(state: PlanesState) -> Words:
+    """The ``board`` step: cubes go on the planes, the track counts them."""
     say = (f"Each cube boarded on any plane moves the boarding token one space: it is at "
            f"{track(state)} of {state.mark}. Pick a colour, then board its cubes as they go "
            "on.")
-    if state.step == "last-round":
-        left = turns_left(state)
-        keys += (("hold_next", "End the game: scores"),)
-        say = (f"The end is triggered: {left} more turn{'' if left == 1 else 's'} to finish "
-               "the round, then the game ends. Keep boarding cubes until then."
-               if left else "The round is done: the game is over. Hold NEXT for the scores.")
-        heading = "Planes: the last round"
-        then = "Next: the goal cards"
-    else:
-        heading = f"Planes: boarding track {track(state)} of {state.mark}"
-        then = f"The game ends after the round a plane fills or the track reaches {state.mark}"
-    return {"heading": heading, "say": say, "then": then,
-            "choices": tuple(_plane(state, i) for i in range(len(BOARD_COLOURS))),
-            "chosen": index, "keys": (*keys, *UNDO)}
+    then = f"The game ends after the round a plane fills or the track reaches {state.mark}"
+    return _planes(state, f"Planes: boarding track {track(state)} of {state.mark}", say, then)
 
 
-def _trigger(state: PlanesState) -> dict[str, Any]:
-    fired = trigger(state)
+def last_round(state: PlanesState) -> Words:
+    """The ``last-round`` step: boarding goes on until the round is done."""
+    left = turns_left(state)
+    say = (f"The end is triggered: {left} more turn{'' if left == 1 else 's'} to finish "
+           "the round, then the game ends. Keep boarding cubes until then."
+           if left else "The round is done: the game is over. Hold NEXT for the scores.")
+    return _planes(state, "Planes: the last round", say, "Next: the goal cards",
+                   (("hold_next", "End the game: scores"),))
+
+
+def trigger(state: PlanesState) -> Words:
+    """The ``trigger`` step: whose turn triggered the end."""
+    fired = game.trigger(state)
     if fired == planes.TRIGGER_PLANE_FULL:
         full = full_colours(state)
         why = f"The {full[0]} plane is full." if full else "A plane is full."
@@ -111,7 +103,8 @@ def _trigger(state: PlanesState) -> dict[str, Any]:
                      ("up", "Next player"), ("down", "Player before"), *UNDO)}
 
 
-def _goals(state: PlanesState, seat: int) -> dict[str, Any]:
+def goals(state: PlanesState, seat: int) -> Words:
+    """The ``goals`` step: ``seat``'s goal cards, one card's VP at a time."""
     name = player_name(seat)
     cards = state.cards
     listed = ", ".join(f"{value} VP" for value in cards) or "none yet"
@@ -130,7 +123,8 @@ def _goals(state: PlanesState, seat: int) -> dict[str, Any]:
             "then": f"Next: {name}'s cubes on their own plane", "keys": (*keys, *UNDO)}
 
 
-def _boarded(state: PlanesState, seat: int) -> dict[str, Any]:
+def boarded(state: PlanesState, seat: int) -> Words:
+    """The ``boarded`` step: ``seat``'s cubes on their own plane."""
     name = player_name(seat)
     keys: Keys = (("next", f"{name} boarded {state.boarded}"),)
     if state.boarded < CUBES_PER_PLAYER:
@@ -145,17 +139,17 @@ def _boarded(state: PlanesState, seat: int) -> dict[str, Any]:
             "keys": (*keys, *UNDO)}
 
 
-def _result(state: PlanesState) -> dict[str, Any]:
-    result = planes.score(score_input(state))
+def result(state: PlanesState, scored: dict[str, Any]) -> Words:
+    """The result's pages (``scored``: the game's score of ``state``, planes.score)."""
     pages = state.players + 1
-    winners = result["winners"]
-    totals = ", ".join(f"{player['name']} {player['total']} VP" for player in result["players"])
+    winners = scored["winners"]
+    totals = ", ".join(f"{player['name']} {player['total']} VP" for player in scored["players"])
     if state.page == 0:
         heading = ("Game over: " + " and ".join(winners) + " tie" if len(winners) > 1
                    else f"Game over: {winners[0]} wins")
         say = f"{totals}."
     else:
-        player = result["players"][state.page - 1]
+        player = scored["players"][state.page - 1]
         breakdown = player["breakdown"]
         heading = f"Game over: {player['name']}, {player['total']} VP"
         say = (f"{player['name']}: {player['goal_cards']} goal cards, {breakdown['goals']} VP; "
