@@ -68,6 +68,7 @@ from companion.games.now_boarding_v3.data import (
     PASSENGERS_PER_PLAYER_COLOUR,
     STEPS,
     VARIANTS,
+    Step,
 )
 from companion.games.now_boarding_v3.score import (
     airports_per_player,
@@ -102,9 +103,9 @@ OPTIONS: Final = (
                explain="Departure seconds; auto: the variant's own"),
 )
 
-ROUND_STEPS: Final = tuple(step.key for step in STEPS)  # departure, arrival, purchase
+ROUND_STEPS: Final[tuple[Step, ...]] = tuple(step.key for step in STEPS)  # departure, ...
 #: Steps where UP / DOWN change the Lost pile.
-LOST_STEPS: Final = ("arrival", "redeye-lost", "final-purchase")
+LOST_STEPS: Final[tuple[Step, ...]] = ("arrival", "redeye-lost", "final-purchase")
 OFF_TIMER: Final[dict[str, Any]] = {"state": "idle", "remaining": 0.0, "duration": 0.0}
 
 
@@ -116,7 +117,7 @@ class V3State:
     variant: str
     duration: int | None
     phase: str = "setup"
-    step: str = "setup"
+    step: Step = "setup"
     day: int = 1
     round: int = 1
     lost: int = 0
@@ -150,7 +151,8 @@ def lost_limit(state: V3State) -> int | None:
     return table_lost_limit(state.players) if state.variant == "advanced" else None
 
 
-def day_end_steps(day: int) -> tuple[str, ...]:
+def day_end_steps(day: int) -> tuple[Step, ...]:
+    """The steps that end day ``day``, in order (``score.end_of_day_steps``' keys)."""
     return tuple(step.key for step in end_of_day_steps(day))
 
 
@@ -269,7 +271,7 @@ class NowBoardingV3Game:
         if step == "setup":
             return self._departure(replace(state, phase="day"), state.day, 1)
         if step == "arrival":
-            following = day_end_steps(state.day)[0] if redeye(state) else "purchase"
+            following: Step = day_end_steps(state.day)[0] if redeye(state) else "purchase"
             return replace(state, step=following)
         if step == "purchase":
             return self._departure(state, state.day, state.round + 1)
