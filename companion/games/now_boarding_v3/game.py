@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Any, Final, assert_never
 
 from companion.core.buttons import Button
 from companion.core.game import (
@@ -267,24 +267,28 @@ class NowBoardingV3Game:
 
     def _advance(self, state: V3State) -> V3State:
         """The step after the current one (not Departure, which NEXT or the timer ends)."""
-        step = state.step
-        if step == "setup":
-            return self._departure(replace(state, phase="day"), state.day, 1)
-        if step == "arrival":
-            following: Step = day_end_steps(state.day)[0] if redeye(state) else "purchase"
-            return replace(state, step=following)
-        if step == "purchase":
-            return self._departure(state, state.day, state.round + 1)
-        if step == "game-over":
-            return replace(state, phase="score", step="entry", totals=(), draft=0)
-        steps = day_end_steps(state.day)
-        index = steps.index(step)
-        if index + 1 < len(steps):
-            following = steps[index + 1]
-            if following == "game-over":
-                return replace(state, step=following, reason="day-3")
-            return replace(state, step=following)
-        return self._departure(state, state.day + 1, 1)
+        match state.step:
+            case "setup":
+                return self._departure(replace(state, phase="day"), state.day, 1)
+            case "arrival":
+                following: Step = day_end_steps(state.day)[0] if redeye(state) else "purchase"
+                return replace(state, step=following)
+            case "purchase":
+                return self._departure(state, state.day, state.round + 1)
+            case "game-over":
+                return replace(state, phase="score", step="entry", totals=(), draft=0)
+            case "redeye-lost" | "final-purchase" | "shuffle-score-piles" | "new-city":
+                steps = day_end_steps(state.day)
+                index = steps.index(state.step)
+                if index + 1 < len(steps):
+                    following = steps[index + 1]
+                    if following == "game-over":
+                        return replace(state, step=following, reason="day-3")
+                    return replace(state, step=following)
+                return self._departure(state, state.day + 1, 1)
+            case "departure" | "entry" | "over":  # pragma: no cover - _press takes these
+                raise RuleError("not-allowed", f"NEXT does not advance {state.step}")
+        assert_never(state.step)
 
     def _departure(self, state: V3State, day: int, round_number: int) -> V3State:
         countdown = (Countdown(duration=float(state.duration))
