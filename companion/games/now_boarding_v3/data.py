@@ -93,9 +93,9 @@ class RoundStep:
 #: The steps of every round, in order; all players move to the next step together.
 STEPS: Final[tuple[RoundStep, ...]] = (
     RoundStep("departure", "Departure", True,
-         ("Draw new passengers (none in the Redeye)", "Load and depart planes")),
+              ("Draw new passengers (none in the Redeye)", "Load and depart planes")),
     RoundStep("arrival", "Arrival", False,
-         ("Receive and de-board planes", "Score or age passengers")),
+              ("Receive and de-board planes", "Score or age passengers")),
     RoundStep("purchase", "Purchase", False,
-         ("Spend scored passengers on infrastructure",)),
+              ("Spend scored passengers on infrastructure",)),
 )
