@@ -2,11 +2,15 @@
 step once.
 
 Each game view with a words module (companion/ui/views/<game>.py and <game>_words.py) pairs a
-step's panel with its whole sentences in one ``match state.step``; every arm and the
-fallback return ``<panel>.with_words(words.<step>(...))``. The words module has one public
-function a step, each used by that one match and by nothing else there, and no dispatch of
-its own. Its words are typed ``Words``: they can fill only the full-text fields, never a panel
-field, so the screen-words tests' "never a pixel" holds by construction.
+step's panel with its whole sentences in one ``match state.step``; every arm returns
+``<panel>.with_words(words.<step>(...))``. The match has no fallback: it names every step of
+the game's ``Step`` (a ``Literal``) and is followed by ``assert_never(state.step)``, so mypy
+fails when a step is missing and a step outside the type never gets another step's screen
+(tests/games/test_game_steps.py holds each ``Step`` against the steps the rules reach).
+The words module has one public function a step, each used by that one match and by nothing
+else there, and no dispatch of its own. Its words are typed ``Words``: they can fill only the
+full-text fields, never a panel field, so the screen-words tests' "never a pixel" holds by
+construction.
 """
 
 from __future__ import annotations
@@ -91,3 +95,23 @@ def test_view_steps_each_step_pairs_its_panel_with_its_words(view: str) -> None:
               and node.returns is not None and ast.unparse(node.returns) == "Words"}
     # Every step's words are said from this one place, and no words function is left over.
     assert set(said) == public
+
+
+@pytest.mark.parametrize("view", WORDED)
+def test_view_steps_the_match_has_no_fallback_and_ends_in_assert_never(view: str) -> None:
+    function = screen_function(tree(view), view)
+    (match,) = step_matches(tree(view))
+    for case in match.cases:
+        # Literal steps only (``"a" | "b"``): no ``case _``, no capture of whatever is left.
+        values = case.pattern.patterns if isinstance(case.pattern, ast.MatchOr) \
+            else [case.pattern]
+        assert all(isinstance(value, ast.MatchValue) for value in values), \
+            ast.unparse(case.pattern)
+    # A guarded step is named again unguarded below it: what the screen is when the guard fails.
+    guarded = {ast.unparse(case.pattern) for case in match.cases if case.guard is not None}
+    plain = {ast.unparse(case.pattern) for case in match.cases if case.guard is None}
+    assert guarded <= plain, f"{view}: a guard that fails falls out of the match"
+    index = next(number for number, node in enumerate(function.body)
+                 if ast.unparse(node) == ast.unparse(match))
+    assert [ast.unparse(node) for node in function.body[index + 1:]] == \
+        ["assert_never(state.step)"], f"{view}: the match must end the view function"

@@ -88,7 +88,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, assert_never
 
 from companion.core.buttons import Button
 from companion.core.game import (
@@ -117,6 +117,7 @@ from companion.games.now_boarding.rules import (
     Complaint,
     Flight,
     NowBoardingState,
+    Step,
     deck_empty,
     draw_count,
     elapsed,
@@ -279,7 +280,9 @@ class NowBoarding:
                 return self._ready(replace(state, round=state.round + 1))
             case "exit":
                 return self._exit(state)
-        raise RuleError("not-allowed", f"NEXT does nothing at {state.step}")  # pragma: no cover
+            case "over":  # step() refuses every input once the game is over
+                raise RuleError("not-allowed", "game over: BACK menu, hold BACK undo")
+        assert_never(state.step)
 
     def _passengers(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         if not deck_empty(state):
@@ -295,7 +298,8 @@ class NowBoarding:
             return state, plays or (Play("click"),)
         if state.stage_index + 1 < len(STAGES):
             changed = replace(state, stage_index=state.stage_index + 1, page=0)
-            step = "weather" if changed.weather[changed.stage_index] > 0 else "passengers"
+            step: Step = ("weather" if changed.weather[changed.stage_index] > 0
+                          else "passengers")
             return replace(changed, step=step), (Play("stage-change"),)
         return replace(state, final_round=True, step="upgrades", page=0), (Play("final-round"),)
 

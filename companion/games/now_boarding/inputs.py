@@ -33,11 +33,12 @@ from companion.games.now_boarding.rules import (
     upgrade_row,
 )
 
-Step = tuple[NowBoardingState, tuple[Play, ...]]
+#: What an input handler gives back: the new state and the tunes it plays.
+Outcome = tuple[NowBoardingState, tuple[Play, ...]]
 
 
 def hold_next(state: NowBoardingState,
-               now: float) -> Step:
+               now: float) -> Outcome:
     if state.step == "upgrades":
         return buy(state)
     if state.step != "flight":
@@ -53,7 +54,7 @@ def hold_next(state: NowBoardingState,
 
 
 def up_down(state: NowBoardingState,
-             direction: int) -> Step:
+             direction: int) -> Outcome:
     match state.step:
         case "anger":
             state = replace(state, page=1)  # UP / DOWN on the cubes page: to the count
@@ -94,7 +95,7 @@ def up_down(state: NowBoardingState,
     raise RuleError("not-allowed", "NEXT moves on; UP/DOWN do nothing here")
 
 
-def buy(state: NowBoardingState) -> Step:
+def buy(state: NowBoardingState) -> Outcome:
     player, item = upgrade_row(state)
     label = f"P{player + 1}"
     if item in TEMP_ITEMS:

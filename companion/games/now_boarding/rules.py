@@ -2,11 +2,16 @@
 
 The state machine that changes the state is game.py; the JSON and the game record are
 record.py. See game.py's docstring for the rules and the readings chosen.
+
+:data:`Step` is the one owner of the step names: a closed ``Literal``, so the state holds no
+other name and a ``match`` on ``state.step`` that misses one is a mypy error. The names are
+the ``step`` strings of the state JSON (CONTRACT.md section 3).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from companion.core.game import (
     OptionSpec,
@@ -24,6 +29,10 @@ from companion.games.now_boarding.data import (
     TEMP_PRICES,
     UPGRADE_ITEMS,
 )
+
+#: Every step of the game, in the order a game first meets them (game.py's docstring).
+Step = Literal["setup", "passengers", "vip", "weather", "ready", "flight", "anger", "upgrades",
+               "exit", "over"]
 
 
 def _is_seed(value: str) -> bool:
@@ -109,7 +118,7 @@ class NowBoardingState:
     vip_decks: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     countdown: Countdown | None
     phase: str = "setup"
-    step: str = "setup"
+    step: Step = "setup"
     page: int = 0
     stage_index: int = 0
     round: int = 1

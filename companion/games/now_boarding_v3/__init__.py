@@ -35,6 +35,7 @@ from companion.games.now_boarding_v3.data import (
     STEPS,
     UPGRADED_JET_RANGE,
     VARIANTS,
+    RoundStep,
     Step,
 )
 from companion.games.now_boarding_v3.game import NowBoardingV3Game, V3State
@@ -78,6 +79,7 @@ __all__ = [
     "VARIANTS",
     "DayEndStep",
     "NowBoardingV3Game",
+    "RoundStep",
     "Step",
     "V3State",
     "airports_per_player",

@@ -3,13 +3,19 @@
 Player counts, variants, the schedule (days, rounds, the Redeye, a round's steps), airports per
 day, the cities added, equipment, purchase prices and the rating bands. Nothing here changes
 during a game.
+
+:data:`Step` is the one owner of the box's step names (the ``step`` strings of the state JSON):
+a closed ``Literal`` that the round's steps (:data:`STEPS`), the day's end
+(``score.end_of_day_steps``) and the state (``game.V3State``) choose from, so no step name is
+written anywhere as a free string and a ``match`` that misses one is a mypy error. It lives
+here, the lowest module of the package, because the schedule's tables name steps too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 GAME: Final = "now-boarding-v3"
 
@@ -67,22 +73,29 @@ RATINGS: Final[tuple[tuple[int, str], ...]] = (
 )
 
 
+#: Every step of a game on the box, in the order a game meets them: the setup checklist, a
+#: round's steps, the Redeye's day's end (``score.end_of_day_steps``: ``game-over`` after day 3,
+#: or when a Departure finds too few tiles), the score entry, the end.
+Step = Literal["setup", "departure", "arrival", "purchase", "redeye-lost", "final-purchase",
+               "shuffle-score-piles", "new-city", "game-over", "entry", "over"]
+
+
 @dataclass(frozen=True)
-class Step:
+class RoundStep:
     """One step of a round: ``timed`` says whether the advanced variant runs the timer."""
 
-    key: str
+    key: Step
     title: str
     timed: bool
     tasks: tuple[str, ...]
 
 
 #: The steps of every round, in order; all players move to the next step together.
-STEPS: Final[tuple[Step, ...]] = (
-    Step("departure", "Departure", True,
-         ("Draw new passengers (none in the Redeye)", "Load and depart planes")),
-    Step("arrival", "Arrival", False,
-         ("Receive and de-board planes", "Score or age passengers")),
-    Step("purchase", "Purchase", False,
-         ("Spend scored passengers on infrastructure",)),
+STEPS: Final[tuple[RoundStep, ...]] = (
+    RoundStep("departure", "Departure", True,
+              ("Draw new passengers (none in the Redeye)", "Load and depart planes")),
+    RoundStep("arrival", "Arrival", False,
+              ("Receive and de-board planes", "Score or age passengers")),
+    RoundStep("purchase", "Purchase", False,
+              ("Spend scored passengers on infrastructure",)),
 )

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Any, Final, assert_never
 
 from companion.core.buttons import Button
 from companion.core.game import (
@@ -68,6 +68,7 @@ from companion.games.now_boarding_v3.data import (
     PASSENGERS_PER_PLAYER_COLOUR,
     STEPS,
     VARIANTS,
+    Step,
 )
 from companion.games.now_boarding_v3.score import (
     airports_per_player,
@@ -102,9 +103,9 @@ OPTIONS: Final = (
                explain="Departure seconds; auto: the variant's own"),
 )
 
-ROUND_STEPS: Final = tuple(step.key for step in STEPS)  # departure, arrival, purchase
+ROUND_STEPS: Final[tuple[Step, ...]] = tuple(step.key for step in STEPS)  # departure, ...
 #: Steps where UP / DOWN change the Lost pile.
-LOST_STEPS: Final = ("arrival", "redeye-lost", "final-purchase")
+LOST_STEPS: Final[tuple[Step, ...]] = ("arrival", "redeye-lost", "final-purchase")
 OFF_TIMER: Final[dict[str, Any]] = {"state": "idle", "remaining": 0.0, "duration": 0.0}
 
 
@@ -116,7 +117,7 @@ class V3State:
     variant: str
     duration: int | None
     phase: str = "setup"
-    step: str = "setup"
+    step: Step = "setup"
     day: int = 1
     round: int = 1
     lost: int = 0
@@ -150,7 +151,8 @@ def lost_limit(state: V3State) -> int | None:
     return table_lost_limit(state.players) if state.variant == "advanced" else None
 
 
-def day_end_steps(day: int) -> tuple[str, ...]:
+def day_end_steps(day: int) -> tuple[Step, ...]:
+    """The steps that end day ``day``, in order (``score.end_of_day_steps``' keys)."""
     return tuple(step.key for step in end_of_day_steps(day))
 
 
@@ -265,24 +267,28 @@ class NowBoardingV3Game:
 
     def _advance(self, state: V3State) -> V3State:
         """The step after the current one (not Departure, which NEXT or the timer ends)."""
-        step = state.step
-        if step == "setup":
-            return self._departure(replace(state, phase="day"), state.day, 1)
-        if step == "arrival":
-            following = day_end_steps(state.day)[0] if redeye(state) else "purchase"
-            return replace(state, step=following)
-        if step == "purchase":
-            return self._departure(state, state.day, state.round + 1)
-        if step == "game-over":
-            return replace(state, phase="score", step="entry", totals=(), draft=0)
-        steps = day_end_steps(state.day)
-        index = steps.index(step)
-        if index + 1 < len(steps):
-            following = steps[index + 1]
-            if following == "game-over":
-                return replace(state, step=following, reason="day-3")
-            return replace(state, step=following)
-        return self._departure(state, state.day + 1, 1)
+        match state.step:
+            case "setup":
+                return self._departure(replace(state, phase="day"), state.day, 1)
+            case "arrival":
+                following: Step = day_end_steps(state.day)[0] if redeye(state) else "purchase"
+                return replace(state, step=following)
+            case "purchase":
+                return self._departure(state, state.day, state.round + 1)
+            case "game-over":
+                return replace(state, phase="score", step="entry", totals=(), draft=0)
+            case "redeye-lost" | "final-purchase" | "shuffle-score-piles" | "new-city":
+                steps = day_end_steps(state.day)
+                index = steps.index(state.step)
+                if index + 1 < len(steps):
+                    following = steps[index + 1]
+                    if following == "game-over":
+                        return replace(state, step=following, reason="day-3")
+                    return replace(state, step=following)
+                return self._departure(state, state.day + 1, 1)
+            case "departure" | "entry" | "over":  # pragma: no cover - _press takes these
+                raise RuleError("not-allowed", f"NEXT does not advance {state.step}")
+        assert_never(state.step)
 
     def _departure(self, state: V3State, day: int, round_number: int) -> V3State:
         countdown = (Countdown(duration=float(state.duration))

@@ -46,6 +46,7 @@ from companion.games.now_boarding_v3.data import (
     REDEYE_ROUND,
     ROUNDS_PER_DAY,
     VARIANTS,
+    Step,
 )
 from companion.games.scoring import (
     JsonObject,
@@ -65,7 +66,7 @@ from companion.games.scoring import (
 class DayEndStep:
     """A task done at the end of a day, after the Redeye round's steps (or during them)."""
 
-    key: str
+    key: Step
     text: str
 
 

@@ -42,6 +42,10 @@ Rules enforced (a refused button raises :class:`RuleError` and changes nothing):
 ``result`` is ``None`` until the last player is done, then exactly ``score(entry)``; the state
 object adds ``entry``, the score input entered so far (every player, those not yet entered
 with an empty plane), so it can be fed to ``companion score overbooked``.
+
+:data:`Step` is the one owner of the step names (the ``step`` strings of the state JSON): a
+closed ``Literal``, so the state holds no other name and a ``match`` on ``state.step`` that
+misses one is a mypy error.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal, assert_never
 
 from companion.core.buttons import Button
 from companion.core.game import (
@@ -93,7 +97,11 @@ SCENARIO_ALIASES: dict[str, str] = {
 }
 """The menu's short names for the solo scenarios (the full ids fit no menu line)."""
 
-COUNT_NAMES: dict[str, str] = {
+Step = Literal["events", "seats", "overbooked", "vouchers", "bonus-cards", "result"]
+"""Every step of the entry, in order (the module docstring); the counting steps are the three
+keys of :data:`COUNT_NAMES`."""
+
+COUNT_NAMES: dict[Step, str] = {
     "overbooked": "overbooked passengers", "vouchers": "vouchers", "bonus-cards": "bonus cards"}
 
 AUTO_BOARD = "auto"
@@ -159,7 +167,7 @@ class OverbookedEntryState:
     solo: tuple[str, str] | None
     """(scenario id, difficulty) in a solo game."""
     sheets: tuple[Sheet, ...]
-    step: str
+    step: Step
     player: int = 0
     cursor: int = 0
     """The seat (reading order) in ``seats``, the event card in ``events``."""
@@ -177,12 +185,12 @@ class OverbookedEntryState:
         return self.sheets[self.player]
 
 
-def _count_of(sheet: Sheet, step: str) -> int:
+def _count_of(sheet: Sheet, step: Step) -> int:
     return {"overbooked": sheet.overbooked, "vouchers": sheet.vouchers,
             "bonus-cards": sheet.bonus_cards}[step]
 
 
-def _with_count(sheet: Sheet, step: str, value: int) -> Sheet:
+def _with_count(sheet: Sheet, step: Step, value: int) -> Sheet:
     if step == "overbooked":
         return replace(sheet, overbooked=value)
     if step == "vouchers":
@@ -285,7 +293,9 @@ class OverbookedEntry:
                 return self._seats(state, action)
             case "overbooked" | "vouchers" | "bonus-cards":
                 return self._count(state, action)
-        return self._result(state, action)
+            case "result":
+                return self._result(state, action)
+        assert_never(state.step)
 
     def _events(self, state: OverbookedEntryState,
                 action: GameAction) -> tuple[OverbookedEntryState, tuple[Play, ...]]:

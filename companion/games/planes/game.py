@@ -33,13 +33,17 @@ Buttons (BACK is the box's: a press opens the menu, a hold undoes the last actio
 - ``over`` / ``result``: NEXT / UP page forward, DOWN back: the ranking, then one page per player.
 
 Illegal input raises :class:`RuleError` with a short reason and never changes the state.
+
+:data:`Step` is the one owner of the step names (the ``step`` strings of the state JSON): a
+closed ``Literal``, so the state holds no other name and a ``match`` on ``state.step`` that
+misses one is a mypy error.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Any, Final, Literal, assert_never
 
 from companion.core.buttons import Button
 from companion.core.game import (
@@ -93,8 +97,10 @@ OPTIONS: Final = (
                explain="Grey planes on the board"),
 )
 
-PLAY_STEPS: Final = ("board", "trigger", "last-round")
-SCORE_STEPS: Final = ("goals", "boarded")
+#: Every step of the game, in the order a game meets them (the module docstring).
+Step = Literal["board", "trigger", "last-round", "goals", "boarded", "result"]
+PLAY_STEPS: Final[tuple[Step, ...]] = ("board", "trigger", "last-round")
+SCORE_STEPS: Final[tuple[Step, ...]] = ("goals", "boarded")
 
 
 @dataclass(frozen=True)
@@ -112,7 +118,7 @@ class PlanesState:
     players: int
     mark: int
     grey_planes: int
-    step: str = "board"
+    step: Step = "board"
     cubes: tuple[int, ...] = (0,) * len(BOARD_COLOURS)
     cursor: int = 0
     seat: int = 0
@@ -190,8 +196,15 @@ def score_input(state: PlanesState) -> dict[str, Any]:
                         for seat, entry in enumerate(state.entries)]}
 
 
+def entering(state: PlanesState) -> int:
+    """The seat whose score is being entered at ``goals`` / ``boarded``: the seats before it
+    are entered (``boarded`` of the last seat moves on to ``result``)."""
+    return len(state.entries)
+
+
 def current_player(state: PlanesState) -> int | None:
-    return len(state.entries) if state.phase == "score" else None
+    """The seat being entered during the score entry; None while boarding and at the result."""
+    return entering(state) if state.phase == "score" else None
 
 
 # -- the game ----------------------------------------------------------------------------------
@@ -234,15 +247,18 @@ class PlanesGame:
             raise RuleError("not-allowed", "that does nothing here")
         if kind == "hold" and button in (Button.UP, Button.DOWN):
             kind = "press"  # a held UP / DOWN repeats on the box: treat it as a press
-        if state.step in ("board", "last-round"):
-            return self._board(state, kind, button)
-        if state.step == "trigger":
-            return self._trigger(state, kind, button)
-        if state.step == "goals":
-            return self._goals(state, kind, button)
-        if state.step == "boarded":
-            return self._boarded(state, kind, button)
-        return self._result(state, kind, button)
+        match state.step:
+            case "board" | "last-round":
+                return self._board(state, kind, button)
+            case "trigger":
+                return self._trigger(state, kind, button)
+            case "goals":
+                return self._goals(state, kind, button)
+            case "boarded":
+                return self._boarded(state, kind, button)
+            case "result":
+                return self._result(state, kind, button)
+        assert_never(state.step)
 
     # -- play ------------------------------------------------------------------------------
 
@@ -291,7 +307,7 @@ class PlanesGame:
                button: Button) -> tuple[PlanesState, tuple[Play, ...]]:
         if kind == "hold":
             cards = (*state.cards, state.draft) if state.draft else state.cards
-            seat = len(state.entries)
+            seat = entering(state)
             own = min(state.cubes[seat], CUBES_PER_PLAYER)
             return (replace(state, step="boarded", cards=cards, draft=0, boarded=own),
                     (Play("click"),))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from typing import assert_never
 
 from companion.games.flight_plan.banker import deactivation_value
 from companion.games.flight_plan.choices import (
@@ -85,7 +86,8 @@ SCENES: dict[str, tuple[str, ...]] = {
 def flight_plan_screen(state: FlightPlanState, now: float) -> Screen:
     """The screen for ``state`` (``now`` is unused: the bank has no timer): the step's panel
     with its full-text fields, the step in whole sentences (flight_plan_words.py). The match
-    names every step of the game's ``Step``: mypy says so when one is missing."""
+    names every step of the game's ``Step`` and has no fallback: mypy says so when one is
+    missing."""
     match state.step:
         case "deal":
             return _deal(state).with_words(words.deal(state))
@@ -111,6 +113,7 @@ def flight_plan_screen(state: FlightPlanState, now: float) -> Screen:
             return _win(state).with_words(words.win(state))
         case "over":
             return _over(state).with_words(words.over(state))
+    assert_never(state.step)
 
 
 # -- helpers -------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ panel (here) with its whole sentences for the table page (now_boarding_words.py)
 from __future__ import annotations
 
 import textwrap
+from typing import assert_never
 
 from companion.core.timer import TimerState
 from companion.games.now_boarding import data
@@ -101,7 +102,8 @@ def _to_win_line(state: NowBoardingState) -> str:
 
 def now_boarding_screen(state: NowBoardingState, now: float) -> Screen:
     """The screen for ``state`` at ``now``: the step's panel with its full-text fields, the
-    step in whole sentences for the table page (now_boarding_words.py)."""
+    step in whole sentences for the table page (now_boarding_words.py). The match names every
+    step of the game's ``Step`` and has no fallback: mypy says so when one is missing."""
     match state.step:
         case "setup":
             return _setup(state).with_words(words.setup(state))
@@ -121,7 +123,9 @@ def now_boarding_screen(state: NowBoardingState, now: float) -> Screen:
             return _upgrades(state).with_words(words.upgrades(state))
         case "exit":
             return _exit(state).with_words(words.exit(state))
-    return _over(state).with_words(words.over(state))
+        case "over":
+            return _over(state).with_words(words.over(state))
+    assert_never(state.step)
 
 
 # -- setup --------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ table page (now_boarding_v3_words.py, never drawn on the panel).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from companion.core.timer import TimerState
 from companion.games import now_boarding_v3 as v3
@@ -246,7 +246,9 @@ def _lose(state: V3State) -> Screen:
 
 def now_boarding_v3_screen(state: V3State, now: float) -> Screen:
     """The screen for ``state`` at ``now``: the step's panel with its full-text fields, the
-    step in whole sentences for the table page (now_boarding_v3_words.py)."""
+    step in whole sentences for the table page (now_boarding_v3_words.py). The match names
+    every step of the game's ``Step`` and has no fallback: mypy says so when one is missing.
+    ``over`` is two screens: a game lost on the Lost pile, else the scored result."""
     match state.step:
         case "setup":
             return _setup(state).with_words(words.setup(state))
@@ -264,6 +266,8 @@ def now_boarding_v3_screen(state: V3State, now: float) -> Screen:
             return _shuffle_score_piles(state).with_words(words.shuffle_score_piles(state))
         case "new-city":
             return _new_city(state).with_words(words.new_city(state))
+        case "game-over":
+            return _game_over(state).with_words(words.game_over(state))
         case "entry":
             return _entry(state).with_words(words.entry(state))
         case "over" if state.reason == "lost":
@@ -271,4 +275,4 @@ def now_boarding_v3_screen(state: V3State, now: float) -> Screen:
         case "over":
             scored = v3.score(score_input(state))
             return _result(state, scored).with_words(words.result(state, scored))
-    return _game_over(state).with_words(words.game_over(state))
+    assert_never(state.step)

@@ -16,7 +16,7 @@ whole sentences for the table page (overbooked_words.py, never drawn on the pane
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from companion.games.overbooked.events import EVENT_CARDS, EVENT_IDS
 from companion.games.overbooked.game import (
@@ -102,7 +102,8 @@ SCENARIO_TITLES = {
 
 def overbooked_screen(state: OverbookedEntryState, now: float) -> Screen:
     """The screen for ``state`` (nothing here depends on ``now``): the step's panel with its
-    full-text fields, the step's whole sentences (overbooked_words.py)."""
+    full-text fields, the step's whole sentences (overbooked_words.py). The match names every
+    step of the game's ``Step`` and has no fallback: mypy says so when one is missing."""
     match state.step:
         case "events":
             return _events(state).with_words(words.events(state))
@@ -110,9 +111,11 @@ def overbooked_screen(state: OverbookedEntryState, now: float) -> Screen:
             return _seats(state).with_words(words.seats(state))
         case "overbooked" | "vouchers" | "bonus-cards":
             return _count(state).with_words(words.count(state))
-    scored = result_of(state)
-    assert scored is not None
-    return _result(state, scored).with_words(words.result(state, scored))
+        case "result":
+            scored = result_of(state)
+            assert scored is not None, "the result step always holds its result"
+            return _result(state, scored).with_words(words.result(state, scored))
+    assert_never(state.step)
 
 
 # -- entry ----------------------------------------------------------------------------------------

@@ -9,14 +9,14 @@ and pairs the step's panel (here) with its whole sentences for the table page
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from companion.games import planes
 from companion.games.planes.game import (
     BOARD_COLOURS,
     PlanesState,
     colour_name,
-    current_player,
+    entering,
     full_colours,
     player_name,
     players_after,
@@ -200,8 +200,8 @@ def _result(state: PlanesState, result: dict[str, Any]) -> Screen:
 
 def planes_screen(state: PlanesState, now: float) -> Screen:
     """The screen for ``state`` (no clock in Planes; ``now`` is unused): the step's panel with
-    its full-text fields, the step's whole sentences (planes_words.py)."""
-    seat = current_player(state)
+    its full-text fields, the step's whole sentences (planes_words.py). The match names every
+    step of the game's ``Step`` and has no fallback: mypy says so when one is missing."""
     match state.step:
         case "board":
             return _board(state).with_words(words.board(state))
@@ -209,9 +209,13 @@ def planes_screen(state: PlanesState, now: float) -> Screen:
             return _trigger(state).with_words(words.trigger(state))
         case "last-round":
             return _last_round(state).with_words(words.last_round(state))
-        case "goals" if seat is not None:
+        case "goals":
+            seat = entering(state)
             return _goals(state, seat).with_words(words.goals(state, seat))
-        case "boarded" if seat is not None:
+        case "boarded":
+            seat = entering(state)
             return _boarded(state, seat).with_words(words.boarded(state, seat))
-    scored = planes.score(score_input(state))
-    return _result(state, scored).with_words(words.result(state, scored))
+        case "result":
+            scored = planes.score(score_input(state))
+            return _result(state, scored).with_words(words.result(state, scored))
+    assert_never(state.step)
