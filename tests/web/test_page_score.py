@@ -344,3 +344,45 @@ def test_now_boarding_score_it_defaults_to_the_game_just_played(running_box, pho
     assert_documented_play(play)
     assert play["game"]["bggId"] == 231567
     assert [p["winner"] for p in play["players"]] == [True, True, True]
+
+
+def test_a_form_that_waits_for_the_box_never_replaces_the_one_chosen_since(running_box, phone):
+    """Now Boarding's form waits for the box (the last game's count) before it is drawn; a
+    player who picks Overbooked meanwhile keeps the Overbooked form when that answer comes.
+    The box's answer is held back in the page (its fetch waits on a gate the script opens
+    once the Overbooked form is drawn), so the late answer always comes last."""
+    page = phone
+    page.click("#tab-score")
+    expect(page.locator("#ob-player-0 .plane")).to_be_visible()
+    drawn = page.evaluate("""async () => {
+        const score = await import("/static/score.js");  // the page's own module
+        const fetched = window.fetch;
+        let open, asked;
+        const gate = new Promise((resolve) => { open = resolve; });
+        const waiting = new Promise((resolve) => { asked = resolve; });
+        window.fetch = async (...request) => {
+            const held = String(request[0]).startsWith("/api/state");
+            if (held) asked();
+            const answer = await fetched(...request);
+            if (held) await gate;
+            return answer;
+        };
+        try {
+            const choice = document.querySelector("#score-game");
+            choice.value = "now-boarding";
+            const late = score.buildScoreForm();
+            await waiting;  // it chose Now Boarding and asks the box
+            choice.value = "overbooked";
+            await score.buildScoreForm();
+            open();
+            await late;
+        } finally {
+            window.fetch = fetched;
+        }
+        return {chosen: document.querySelector("#score-game").value,
+                plane: document.querySelectorAll("#ob-player-0 .seat").length,
+                complaints: document.querySelectorAll("#score-complaints").length};
+    }""")
+    assert drawn["chosen"] == "overbooked"
+    assert drawn["complaints"] == 0, drawn  # no Now Boarding form under the Overbooked choice
+    assert drawn["plane"] > 0, drawn
