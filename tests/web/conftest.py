@@ -191,6 +191,10 @@ def open_stream():
 # /usr/bin/chromium, which tools/test installs. Without it these tests fail; never skip them.
 
 CHROMIUM = "/usr/bin/chromium"
+WAIT_MS = 10_000
+"""How long a browser test waits for the page: for an action (each context's default timeout)
+and for an ``expect`` (Playwright's own default, 5 s, is short for a loaded 2-core CI machine
+running the box, Chromium and the test at once)."""
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 412, "height": 915}
@@ -283,11 +287,12 @@ def browser():
     """Headless Chromium from the distribution (one for the whole session: it starts once)."""
     from pathlib import Path
 
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: the table page's browser tests need Debian's "
                     "chromium (tools/test installs it as root: apt-get install chromium)")
+    expect.set_options(timeout=WAIT_MS)
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
                                               headless=True)
@@ -302,7 +307,7 @@ def open_page(browser):
 
     def open_one(url, viewport=PHONE):
         context = browser.new_context(viewport=viewport, device_scale_factor=1)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         page = context.new_page()
         page.goto(url)

@@ -54,13 +54,18 @@ def phone_page(browser, running_box):
 
 
 def open_tab(page, tab):
+    """Open a tab and wait for what it fetches to be drawn (History: the games and the end of
+    "Loading…"; Score: the chosen game's form), and for the page's fonts: axe, the sizes and
+    the overflow are read from the tab as it will stay, not half drawn."""
     page.locator(f"#tab-{tab}").tap()
     expect(page.locator(f"#view-{tab}")).to_be_visible()
     if tab == "history":
         expect(page.locator("details.history-game").first).to_be_visible()
+        expect(page.locator("#history-message")).to_have_text("")
     if tab == "score":
         expect(page.locator("#score-game option").first).to_be_attached()
-    page.wait_for_timeout(200)  # the tab's own fetches and layout settle
+        expect(page.locator("#score-form > *").first).to_be_attached()
+    page.evaluate("document.fonts.ready.then(() => true)")
 
 
 def serious_violations(page):

@@ -17,6 +17,7 @@ With ``pytest --regen-golden`` the Score tab's screenshot goes to
 docs/screens/score-overbooked.png (look at it); otherwise to a temporary folder.
 """
 
+import contextlib
 import itertools
 import json
 import re
@@ -26,10 +27,12 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 PHONE = {"width": 360, "height": 740}
+WAIT_MS = 10_000
 MAX_TAPS = 30
 BGSTATS_PREFIX = "bgstats://app.bgstatsapp.com/createPlay.html?data="
 
@@ -56,7 +59,7 @@ def phone(browser, running_box, request, tmp_path):
     """The page on a 360x740 touch phone, live; its screenshot folder."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=1, has_touch=True,
                                   is_mobile=True)
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     page.goto(running_box.url)
     expect(page.locator("#link-status")).to_have_text("Live")
@@ -84,12 +87,14 @@ class Finger:
         locator.evaluate("(node) => node.scrollIntoView({block: 'center'})")
 
     def tap(self, locator):
+        expect(locator).to_be_visible()  # a panel the last tap opens is drawn after that tap
         self.into_view(locator)
         self.page.touchscreen.tap(*self.centre(locator))
         self.gestures += 1
 
     def drag(self, locators):
         """One finger down on the first, through every one in turn (in small steps), up."""
+        expect(locators[0]).to_be_visible()
         self.into_view(locators[0])
         points = [self.centre(locator) for locator in locators]
         self._touch("touchStart", *points[0])
@@ -109,13 +114,38 @@ def seat(page, player, row, column):
                         f"[data-column='{column}']")
 
 
+SEATS_JS = """(player) => [...document.querySelectorAll(`#ob-player-${player} .plane-row`)]
+    .map((line) => [...line.children].slice(1)
+      .map((cell) => cell.classList.contains('aisle') ? '|' : cell.dataset.seat)
+      .join(''))"""
+
+
 def seats_of(page, player):
-    return page.evaluate(
-        """(player) => [...document.querySelectorAll(`#ob-player-${player} .plane-row`)]
-             .map((line) => [...line.children].slice(1)
-               .map((cell) => cell.classList.contains('aisle') ? '|' : cell.dataset.seat)
-               .join(''))""",
-        player)
+    """The player's plane as the page shows it now, a row of text per plane row."""
+    return page.evaluate(SEATS_JS, player)
+
+
+def settled_seats(page, player, want):
+    """The player's plane once it is what ``want`` says (every row, as a list; or some rows,
+    as {row index: text}), waited for as ``expect`` waits; as it is then, if it never got
+    there (the caller's assertion says how it differs). The page paints on touch input, which
+    Chromium may hand to the page after the touch command returned (a finger's moves wait for
+    the next frame), so a read straight after a tap or a drag can see the plane before it."""
+    rows = dict(enumerate(want)) if isinstance(want, list) else want
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(
+            f"""([player, rows]) => {{
+                const seats = ({SEATS_JS})(player);
+                return Object.entries(rows).every(([index, text]) => seats[index] === text);
+            }}""", arg=[player, {str(index): text for index, text in rows.items()}],
+            timeout=WAIT_MS)
+    return seats_of(page, player)
+
+
+def painted(page, player, seats, brush):
+    """Wait until each of ``seats`` ((row, column), counted from 1) shows ``brush``."""
+    for row, column in seats:
+        expect(seat(page, player, row, column)).to_have_attribute("data-seat", brush)
 
 
 def overflow(page, root="#view-score"):
@@ -180,16 +210,22 @@ def test_a_full_overbooked_plane_in_at_most_30_taps_scores_as_the_cli(running_bo
         expect(page.locator(f".palette .brush[data-brush='{brush}']")).to_have_attribute(
             "aria-checked", "true")
         for stroke in strokes:
+            # Each stroke is painted before the next one scrolls the plane: a finger's moves
+            # still waiting for their frame would land on other seats after the scroll.
             if how == "fill":
                 finger.tap(page.locator(f"#ob-player-0 .fill-row[data-row='{stroke}']"))
+                row = PLANE[stroke - 1]
+                painted(page, 0, [(stroke, column) for column, letter
+                                  in enumerate(row, start=1) if letter != "|"], brush)
             else:
                 finger.drag([seat(page, 0, row, column) for row, column in stroke])
-    assert seats_of(page, 0) == PLANE
+                painted(page, 0, stroke, brush)
+    assert settled_seats(page, 0, PLANE) == PLANE
     entered_in = finger.gestures
     assert entered_in <= MAX_TAPS
     finger.tap(page.locator("#ob-tab-1"))
     finger.tap(page.locator("#ob-copy-1"))
-    assert seats_of(page, 1) == PLANE
+    assert settled_seats(page, 1, PLANE) == PLANE
     print(f"\nOverbooked: a full 50-seat plane in {entered_in} taps and drags; "
           f"the second plane copied in 2 more")
 
@@ -229,20 +265,22 @@ def test_a_full_overbooked_plane_in_at_most_30_taps_scores_as_the_cli(running_bo
     kept = newest_game(running_box)
     assert kept["game"] == "overbooked" and kept["result"] == reply
     assert kept["options"]["entered"] == "score"
-    assert page.locator("#score-kept").get_attribute("data-game-id") == str(kept["id"])
+    expect(page.locator("#score-kept")).to_have_attribute("data-game-id", str(kept["id"]))
     play = decoded(kept["bgstats"])
     assert_documented_play(play)
     assert [p["score"] for p in play["players"]] == [p["total"] for p in reply["players"]]
 
     # No BG Stats app in this browser: the page says so and offers the text and a QR code.
     link = page.locator("#score-result a.bgstats")
-    assert link.get_attribute("href") == kept["bgstats"]
+    expect(link).to_have_attribute("href", kept["bgstats"])
     link.click()
     expect(page.locator("#score-result .bgstats-note")).to_contain_text("did not open")
     expect(page.locator("#score-result .bgstats-text code")).to_have_text(kept["bgstats"])
     qr = page.locator("#score-result img.bgstats-qr")
     expect(qr).to_be_visible()
-    assert page.evaluate("(img) => img.complete && img.naturalWidth > 0", qr.element_handle())
+    # Shown is not loaded: the picture arrives from the box after the panel opens.
+    page.wait_for_function("(img) => img.complete && img.naturalWidth > 0",
+                           arg=qr.element_handle(), timeout=WAIT_MS)
     reach, what = overflow(page)
     assert reach <= 0, what
 
@@ -258,15 +296,17 @@ def test_seat_tools_copy_clear_and_the_keyboard(running_box, phone):
     page.select_option("#score-game", "overbooked")
     page.click(".palette .brush[data-brush='G']")
     page.click("#ob-player-0 .fill-row[data-row='2']")
-    assert seats_of(page, 0)[1] == "GGG|GGGG|GGG"
+    assert settled_seats(page, 0, {1: "GGG|GGGG|GGG"})[1] == "GGG|GGGG|GGG"
+    first = seats_of(page, 0)
     page.click("#ob-tab-1")
     page.click("#ob-copy-1")
-    assert seats_of(page, 1) == seats_of(page, 0)
+    assert settled_seats(page, 1, first) == first
     seat(page, 1, 2, 1).focus()
     page.keyboard.press("Enter")       # a keyboard press paints too: G on a G seat empties it
-    assert seats_of(page, 1)[1] == ".GG|GGGG|GGG"
+    assert settled_seats(page, 1, {1: ".GG|GGGG|GGG"})[1] == ".GG|GGGG|GGG"
     page.click("#ob-clear-1")
-    assert set("".join(seats_of(page, 1))) <= {".", "|"}
+    empty = [re.sub(r"[^|]", ".", row) for row in first]
+    assert set("".join(settled_seats(page, 1, empty))) <= {".", "|"}
     assert seats_of(page, 0)[1] == "GGG|GGGG|GGG"   # the other plane is untouched
 
 
@@ -304,3 +344,45 @@ def test_now_boarding_score_it_defaults_to_the_game_just_played(running_box, pho
     assert_documented_play(play)
     assert play["game"]["bggId"] == 231567
     assert [p["winner"] for p in play["players"]] == [True, True, True]
+
+
+def test_a_form_that_waits_for_the_box_never_replaces_the_one_chosen_since(running_box, phone):
+    """Now Boarding's form waits for the box (the last game's count) before it is drawn; a
+    player who picks Overbooked meanwhile keeps the Overbooked form when that answer comes.
+    The box's answer is held back in the page (its fetch waits on a gate the script opens
+    once the Overbooked form is drawn), so the late answer always comes last."""
+    page = phone
+    page.click("#tab-score")
+    expect(page.locator("#ob-player-0 .plane")).to_be_visible()
+    drawn = page.evaluate("""async () => {
+        const score = await import("/static/score.js");  // the page's own module
+        const fetched = window.fetch;
+        let open, asked;
+        const gate = new Promise((resolve) => { open = resolve; });
+        const waiting = new Promise((resolve) => { asked = resolve; });
+        window.fetch = async (...request) => {
+            const held = String(request[0]).startsWith("/api/state");
+            if (held) asked();
+            const answer = await fetched(...request);
+            if (held) await gate;
+            return answer;
+        };
+        try {
+            const choice = document.querySelector("#score-game");
+            choice.value = "now-boarding";
+            const late = score.buildScoreForm();
+            await waiting;  // it chose Now Boarding and asks the box
+            choice.value = "overbooked";
+            await score.buildScoreForm();
+            open();
+            await late;
+        } finally {
+            window.fetch = fetched;
+        }
+        return {chosen: document.querySelector("#score-game").value,
+                plane: document.querySelectorAll("#ob-player-0 .seat").length,
+                complaints: document.querySelectorAll("#score-complaints").length};
+    }""")
+    assert drawn["chosen"] == "overbooked"
+    assert drawn["complaints"] == 0, drawn  # no Now Boarding form under the Overbooked choice
+    assert drawn["plane"] > 0, drawn

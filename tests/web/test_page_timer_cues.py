@@ -2,10 +2,28 @@
 and at the end of a flight, each with its off switch; the screen kept on during a game.
 
 The browser's vibration motor and voice are replaced by recorders (an init script), so the
-test reads what the page asked of them; the flight is a real 5 s countdown of a real box.
+test reads what the page asked of them; the flight is a real 10 s countdown of a real box (all
+of it last seconds, and long enough for the page to see it run on a loaded machine).
 """
 
+import importlib.util
+from pathlib import Path
+
 from playwright.sync_api import expect
+
+
+def _timer_tests():
+    """tests/web/test_page_timer.py, loaded once more for its ``settle`` (one copy; the tests
+    run with --import-mode=importlib, so a sibling module is not importable by name)."""
+    path = Path(__file__).with_name("test_page_timer.py")
+    spec = importlib.util.spec_from_file_location("companion_test_page_timer_cues", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+settle = _timer_tests().settle
 
 RECORDERS = """
 window.__cues = [];
@@ -32,13 +50,15 @@ def tap(page, selector):
 
 def fly_to_the_end(page, box):
     """From anywhere in the game, tap the Timer view's big button to the next flight, start
-    it and let it run out (5 s)."""
+    it and let it run out (10 s). Each tap waits for the page to show the box's screen: the
+    big button sends what the page last heard the box offer."""
     while box.state()["step"] != "ready":
+        settle(page, box)
         assert tap(page, "#timer-primary") == "ok"
     expect(page.locator("#timer-primary")).to_have_text("Start flight")
     assert tap(page, "#timer-primary") == "ok"
     expect(page.locator("#view-timer")).to_have_attribute("data-mode", "between",
-                                                          timeout=15_000)
+                                                          timeout=30_000)
 
 
 def test_cues_at_ten_seconds_and_at_the_end_each_with_an_off_switch(running_box, browser):
@@ -57,7 +77,7 @@ def test_cues_at_ten_seconds_and_at_the_end_each_with_an_off_switch(running_box,
         page.locator("#cue-speak").check()
         page.locator("#settings summary").tap()
 
-        assert box.line("new now-boarding players=3 timer=5") == "ok"
+        assert box.line("new now-boarding players=3 timer=10") == "ok"
         # A game in play keeps the screen on, and the page says how.
         status = page.locator("#wake-status")
         expect(status).not_to_have_attribute("data-method", "off")

@@ -100,13 +100,21 @@ function fillScoreGames() {
     .map(([game, what]) => el("option", { value: game }, `${gameTitle(game)}${what}`)));
 }
 
+let builds = 0;
+
+/** Draw the form of the game #score-game names. Only the newest call draws: a form that waits
+ * for the box (one prefilled from the last game's count) must not replace the form the player
+ * chose while it waited, drawn before that answer came. */
 export async function buildScoreForm(prefill = null) {
+  const build = ++builds;
   await loadGames();
+  if (build !== builds) return;
   fillScoreGames();
   const game = $("#score-game").value;
   if (!builders[game]) return;  // the box has not said which games there are (yet)
   let given = prefill;
   if (given === null && game === "now-boarding") given = await nowBoardingCount();
+  if (build !== builds) return;  // chosen again meanwhile: the newer form stands
   const form = $("#score-form");
   form.replaceChildren();
   $("#score-error").textContent = "";
