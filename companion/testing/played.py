@@ -4,23 +4,65 @@ The screen-words tests (tests/ui/test_screen_words_*.py) check every screen of w
 this is the part they share: the game's state, its JSON, whether the game would take a
 gesture now (tried on the state without keeping the result), and the protocol's
 ``press X`` / ``hold X`` lines, a refused one shown as the box shows it. Each test's
-subclass says what it checks after every input (:meth:`look`).
+subclass says what it checks after every input (:meth:`look`). The checks every game's words
+share are here too: :func:`check_plain_words` (a heading, a sentence, labels only for real
+gestures), :func:`check_no_time_up` and :func:`check_words_not_drawn` (the words change
+nothing on the panel).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Literal
 
 from companion.core.app import App, AppState
 from companion.core.buttons import Button, Gesture
 from companion.core.game import RuleError
-from companion.ui.screen import Screen
+from companion.ui.render import render
+from companion.ui.screen import GESTURES, Screen, screen_problems
 
 GAME_GESTURES: dict[str, tuple[Literal["press", "hold"], Button]] = {
     "next": ("press", Button.NEXT), "up": ("press", Button.UP),
     "down": ("press", Button.DOWN), "hold_next": ("hold", Button.NEXT)}
 """The gestures a game itself answers (BACK belongs to the box: menu and undo)."""
+
+BLANK: Mapping[str, Any] = {"heading": "", "say": "", "then": "", "choices": (),
+                            "chosen": None, "keys": (), "done": "", "notice": ""}
+"""Every full-text field of a screen, emptied: what is left is the panel's."""
+
+
+def words_of(screen: Screen) -> str:
+    """Every word a screen says to the page, in one string."""
+    return " ".join([screen.heading, screen.say, screen.then, *screen.choices,
+                     *dict(screen.keys).values(), screen.done])
+
+
+def check_plain_words(screen: Screen) -> None:
+    """What every screen's words hold: a heading and a sentence, and labels only for the
+    box's gestures, none of them blank."""
+    keys = dict(screen.keys)
+    assert screen.heading and screen.say, screen
+    assert set(keys) <= set(GESTURES)
+    assert all(label.strip() for label in keys.values()), keys
+
+
+def check_no_time_up(screen: Screen) -> None:
+    """The words never say "TIME UP" nor show a bare "0:00"."""
+    words = words_of(screen)
+    assert "TIME UP" not in words.upper()
+    assert not re.search(r"(?<!\d)0:00(?!\d)", words), words
+
+
+def check_words_not_drawn(screen: Screen, panel: Screen, *, box_alert: bool = False) -> None:
+    """The words are for the page: without them ``screen`` is the view's own ``panel`` (with
+    ``box_alert``, the box may have added an alert too), drawn pixel for pixel the same, and
+    within the panel's limits."""
+    alert: dict[str, Any] = {"alert": ()} if box_alert else {}
+    assert replace(screen, **BLANK, **alert) == replace(panel, **BLANK)
+    assert render(screen).tobytes() == render(replace(screen, **BLANK)).tobytes()
+    assert screen_problems(screen) == []
 
 
 class PlayedGame:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Literal
 
 import pytest
 
@@ -21,13 +21,12 @@ from companion.core.app import App, AppState
 from companion.core.buttons import Button, Gesture
 from companion.core.game import RuleError
 from companion.games.now_boarding import NowBoarding, data
+from companion.testing.played import BLANK, check_no_time_up, check_plain_words, words_of
 from companion.ui.render import render
-from companion.ui.screen import GESTURES, Screen
+from companion.ui.screen import Screen
 from companion.ui.views import screen_for
 
 NEXT, UP, DOWN = Button.NEXT, Button.UP, Button.DOWN
-BLANK: dict[str, Any] = {"heading": "", "say": "", "then": "", "choices": (), "chosen": None,
-                         "keys": (), "done": "", "notice": ""}
 
 
 class Played:
@@ -75,13 +74,9 @@ class Played:
 
 def check_words(screen: Screen, state: dict[str, object], options: dict[str, str]) -> None:
     keys = dict(screen.keys)
-    assert screen.heading and screen.say, screen
-    assert set(keys) <= set(GESTURES)
-    assert all(label.strip() for label in keys.values()), keys
-    words = " ".join([screen.heading, screen.say, screen.then, *screen.choices,
-                      *keys.values(), screen.done])
-    assert "TIME UP" not in words.upper()
-    assert not re.search(r"(?<!\d)0:00(?!\d)", words), words
+    check_plain_words(screen)
+    check_no_time_up(screen)
+    words = words_of(screen)
     step = state["step"]
     if step == "over":
         assert "next" not in keys and keys.get("back") == "Menu"
