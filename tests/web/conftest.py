@@ -11,6 +11,7 @@ import json
 import random
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
@@ -326,3 +327,20 @@ def page(running_box, open_page):
     opened = open_page(running_box.url)
     expect(opened.locator("#link-status")).to_have_text("Live")
     return opened
+
+
+SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
+"""The README's pictures of the page (regenerated only with ``pytest --regen-golden``)."""
+
+
+@pytest.fixture
+def shoot(request, tmp_path):
+    """``shoot(page, name)``: a screenshot, into docs/screens only with
+    ``pytest --regen-golden`` (look at it), else a temporary folder."""
+    folder = SCREENS if request.config.getoption("--regen-golden") else tmp_path
+
+    def take(page, name):
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"web-{name}.png"))
+
+    return take

@@ -15,20 +15,6 @@ from playwright.sync_api import expect
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 TABS = ("box", "timer", "score", "bank", "history")
 PHONE = {"width": 360, "height": 740}
-SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
-
-
-@pytest.fixture
-def shoot(request, tmp_path):
-    """``shoot(page, name)``: a screenshot, into docs/screens only with
-    ``pytest --regen-golden`` (look at it), else a temporary folder."""
-    folder = SCREENS if request.config.getoption("--regen-golden") else tmp_path
-
-    def take(page, name):
-        folder.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(folder / f"web-{name}.png"))
-
-    return take
 
 
 UPGRADES = ("new now-boarding players=3 seed=1", *("press next",) * 14, "press next",

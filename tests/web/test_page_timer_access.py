@@ -7,29 +7,11 @@
 - After pairing: everything, and no error left on screen.
 """
 
-from pathlib import Path
-
-import pytest
 from playwright.sync_api import expect
 
 from companion.protocol.lines import Line
 
 PHONE = {"width": 360, "height": 740}
-
-SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
-
-
-@pytest.fixture
-def shoot(request, tmp_path):
-    """``shoot(page, name)``: a screenshot, into docs/screens only with
-    ``pytest --regen-golden`` (look at it), else a temporary folder."""
-    folder = SCREENS if request.config.getoption("--regen-golden") else tmp_path
-
-    def take(page, name):
-        folder.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(folder / f"web-{name}.png"))
-
-    return take
 
 
 def send(box, text):
