@@ -154,6 +154,8 @@ def test_rules_view_has_every_section_a_lesson_links_to(phone_page):
     open_tab(page, "rules")
     ids = page.locator("#rules-text section").evaluate_all("(nodes) => nodes.map((n) => n.id)")
     assert ids == [f"rules-{key}" for key in RULES]
+    page.locator(".rules-sections summary").tap()
+    expect(page.locator("#rules-contents")).to_be_visible()
     links = page.locator("#rules-contents a").evaluate_all(
         "(nodes) => nodes.map((n) => n.getAttribute('href'))")
     assert links == [f"#rules/{key}" for key in RULES]
@@ -162,7 +164,6 @@ def test_rules_view_has_every_section_a_lesson_links_to(phone_page):
 def test_rules_search_keeps_and_marks_the_sections_that_mention_every_word(phone_page, shoot):
     page = phone_page
     open_tab(page, "rules")
-    shoot(page, "rules")
     page.locator("#rules-search").fill("storm")
     expect(page.locator("#rules-status")).to_contain_text("sections mention “storm”")
     shown = page.locator("#rules-text section:not([hidden])")
@@ -184,6 +185,9 @@ def test_rules_search_keeps_and_marks_the_sections_that_mention_every_word(phone
     page.locator("#rules-search").fill("zeppelin")
     expect(page.locator("#rules-status")).to_have_text("No section mentions “zeppelin”.")
     expect(page.locator("#rules-text section:not([hidden])")).to_have_count(0)
+    page.locator("#rules-search").fill("complaint")
+    expect(page.locator("#rules-goal mark").first).to_be_visible()
+    shoot(page, "rules")
     page.locator("#rules-search").fill("")
     expect(page.locator("#rules-text section:not([hidden])")).to_have_count(len(RULES))
     expect(page.locator("#rules-text mark")).to_have_count(0)
@@ -215,6 +219,7 @@ def test_rules_link_elsewhere_opens_its_section_and_back_returns(phone_page):
     expect(page.locator("#rules-vip")).to_have_class("current")
     assert section_on_screen(page, "vip")
     assert page.evaluate("location.hash") == "#rules/vip"
+    page.locator(".rules-sections summary").tap()
     page.locator('#rules-contents a[href="#rules/anger"]').tap()
     expect(page.locator("#rules-anger")).to_have_class("current")
     assert section_on_screen(page, "anger")

@@ -43,8 +43,9 @@ function historyGame(game) {
     links, play, table);
 }
 
-/** A cooperative game's complaints by where they came from (Now Boarding: the record of a
- * played game, or the breakdown of one scored from its count); null for any other game. */
+/** The complaints of a cooperative game by where they came from: the record of a played
+ * game (complaints_by_source), or the breakdown of one scored from its count; null for a
+ * game that keeps neither. */
 function complaintSplit(game) {
   const record = game.record?.complaints_by_source;
   const scored = game.result?.breakdown;
