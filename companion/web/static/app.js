@@ -62,7 +62,8 @@
 //                History) and its BG Stats block (below).
 //   Bank         #bank: one article.bank-player[data-player=NAME] per player.
 //   History      #history: one details.history-game[data-game-id=ID] per game, with
-//                p.complaint-split (Now Boarding: data-anger, data-vip, data-exit), svg.chart, a.download[data-kind=json|csv|png] and a BG Stats block
+//                p.complaint-split (Now Boarding: data-anger, data-vip, data-exit),
+//                svg.chart, a.download[data-kind=json|csv|png] and a BG Stats block
 //                div.bgstats-block: a.bgstats, p.bgstats-note (says when no app took the
 //                link), button.bgstats-toggle and its panel with img.bgstats-qr and
 //                .bgstats-text code (the link as text).
