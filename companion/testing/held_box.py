@@ -7,11 +7,14 @@ difference: its journal is a :class:`~companion.testing.held_journal.GatedJourna
 :class:`~companion.testing.held_journal.HoldGate`. It prints ``serial=<path>``, ``web=<url>``
 and ``ready``, then reads commands on standard input:
 
-- ``hold``: the next journal write is held before its commit: the box prints
-  ``held <json>`` (the text of the last frame it drew, so the test sees the press was drawn
-  before its write) and its loop blocks there until the process is killed;
+- ``hold``: the next journal write is held before its commit (the box prints ``armed``);
+  when it comes, the box prints ``held <json>`` (the text of the last frame it drew, so the
+  test sees the press was drawn before its write) and its loop blocks there until the
+  process is killed;
 - ``press <button>``: a press of that button, posted to the loop as the terminal keyboard
-  posts it (the gesture the buttons' recognizer makes of a short press).
+  posts it (the gesture the buttons' recognizer makes of a short press); the box prints
+  ``posted <button>`` once it is in the loop's queue, so a line sent after that is taken
+  after it.
 
 Test code: it ships in the package beside the other fakes, and nothing else imports it.
 """
@@ -49,16 +52,30 @@ class NotedDisplay:
         self.inner.blank()
 
 
+class Lines:
+    """Whole lines on standard output from several threads (the loop's, the command
+    reader's): ``print`` writes a line's text and its end apart, so two could interleave."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def say(self, line: str) -> None:
+        with self._lock:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+
+
 def main(arguments: Sequence[str]) -> int:
     state_dir = Path(arguments[0])
     displays: list[NotedDisplay] = []
+    out = Lines()
 
     def instrument(hardware: Hardware) -> None:
         displays.append(NotedDisplay(hardware.display))
         hardware.display = displays[0]
 
     def held() -> None:
-        print(f"held {json.dumps(displays[0].lines)}", flush=True)
+        out.say(f"held {json.dumps(displays[0].lines)}")
 
     gate = HoldGate(held)
     config = defaults()
@@ -77,8 +94,10 @@ def main(arguments: Sequence[str]) -> int:
             command = line.split()
             if command == ["hold"]:
                 gate.arm()
+                out.say("armed")
             elif len(command) == 2 and command[0] == "press":
                 loop.post_gesture("press", Button(command[1]))
+                out.say(f"posted {command[1]}")
 
     threading.Thread(target=read_commands, name="held-box-commands", daemon=True).start()
     return box.run()

@@ -66,6 +66,7 @@ def test_power_cut_after_a_frame_loses_only_that_press_never_an_acknowledged_one
             assert web_line(box.web_url, "press next") == "ok"
             acknowledged.append("press next")
         box.tell("press next")  # a press on the box, answered to no machine ...
+        assert box.read_output() == "posted next"
         assert box.ask("press next") == "ok"  # ... and on disk before this one's ok
         acknowledged += ["press next", "press next"]
         before = box.state()
@@ -73,8 +74,12 @@ def test_power_cut_after_a_frame_loses_only_that_press_never_an_acknowledged_one
         assert before == expected_before
 
         box.tell("hold")
+        assert box.read_output() == "armed"
         box.tell("press next")
-        held = box.read_output()
+        # Two threads print these two (the loop may hold the write before "posted" is out).
+        printed = sorted([box.read_output(), box.read_output()])
+        assert printed[1] == "posted next"
+        held = printed[0]
         assert held.startswith("held ")
         drawn = json.loads(held.removeprefix("held "))
         _, lines_after_press = model([*acknowledged, "press next"])
@@ -95,6 +100,7 @@ def test_a_line_is_not_answered_before_its_write_is_on_disk(tmp_path):
     try:
         assert box.ask(NEW) == "ok"
         box.tell("hold")
+        assert box.read_output() == "armed"
         box.send("press next")
         assert box.read_output().startswith("held ")  # the line's write is held ...
         assert box.peer is not None
