@@ -14,6 +14,7 @@ import json
 import select
 import signal
 import tempfile
+import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -95,20 +96,37 @@ def test_power_cut_after_a_frame_loses_only_that_press_never_an_acknowledged_one
     assert after == before  # at the step before the press that was cut; every ok is there
 
 
-def test_a_line_is_not_answered_before_its_write_is_on_disk(tmp_path):
+@pytest.mark.parametrize("channel", ["serial", "web"])
+def test_a_line_is_not_answered_before_its_write_is_on_disk(tmp_path, channel):
     box = PtyBox(tmp_path, command=["-m", "companion.testing.held_box", str(tmp_path)])
+    answers = []
+    asker = None
     try:
         assert box.ask(NEW) == "ok"
         box.tell("hold")
         assert box.read_output() == "armed"
-        box.send("press next")
+        if channel == "serial":
+            box.send("press next")
+        else:
+            def ask_the_page():
+                try:
+                    answers.append(web_line(box.web_url, "press next"))
+                except OSError as error:  # the box is killed while the request waits
+                    answers.append(error)
+
+            asker = threading.Thread(target=ask_the_page)
+            asker.start()
         assert box.read_output().startswith("held ")  # the line's write is held ...
-        assert box.peer is not None
         # ... and its answer with it: the loop answers only after the write returns. (The
         # box is blocked for good; nothing can come later, so looking once is enough.)
+        assert box.peer is not None
         assert select.select([box.peer], [], [], 0)[0] == []
+        assert answers == []
     finally:
         box.stop(signal.SIGKILL)
+        if asker is not None:
+            asker.join(timeout=30)
+    assert all(isinstance(answer, OSError) for answer in answers)  # never an "ok"
 
     again = PtyBox(tmp_path)
     try:
