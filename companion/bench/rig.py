@@ -4,7 +4,8 @@ What it promises: the controller, the event loop, gpiozero ``MockFactory`` pins 
 real ``ssd1306`` driver with partial updates (on a counting I2C bus, which takes no time) are
 the ones ``companion run`` uses; the rig only wraps the display and the buzzer to note when a
 frame was finished and when the alarm started, and times the loop's wake-ups and the
-journal's writes, so a late alarm can be explained.
+journal's writes, so a late alarm can be explained. It may put the serial line on a
+pseudo-terminal and the journal on the bench's modelled SD card (bench/game_press.py).
 """
 
 from __future__ import annotations
