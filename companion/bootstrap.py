@@ -125,10 +125,15 @@ def owner_route_guide(config: Config) -> Any:
         raise ConfigError(f"flight_plan.guide: {error}") from None
 
 
+JournalOpener = Callable[[Path], Journal]
+
+
 def build_controller(config: Config, hardware: Hardware, *, clock: Clock, state_dir: Path,
-                     rng: random.Random, simulated: bool = False) -> Controller:
-    """The controller over ``hardware``, its journal in ``state_dir``."""
-    journal = Journal.open_or_in_memory(state_dir)
+                     rng: random.Random, simulated: bool = False,
+                     journal_opener: JournalOpener = Journal.open_or_in_memory) -> Controller:
+    """The controller over ``hardware``, its journal in ``state_dir`` (opened by
+    ``journal_opener``: the bench's modelled SD card and the tests' held write replace it)."""
+    journal = journal_opener(state_dir)
     games = playable_games(owner_route_guide(config))
     from companion.adapters.settings import SettingsFile
 
@@ -265,7 +270,8 @@ def build_box(config: Config, *, backend: str, clock: Clock, state_dir: Path,
               rng: random.Random, drive: Drive = "loop", simulated: bool = False,
               out: TextIO | None = None, serial: bool = False, web: WebAddress | None = None,
               interactive: bool = False, notifier: Notifier | None = None,
-              instrument: Callable[[Hardware], None] | None = None) -> Box:
+              instrument: Callable[[Hardware], None] | None = None,
+              journal_opener: JournalOpener = Journal.open_or_in_memory) -> Box:
     """The whole box on ``backend`` (``pi`` or ``fake``).
 
     ``drive="loop"``: button edges go to an event loop (``out`` gets its ``ready`` line);
@@ -275,7 +281,8 @@ def build_box(config: Config, *, backend: str, clock: Clock, state_dir: Path,
     path); ``web`` serves the table page (UsageError if it cannot listen); ``interactive``
     draws the display in the terminal on ``out`` and takes keys as buttons.
     ``instrument(hardware)`` may wrap parts (record tones, time frames) before the
-    controller is built over them."""
+    controller is built over them; ``journal_opener`` opens the journal in ``state_dir``
+    (the bench and the tests put a modelled card or a held write under it)."""
     relay = EdgeRelay()
     preview_out = out if interactive else None
     footer = ""
@@ -288,7 +295,7 @@ def build_box(config: Config, *, backend: str, clock: Clock, state_dir: Path,
     if instrument is not None:
         instrument(hardware)
     controller = build_controller(config, hardware, clock=clock, state_dir=state_dir, rng=rng,
-                                  simulated=simulated)
+                                  simulated=simulated, journal_opener=journal_opener)
     if drive == "inline":
         relay.target = controller.edge
         return Box(hardware, controller, None)

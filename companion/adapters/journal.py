@@ -9,7 +9,9 @@ What it promises (DESIGN.md rule 6):
 - A checkpoint of the game clock is kept per game, so that after a power cut the clock
   resumes at most one checkpoint interval behind where it was.
 - Writes are durable before they return (WAL journal, ``synchronous=FULL``): a power cut
-  loses at most the action being written, never one already acknowledged.
+  loses at most the action being written, never one already acknowledged. (The runtime
+  makes a button's write right after the press's frame, and acknowledges a line to a
+  machine only after its write returned: docs/journal.md, "What a power cut can lose".)
 - A file that is not a journal of this schema (damaged, truncated, another program's, a
   newer schema), a row this program could not have written (a wrong type, an unknown action,
   an action of a game that has no begin row), or a write-ahead log that lost committed frames
@@ -191,6 +193,7 @@ class Journal:
                     "INSERT INTO games (game, options, seed, started_at, started_wall, clock,"
                     " current) VALUES (?, ?, ?, ?, ?, ?, 1)",
                     (game, json.dumps(dict(options), sort_keys=True), seed, at, wall, at))
+                self._before_commit()
             assert cursor.lastrowid is not None
             return cursor.lastrowid
         return self._with_reserve(write)
@@ -206,6 +209,7 @@ class Journal:
                     " current, result) VALUES (?, ?, 0, ?, ?, ?, 0, ?)",
                     (game, json.dumps(dict(options), sort_keys=True), at, wall, at,
                      json.dumps(result)))
+                self._before_commit()
             assert cursor.lastrowid is not None
             return cursor.lastrowid
         return self._with_reserve(write)
@@ -342,7 +346,14 @@ class Journal:
             with self._db:
                 for sql, parameters in statements:
                     self._db.execute(sql, parameters)
+                self._before_commit()
         self._with_reserve(write)
+
+    def _before_commit(self) -> None:
+        """Called inside every write's transaction, after its statements and before its
+        commit (where SQLite syncs the log): nothing here. The seam for a journal on a
+        modelled SD card (the bench's :mod:`companion.bench.sd_card`) and for a write held
+        before its sync (the tests' :mod:`companion.testing.held_journal`)."""
 
     def _with_reserve(self, write: Callable[[], _Result], *, restore: bool = True) -> _Result:
         """Run ``write``; if the disk is full, release the reserve and run it again at once.
