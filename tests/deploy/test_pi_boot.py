@@ -89,6 +89,8 @@ def test_pi_boot_parts_never_reach_a_flashable_card(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.full_system(ready=ASKED or WARM)
+# tools/pi-boot's own bound (3 h) and its report
+@pytest.mark.timeout(3 * 3600 + 600)
 def test_pi_boot_checks_pass_under_the_real_systemd():
     assert os.geteuid() == 0, "tools/pi-boot needs root (debootstrap, the root's files)"
     done = subprocess.run([sys.executable, str(ROOT / "tools/pi-boot")], capture_output=True,

@@ -19,7 +19,8 @@ import pytest
 from companion.testing.pty_box import PtyBox
 from companion.testing.simulated import simulated_controller
 
-pytestmark = pytest.mark.slow
+# 50 real restarts of `companion run`: about 2.5 minutes on an idle 2-core machine.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
 KILLS = 50
 COMMANDS = ["press up", "press down", "press next", "press next", "hold next", "hold next",

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
+# 4 MiB through a pty, and a wait of up to 240 s for the expiry under a flood.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 STREAM_BYTES = 4 << 20
 
