@@ -1,5 +1,6 @@
-"""Shared pytest setup: hypothesis profiles (CI runs more examples, never with deadlines), and a
-small real disk to fill."""
+"""Shared pytest setup: hypothesis profiles (CI runs more examples, never with deadlines), a
+small real disk to fill, the whole-system checks left out unless ready, and, with CI=true, a
+skip of a trial the README presents as checked made a failure."""
 
 import errno
 import os
@@ -10,10 +11,16 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import HealthCheck, settings
 
+
+def in_ci():
+    """CI sets CI=true (.ci/run); unset, "", "0", "false" and "no" mean not CI."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
 settings.register_profile("ci", max_examples=200, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=60, deadline=None)
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+settings.load_profile("ci" if in_ci() else "dev")
 
 
 def pytest_addoption(parser):
@@ -28,23 +35,12 @@ def pytest_addoption(parser):
 FULL_SYSTEM_NOT_RUN = []
 
 
-def in_ci():
-    """CI sets CI=true (.ci/run); "", "0" and "false" mean not CI."""
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
 # Trials the README presents as checked, that skip only where the machine does not permit them
 # (mounting a tmpfs, making a network namespace: root). CI runs as root, so there a skip of one
 # of them is a failure: a green CI run has run them all. Elsewhere it stays a skip, and -ra
 # (addopts) prints its reason in the summary. A test is such a trial when it uses one of these
 # fixtures or carries @pytest.mark.claimed.
 CLAIMED_FIXTURES = {"small_disk"}
-
-
-def pytest_configure(config):
-    config.addinivalue_line(
-        "markers", "claimed: a trial the README presents as checked; with CI=true its skip is "
-        "a failure (tests/conftest.py)")
 
 
 @pytest.hookimpl(hookwrapper=True)
