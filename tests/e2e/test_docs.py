@@ -72,6 +72,19 @@ def test_docs_have_runnable_examples() -> None:
     assert "printf '" in commands and "--example" in commands and " < " in commands
 
 
+@pytest.mark.parametrize("page", PAGES, ids=lambda path: path.name)
+def test_docs_every_example_with_output_is_a_block_this_test_runs(page: Path) -> None:
+    """No example escapes the check: a ```console block is one the test can run, and a
+    command shown with its output (a `$ companion` line in any other block) must be one."""
+    text = page.read_text(encoding="utf-8")
+    console = re.findall(r"^```console\n(.*)$", text, re.M)
+    assert len(console) == len(BLOCK.findall(text)), \
+        f"{page.name}: a ```console block whose command the test cannot run: {console}"
+    other = [first for fence, first in re.findall(r"^```(\w*)\n(.*)$", text, re.M)
+             if fence != "console" and first.startswith("$ companion")]
+    assert not other, f"{page.name}: write these as ```console blocks: {other}"
+
+
 @pytest.mark.parametrize(("page", "command", "expected"), console_blocks(),
                          ids=[f"{page}: {command}" for page, command, _ in console_blocks()])
 def test_docs_console_block_is_what_the_program_prints(page: str, command: str,
