@@ -22,6 +22,7 @@ from companion.games.registry import playable_games
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 PROTOCOL = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+ADDITIONS = (ROOT / "docs" / "contract-additions.md").read_text(encoding="utf-8")
 ROW_NAME = re.compile(r"\*\*([^*]+)\*\*|\"([^\"]+)\"|`([^`]+)`")
 ALTERNATIVES = {"Sound: muted"}  # named beside "Sound: on" as the same row's other face
 
@@ -135,3 +136,28 @@ def test_the_options_table_gives_each_games_keys_defaults_and_values(name: str) 
                 f"{name} {key}={value} is written but refused"
         missing = [choice for choice in spec.choices if not _covered(choice, values)]
         assert not missing, f"{name} {key}: the menu offers {missing}, the table does not"
+
+
+def added_options() -> dict[str, dict[str, list[str]]]:
+    """docs/contract-additions.md's list of `new` keys beyond the contract (defaults first)."""
+    start = ADDITIONS.index("- **`new` keys** beyond section 2")
+    block = ADDITIONS[start:ADDITIONS.index("\n\n", start)]
+    listed: dict[str, dict[str, list[str]]] = {}
+    for game, cells in re.findall(r"^  - `([a-z0-9-]+)`: (.*?)(?=^  - |\Z)", block, re.M | re.S):
+        listed[game] = {key: values.split("|")
+                        for key, values in re.findall(r"`([a-z]+)=([^`]+)`", cells)}
+    return listed
+
+
+def test_the_contract_additions_give_real_keys_with_their_defaults_first() -> None:
+    listed = added_options()
+    assert set(listed) <= set(GAMES) and listed
+    for name, keys in listed.items():
+        specs = {spec.key: spec for spec in WITH_OWNER_GUIDE[name].options}
+        plain = {spec.key: spec for spec in GAMES[name].options}
+        for key, values in keys.items():
+            assert key in specs, f"{name}: no option {key}"
+            assert values[0] == plain[key].default, f"{name} {key}: the default comes first"
+            for value in values:
+                if ".." not in value and value != "N" and not value.startswith("<"):
+                    assert _accepts(specs[key], value), f"{name} {key}={value} is refused"
