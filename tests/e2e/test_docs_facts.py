@@ -1,10 +1,12 @@
-"""What the docs say about the menu's rows and the `new` options is checked against the code
-that defines them (companion/core/app.py's ``menu_items``, each game's ``OptionSpec``), so a row
-or an option added, moved or given another default fails here until the docs say so.
+"""What the docs say about the menu's rows, the `new` options and the command line's defaults
+is checked against the code that defines them (companion/core/app.py's ``menu_items``, each
+game's ``OptionSpec``, companion/cli.py's parser), so a row or an option added, moved or given
+another default fails here until the docs say so.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -161,3 +163,40 @@ def test_the_contract_additions_give_real_keys_with_their_defaults_first() -> No
             for value in values:
                 if ".." not in value and value != "N" and not value.startswith("<"):
                     assert _accepts(specs[key], value), f"{name} {key}={value} is refused"
+
+
+def _default(command: str, flag: str) -> object:
+    """The default argparse gives ``flag`` of ``companion COMMAND``."""
+    from companion.cli import build_parser
+
+    parser = build_parser()
+    subparsers = next(action for action in parser._actions
+                      if isinstance(action, argparse._SubParsersAction))
+    sub = subparsers.choices[command]
+    return next(action.default for action in sub._actions if flag in action.option_strings)
+
+
+def _row(command: str) -> str:
+    """docs/protocol.md's command-line table row of ``companion COMMAND``."""
+    found = re.search(rf"^\| `companion {command}[^|]*\|(.*)$", PROTOCOL, re.M)
+    assert found, f"docs/protocol.md: no row for companion {command}"
+    return found.group(1)
+
+
+@pytest.mark.parametrize(("command", "flag", "written"), [
+    ("run", "--backend", "`--backend auto\\|pi\\|fake` (auto:"),
+    ("simulate", "--seed", "default 1,"),
+    ("render", "--scale", "at `--scale 1`"),
+    ("render", "--out", "into `./screens` (`--out DIR`)"),
+])
+def test_the_command_lines_documented_defaults_are_the_parsers(command: str, flag: str,
+                                                                written: str) -> None:
+    assert written in _row(command)
+    default = str(_default(command, flag))
+    assert default in written.replace("./", ""), f"companion {command} {flag}: {default}"
+
+
+def test_the_documented_config_default_is_the_programs() -> None:
+    from companion.config import SYSTEM_CONFIG
+
+    assert f"`--config FILE` (default `{SYSTEM_CONFIG}`)" in _row("run")
