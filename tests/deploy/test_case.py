@@ -29,6 +29,11 @@ PINMAP = tomllib.loads((ROOT / "hardware" / "pinmap.toml").read_text(encoding="u
 FRONT_BUTTONS = [part_id.upper() for part_id in ("back", "up", "down", "next")]
 
 
+# OpenSCAD renders every variant (two at a time, each bounded at 10 minutes by tools/case.py);
+# the module's first test pays for it.
+pytestmark = pytest.mark.timeout(3600)
+
+
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory):
     if shutil.which("openscad") is None:

@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -55,10 +56,9 @@ def test_fewer_than_five_wrong_codes_never_stop_the_right_one(wrong_before):
     state = showing(code, clock)
     wrong = f"{(int(code) + 1) % 10**8:08d}"
     for _ in range(wrong_before):
-        try:
+        with pytest.raises(PairingRefused) as refused:
             attempt(pairing, state, wrong, clock)
-        except PairingRefused as refused:
-            assert refused.code == "bad-code"
+        assert refused.value.code == "bad-code"
     token = attempt(pairing, state, code, clock)
     assert pairing.knows(token)
     assert not pairing.knows(token + "x")
@@ -69,12 +69,11 @@ def test_the_lock_holds_exactly_a_minute(waited):
     clock = FakeClock()
     pairing = Pairing(None, clock.monotonic)
     state = showing(new_code(), clock)
-    for _ in range(MAX_WRONG_CODES):
-        try:
+    for number in range(MAX_WRONG_CODES):
+        with pytest.raises(PairingRefused) as refused:
             attempt(pairing, state, "xxxxxx", clock)
-        except PairingRefused as refused:
-            last = refused
-    assert last.code == "locked"
+        # every wrong code is refused; the last one locks
+        assert refused.value.code == ("locked" if number == MAX_WRONG_CODES - 1 else "bad-code")
     clock.advance(waited)
     code = new_code()
     state = showing(code, clock)
