@@ -17,6 +17,8 @@ from typing import Any
 
 from companion.bounded import BoundedInputError, loads_toml
 from companion.doctor.probe import DoctorProbe
+from companion.doctor.wiring import PANELS as WIRING
+from companion.doctor.wiring import PanelWiring
 
 BOOT_DIRS = ("/boot/firmware", "/boot")
 SERVICE = "companion"
@@ -146,9 +148,8 @@ def check_display(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -
     if error is not None:
         return Check("display", False, f"nothing answers at 0x{address:02X} on bus {port} "
                      f"({error})",
-                     "check the wiring: VCC to pin 1 (3.3 V), GND to pin 6, SDA to pin 3, "
-                     f"SCL to pin 5; run i2cdetect -y {port} to see which address answers "
-                     "(some modules use 0x3D: set display.i2c_address)")
+                     f"{wiring_advice(config)}; run i2cdetect -y {port} to see which "
+                     "address answers (some modules use 0x3D: set display.i2c_address)")
     return Check("display", True, f"a device answers at 0x{address:02X} on bus {port}")
 
 
@@ -156,6 +157,25 @@ PANELS = {"ssd1309": "2.42 in SSD1309 (recommended)", "sh1106": "1.3 in SH1106",
           "ssd1306": "0.96 in SSD1306"}
 """The panels the box is built and tested for (hardware/README.md), by luma driver name. All
 three take partial updates (adapters/oled_pages.py)."""
+
+
+def panel_wiring(config: Mapping[str, Any]) -> PanelWiring | None:
+    """The pin map's panel for the configured driver and interface (doctor/wiring.py, written
+    from hardware/pinmap.toml), or None when the box is not built for it."""
+    driver = str(_get(config, "display.driver", "ssd1306"))
+    interface = str(_get(config, "display.interface", "i2c"))
+    return next((panel for panel in WIRING.values()
+                 if (panel.driver, panel.interface) == (driver, interface)), None)
+
+
+def wiring_advice(config: Mapping[str, Any]) -> str:
+    """"check the wiring: VCC to pin 1 (3V3), ..." for the configured panel, from the pin map:
+    no pin is written here by hand."""
+    panel = panel_wiring(config)
+    if panel is None:
+        return "check the wiring against hardware/wiring-<panel>.svg for your panel"
+    wires = ", ".join(f"{terminal} to pin {pin} ({label})" for terminal, pin, label in panel.wires)
+    return f"check the wiring ({panel.title}): {wires}"
 PANEL_SIZE = (128, 64)
 
 

@@ -140,12 +140,20 @@ def test_doctor_reports_a_missing_i2c_device_with_the_fix():
     assert any(line.startswith("FAIL  display") for line in lines)
 
 
-def test_doctor_reports_a_silent_display_with_the_wiring():
-    probe = FakePi(service="active", i2c_present=set())
-    status, text = _run(probe)
+@pytest.mark.parametrize("panel", ["ssd1309", "sh1106", "ssd1306"])
+def test_doctor_reports_a_silent_display_with_the_pin_maps_wiring(panel):
+    """The advice names each of the panel's wires on the pin the pin map gives it (GND on pin
+    9, not a pin written by hand), read here from hardware/pinmap.toml itself."""
+    pinmap = tomllib.loads((DEFAULTS.parents[1] / "hardware" / "pinmap.toml").read_text())
+    config = _defaults()
+    config["display"]["driver"] = pinmap["panels"][panel]["driver"]
+    status, text = _run(FakePi(service="active", i2c_present=set()), config)
     assert status == 1
     assert "nothing answers at 0x3C on bus 1" in text
-    assert "i2cdetect -y 1" in text
+    fix = next(line for line in text.splitlines() if "i2cdetect -y 1" in line)
+    for wire in pinmap["parts"]["oled"]["wires"]:
+        assert f"{wire['terminal']} to pin {wire['pin']} (" in fix
+    assert "GND to pin 9 (GND)" in fix and "pin 6" not in fix
 
 
 def test_doctor_reports_a_busy_buzzer_pin_and_skips_pins_while_the_service_runs():
