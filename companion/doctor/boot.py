@@ -187,6 +187,21 @@ def check_power(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> 
 
 
 _SHUTDOWN_PIN = re.compile(r"\bgpio_pin=(\d+)")
+_CS0_PIN = re.compile(r"\bcs0_pin=(\d+)")
+
+
+def _spi_lines_missing(lines: list[str], cs_pin: Any) -> list[str]:
+    """What config.txt lacks for an SPI display: SPI0 with one chip select on the config's
+    display.spi_cs_pin (firmware_config/spi.fragment)."""
+    overlays = [line for line in lines if line.startswith("dtoverlay=spi0-1cs")]
+    if not overlays:
+        return [f"no dtoverlay=spi0-1cs,cs0_pin={cs_pin}: the SPI display has no bus"]
+    found = _CS0_PIN.search(overlays[-1])
+    pin = int(found.group(1)) if found else 8  # the overlay's own default, CE0
+    if pin != cs_pin:
+        return [f"{overlays[-1]} puts the chip select on GPIO{pin} but display.spi_cs_pin "
+                f"is {cs_pin}"]
+    return []
 
 
 def check_boot_config(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
@@ -211,6 +226,8 @@ def check_boot_config(config: Mapping[str, Any], probe: DoctorProbe, ctx: Contex
     if isinstance(wanted, int) and wanted > 0 and not overlays:
         problems.append(f"no dtoverlay=gpio-shutdown: the shutdown button on GPIO{wanted} "
                         "does nothing")
+    if str(_get(config, "display.interface", "i2c")) == "spi":
+        problems += _spi_lines_missing(lines, _get(config, "display.spi_cs_pin", 0))
     if serial_kind(str(_get(config, "serial.url", "none"))) == "onboard":
         missing = uart_lines_missing(lines, probe.board_model())
         if missing:

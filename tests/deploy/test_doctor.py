@@ -460,3 +460,71 @@ def test_doctor_checks_the_display_driver_is_a_recommended_panel(driver, size, o
     line = next(line for line in text.splitlines() if "display-driver" in line)
     assert line.startswith("OK " if ok else "FAIL") and said in line
     assert status == (0 if ok else 1)
+
+
+SPI_CONFIG_TXT = GOOD_CONFIG_TXT + "dtparam=spi=on\ndtoverlay=spi0-1cs,cs0_pin=13\n"
+
+
+def _spi_config(**display):
+    config = _defaults()
+    config["display"].update(driver="ssd1309", interface="spi", **display)
+    return config
+
+
+def _spi_pi(**changes):
+    probe = FakePi(**changes)
+    probe.devices.add("/dev/spidev0.0")
+    probe.files["/boot/firmware/config.txt"] = SPI_CONFIG_TXT
+    probe.groups.add("spi")
+    return probe
+
+
+def test_doctor_passes_an_spi_panel_built_as_the_pin_map_says():
+    probe = _spi_pi()  # the service stopped, so the doctor claims the pins itself
+    status, text = _run(probe, _spi_config())
+    assert status == 1  # only because the service is not running here
+    assert [line.split()[1] for line in text.splitlines() if line.startswith("FAIL")] == \
+        ["service"], text
+    assert "OK    spi-bus      /dev/spidev0.0 is there and opens" in text
+    assert "i2c-speed    no I2C display" in text
+    # DC and RES are claimed as outputs; CS belongs to the spi0-1cs overlay.
+    config = _spi_config()["display"]
+    assert {config["spi_dc_pin"], config["spi_reset_pin"]} <= set(probe.claimed)
+    assert config["spi_cs_pin"] not in probe.claimed
+    assert "display DC and RES" in text
+    # Nothing answers back over SPI: the display line names the pin map's SPI wiring.
+    line = next(line for line in text.splitlines() if line.startswith("OK    display "))
+    for terminal, pin in (("SDA", 19), ("SCL", 23), ("RES", 29), ("DC", 31), ("CS", 33)):
+        assert f"{terminal} to pin {pin} (" in line
+
+
+@pytest.mark.parametrize(("change", "check", "says", "fix"), [
+    (lambda p, c: p.devices.discard("/dev/spidev0.0"), "spi-bus",
+     "/dev/spidev0.0 does not exist", "dtoverlay=spi0-1cs,cs0_pin=13"),
+    (lambda p, c: (p.devices.discard("/dev/spidev0.0"), p.devices.add("/dev/spidev0.0"),
+                   setattr(p, "can_open", lambda path: path != "/dev/spidev0.0")),
+     "spi-bus", "permission denied", "group spi"),
+    (lambda p, c: p.files.update({"/boot/firmware/config.txt": GOOD_CONFIG_TXT}), "boot-config",
+     "no dtoverlay=spi0-1cs,cs0_pin=13", "tools/install.py"),
+    (lambda p, c: c["display"].update(spi_cs_pin=26), "boot-config",
+     "puts the chip select on GPIO13 but display.spi_cs_pin is 26", "tools/install.py"),
+    (lambda p, c: c["led"].update(pin=10), "config", "the led is on GPIO10, SPI0's MOSI",
+     "off GPIO9, GPIO10 and GPIO11"),
+    (lambda p, c: c["display"].update(spi_dc_pin=17), "config",
+     "GPIO17 is both the button next and the display DC", "its own pin"),
+])
+def test_doctor_names_what_is_wrong_with_an_spi_panel(change, check, says, fix):
+    probe, config = _spi_pi(), _spi_config()
+    change(probe, config)
+    status, text = _run(probe, config)
+    assert status == 1
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"FAIL  {check} "))
+    assert says in lines[at], lines[at]
+    assert fix in lines[at + 1], lines[at + 1]
+
+
+def test_doctor_skips_the_spi_bus_for_an_i2c_panel():
+    status, text = _run(FakePi(service="active"))
+    assert status == 0
+    assert "OK    spi-bus      display.interface = 'i2c'" in text
