@@ -137,7 +137,8 @@ def build_controller(config: Config, hardware: Hardware, *, clock: Clock, state_
     controller = Controller(App(games), journal, clock, hardware.display, hardware.buzzer,
                             rng=rng, scorers=scorers(), timing=timing_from(config),
                             simulated=simulated, led=hardware.led,
-                            settings=SettingsFile(state_dir), idle=idle)
+                            settings=SettingsFile(state_dir), idle=idle,
+                            sounder=config["buzzer"]["sounder"])
     preview = getattr(hardware.display, "preview", None)
     if preview is not None:
         # The terminal simulator shows each tune by name (and rings the bell for the alarm).

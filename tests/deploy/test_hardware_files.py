@@ -220,3 +220,24 @@ def test_image_page_and_schematic_agree_with_the_readme_and_bom():
     bom = (ROOT / "hardware" / "bom.csv").read_text(encoding="utf-8")
     assert "2N2222" not in schematic + bom + README.read_text(encoding="utf-8")
     assert "PN2222A" in schematic and "PN2222A" in bom
+
+
+def test_readme_sound_table_recommends_an_option_loud_enough_for_a_table():
+    """Every sound option of the table has its level at 50 cm; the recommended one reaches
+    75 dB there, its config names a sounder the box has tunes for, and the page's sound is
+    said to be the fallback."""
+    from companion.core.tunes import SOUNDERS
+
+    text = README.read_text(encoding="utf-8")
+    sound = text[text.index("## Sound: loud enough"):text.index("## Power: off and on")]
+    rows = [line for line in sound.splitlines() if line.startswith("| ") and "---" not in line]
+    options = rows[1:]
+    assert len(options) >= 4  # piezo direct, piezo on 5 V, magnetic on 5 V, speaker + class D
+    for row in options:
+        level = re.search(r"\*\*(?:about )?(\d+) dB", row.split("|")[4])
+        assert level, row
+        assert re.search(r"`sounder = \"(\w+)\"`", row)[1] in SOUNDERS
+    recommended = [row for row in options if "(recommended)" in row]
+    assert len(recommended) == 1
+    assert int(re.search(r"\*\*(\d+) dB", recommended[0].split("|")[4])[1]) >= 75
+    assert 'sounder = "speaker"' in sound and "**The phones' sound is the fallback" in sound
