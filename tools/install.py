@@ -76,6 +76,7 @@ from install_files import (
     remove_serial_console,
     restore_serial_console,
     serial_url,
+    shutdown_by_companion,
     spi_cs_pin,
     wants_uart,
 )
@@ -251,6 +252,10 @@ def merge_config_txt(inst: Installer, options: Options) -> None:
     body = _source_text(inst, "firmware_config/config.txt.fragment")
     config = inst.path(CONFIG_PATH)
     config_text = config.read_text(encoding="utf-8") if config.exists() else None
+    if shutdown_by_companion(config_text):  # the companion watches the button itself
+        body = "\n".join(line for line in body.splitlines()
+                         if not line.startswith("dtoverlay=gpio-shutdown")) + "\n"
+        inst.say("  (no gpio-shutdown overlay: shutdown.handler = 'companion')")
     free = options.free_serial or bool(inst.read_state().get("free_serial"))
     if wants_uart(config_text, free):
         body = body.rstrip() + "\n" + _source_text(inst, "firmware_config/uart.fragment")

@@ -79,6 +79,16 @@ def spi_cs_pin(config_text: str | None, defaults_text: str) -> int | None:
     return pin if isinstance(pin, int) and not isinstance(pin, bool) and pin > 1 else None
 
 
+def shutdown_by_companion(config_text: str | None) -> bool:
+    """Whether the config has the companion watch the shutdown button itself
+    (shutdown.handler = "companion"): then config.txt gets no gpio-shutdown overlay."""
+    try:
+        shutdown = tomllib.loads(config_text or "").get("shutdown", {})
+    except (tomllib.TOMLDecodeError, AttributeError):
+        return False
+    return isinstance(shutdown, dict) and shutdown.get("handler") == "companion"
+
+
 def wants_uart(config_text: str | None, free_serial: bool) -> bool:
     """Whether config.txt should switch on the UART on GPIO14/15."""
     return free_serial or bool(_ONBOARD_SERIAL.match(serial_url(config_text)))

@@ -215,15 +215,20 @@ def check_boot_config(config: Mapping[str, Any], probe: DoctorProbe, ctx: Contex
     if not any(line.startswith("dtparam=") and "i2c_arm=on" in line for line in lines):
         problems.append("I2C is not enabled (dtparam=i2c_arm=on)")
     wanted = _get(config, "shutdown.pin", 0)
+    by_companion = _get(config, "shutdown.handler", "overlay") == "companion"
     overlays = [line for line in lines if line.startswith("dtoverlay=gpio-shutdown")]
     for line in overlays:
         found = _SHUTDOWN_PIN.search(line)
         pin = int(found.group(1)) if found else 3  # the overlay's own default
         if pin in (2, 3):
             problems.append(f"{line} takes GPIO{pin}, the OLED's I2C line")
+        elif by_companion:
+            problems.append(f"{line} and the companion (shutdown.handler = 'companion') both "
+                            f"watch the shutdown button: remove the line, or set "
+                            f"shutdown.handler = 'overlay'")
         elif isinstance(wanted, int) and wanted > 0 and pin != wanted:
             problems.append(f"{line} watches GPIO{pin} but shutdown.pin is {wanted}")
-    if isinstance(wanted, int) and wanted > 0 and not overlays:
+    if isinstance(wanted, int) and wanted > 0 and not overlays and not by_companion:
         problems.append(f"no dtoverlay=gpio-shutdown: the shutdown button on GPIO{wanted} "
                         "does nothing")
     if str(_get(config, "display.interface", "i2c")) == "spi":

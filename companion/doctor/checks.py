@@ -256,8 +256,9 @@ def check_pins(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> C
         return Check("pins", False, "not checked: no usable GPIO chip", "fix gpio first")
     failures = []
     for role, pin in _pins(config).items():
-        if role in ("shutdown button", "display CS"):
-            continue  # the gpio-shutdown and spi0-1cs overlays own them
+        if role == "display CS" or (role == "shutdown button" and _get(
+                config, "shutdown.handler", "overlay") != "companion"):
+            continue  # the spi0-1cs and gpio-shutdown overlays own them
         error = probe.claim_pin(pin, output=role in ("buzzer", "led", "display DC",
                                                      "display RES"))
         if error is not None:

@@ -682,3 +682,20 @@ def test_doctor_report_to_a_place_it_cannot_write_is_a_clear_error(bad, monkeypa
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert cli.main(["doctor", "--report", bad, "--backend", "fake"]) == 2
     assert "cannot write it" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("config_txt", "ok", "says"), [
+    (GOOD_CONFIG_TXT.replace("dtoverlay=gpio-shutdown,gpio_pin=21\n", ""), True, "enables"),
+    (GOOD_CONFIG_TXT, False, "both watch the shutdown button"),
+])
+def test_doctor_with_the_companion_watching_the_shutdown_button(config_txt, ok, says):
+    """shutdown.handler = "companion" (the Debian card): no overlay is needed, an overlay as
+    well is one handler too many, and the doctor claims the pin like the others."""
+    probe = FakePi()
+    probe.files["/boot/firmware/config.txt"] = config_txt
+    config = _defaults()
+    config["shutdown"]["handler"] = "companion"
+    _status, text = _run(probe, config)
+    line = next(line for line in text.splitlines() if " boot-config " in line)
+    assert line.startswith("OK" if ok else "FAIL") and says in line
+    assert config["shutdown"]["pin"] in probe.claimed

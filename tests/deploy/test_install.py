@@ -410,3 +410,16 @@ def test_install_switches_spi0_on_only_for_an_spi_display(tmp_path, config, cs_p
         assert f"chip select on GPIO{cs_pin}" in out
         assert "Summary: 0 changed" in _install(root)
     assert "python3-spidev" in out  # luma's SPI bus, from the distribution
+
+
+def test_install_leaves_out_the_shutdown_overlay_when_the_companion_watches_the_button(
+        tmp_path):
+    root = _fresh_pi(tmp_path)
+    mine = root / "etc/companion/companion.toml"
+    mine.parent.mkdir(parents=True)
+    mine.write_text('[shutdown]\nhandler = "companion"\n')
+    out = _install(root)
+    boot_config = (root / "boot/firmware/config.txt").read_text()
+    assert "dtoverlay=gpio-shutdown" not in boot_config
+    assert "dtparam=i2c_arm=on" in boot_config
+    assert "no gpio-shutdown overlay" in out
