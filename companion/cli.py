@@ -381,7 +381,7 @@ def _doctor_report(args: argparse.Namespace, config: Config, config_path: str) -
             return ""
 
     parts = ReportParts(SystemProbe(), mock_pin_factory() if args.backend == "fake" else None,
-                        ask, default_bench)
+                        ask, default_bench, say=lambda words: print(words, flush=True))
     try:
         status = write_report(args.report, config, parts, config_path=config_path)
     except OSError as error:

@@ -10,8 +10,9 @@ What it promises:
 - The hardware tests claim the pins through gpiozero (the pin factory it is given: lgpio on a
   Pi, mock pins in tests), so they run only while the companion service is stopped; with the
   service running the file says to stop it, and why.
-- Nothing waits forever: each button gets `PRESS_TIMEOUT_S` to be pressed and released; a
-  question answered with anything but yes is recorded as it was answered.
+- Nothing waits forever: each button gets `PRESS_TIMEOUT_S` to be pressed and released (no
+  key to type: the press itself answers); a question answered with anything but yes is
+  recorded as it was answered.
 - The shutdown button is never tested by pressing it (the overlay would power the Pi off);
   the report shows whether its overlay watches the configured pin (the boot-config check).
 - Every touch of the machine goes through the doctor's probe, the pin factory, the `ask`
@@ -47,8 +48,9 @@ class ReportParts:
 
     probe: DoctorProbe
     pin_factory: Any  # gpiozero's: None for its own choice (lgpio on a Pi)
-    ask: Ask
+    ask: Ask  # a question: prints it, answers the maker's reply
     bench: Callable[[], str]
+    say: Callable[[str], object] = print  # an instruction: the maker acts, nothing typed
     now: Callable[[], datetime] = lambda: datetime.now(UTC)
 
 
@@ -112,9 +114,10 @@ def _buttons(config: Mapping[str, Any], parts: ReportParts) -> list[str]:
         button = Button(pin, pull_up=pull_up, pin_factory=parts.pin_factory)
         try:
             stuck = button.is_pressed
-            parts.ask(f"Press and hold {name.upper()} (GPIO{pin}), then press Enter: ")
+            parts.say(f"Press {name.upper()} (GPIO{pin}) now, within {PRESS_TIMEOUT_S:.0f} s.")
             pressed = button.is_pressed or button.wait_for_press(timeout=PRESS_TIMEOUT_S)
-            parts.ask(f"Let go of {name.upper()}, then press Enter: ")
+            parts.say(f"Let go of {name.upper()}." if pressed else
+                      f"No press of {name.upper()} seen.")
             released = (not button.is_pressed
                         or button.wait_for_release(timeout=PRESS_TIMEOUT_S))
         finally:

@@ -558,7 +558,7 @@ class Maker:
         for name, pin in self.pins.items():
             if name in self.dead:
                 continue
-            if prompt.startswith(f"Press and hold {name} "):
+            if prompt.startswith(f"Press {name} "):
                 self.factory.pin(pin).drive_low()  # pressed: the pull-up's line to ground
             elif prompt.startswith(f"Let go of {name}"):
                 self.factory.pin(pin).drive_high()
@@ -574,7 +574,7 @@ def _report(tmp_path, *, dead=(), answers=None, probe=None, config=None):
     maker = Maker(factory, config, dead=dead, answers=answers or {
         "The buzzer should sound": "y", "If you have a sound meter": "78",
         "The status LED": "y"})
-    parts = ReportParts(probe or FakePi(), factory, maker, lambda: BENCH,
+    parts = ReportParts(probe or FakePi(), factory, maker, lambda: BENCH, say=maker,
                         now=lambda: datetime(2026, 11, 28, 3, 0, tzinfo=UTC))
     target = tmp_path / "report.md"
     try:
@@ -595,7 +595,7 @@ def test_report_on_a_good_build_is_complete_and_passes(tmp_path, monkeypatch):
         assert fact in text
     assert "- OK display: a device answers at 0x3C on bus 1" in text
     # One prompt per press and per release, in the order of the buttons.
-    presses = [p.split()[3] for p in maker.prompts if p.startswith("Press and hold")]
+    presses = [p.split()[1] for p in maker.prompts if p.startswith("Press ")]
     assert presses == ["NEXT", "UP", "DOWN", "BACK"]
     for name in ("NEXT", "UP", "DOWN", "BACK"):
         assert f"- {name} (GPIO" in text and "): OK: pressed and released" in text
@@ -662,7 +662,7 @@ def test_doctor_report_from_the_command_line_on_the_fake_backend(tmp_path, monke
     input; off a Pi the checks say so, the file is still complete."""
     monkeypatch.setattr(report, "PRESS_TIMEOUT_S", 0)
     monkeypatch.setattr(report, "default_bench", lambda: BENCH)
-    monkeypatch.setattr(sys, "stdin", io.StringIO("\n" * 8 + "y\n\ny\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("y\n\ny\n"))
     target = tmp_path / "build-report.md"
     status = cli.main(["doctor", "--report", str(target), "--backend", "fake"])
     out = capsys.readouterr().out
