@@ -49,9 +49,10 @@ class Hardware:
     buzzer: Any
     buttons: Any = None
     led: Any = None
+    shutdown: Any = None  # the shutdown button when the companion watches it
 
     def close(self) -> None:
-        for device in (self.buttons, self.led, self.buzzer):
+        for device in (self.buttons, self.led, self.shutdown, self.buzzer):
             if device is not None:
                 device.close()
         if self.pin_factory is not None:
@@ -142,7 +143,8 @@ def build_controller(config: Config, hardware: Hardware, *, clock: Clock, state_
     controller = Controller(App(games), journal, clock, hardware.display, hardware.buzzer,
                             rng=rng, scorers=scorers(), timing=timing_from(config),
                             simulated=simulated, led=hardware.led,
-                            settings=SettingsFile(state_dir), idle=idle)
+                            settings=SettingsFile(state_dir), idle=idle,
+                            sounder=config["buzzer"]["sounder"])
     preview = getattr(hardware.display, "preview", None)
     if preview is not None:
         # The terminal simulator shows each tune by name (and rings the bell for the alarm).
@@ -312,8 +314,16 @@ def build_box(config: Config, *, backend: str, clock: Clock, state_dir: Path,
     from companion.adapters.power import power_off
 
     # The menu's "Power off": systemctl poweroff on a Pi, a clean stop on the fake backend.
-    controller.power_off_listeners.append(
-        partial(power_off, pi=backend == "pi", stop=loop.stop, out=loop.out))
+    switch_off = partial(power_off, pi=backend == "pi", stop=loop.stop, out=loop.out)
+    controller.power_off_listeners.append(switch_off)
+    shutdown = config["shutdown"]
+    if shutdown["handler"] == "companion" and shutdown["pin"]:
+        # No gpio-shutdown overlay (the Debian card): the same path as the menu's, held.
+        from companion.adapters.gpio import ShutdownButton
+
+        box.hardware.shutdown = ShutdownButton(
+            shutdown["pin"], pin_factory=box.hardware.pin_factory,
+            hold_s=shutdown["hold_ms"] / 1000, on_held=switch_off)
     if interactive:
         from companion.adapters.terminal import Keyboard
 

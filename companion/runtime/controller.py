@@ -75,7 +75,7 @@ from companion.core.game import Play, Restore, RuleError
 from companion.core.idle import IdlePolicy
 from companion.core.table_page import TablePage
 from companion.core.timer import TimerState
-from companion.core.tunes import SoundSettings
+from companion.core.tunes import SoundSettings, tunes_for
 from companion.protocol.lines import Item
 from companion.runtime import commanding
 from companion.runtime.gameclock import Clock, GameClock, is_stale
@@ -115,7 +115,7 @@ class Controller:
                  buzzer: Buzzer, *, rng: random.Random, scorers: Scorers,
                  timing: GestureTiming | None = None, simulated: bool = False,
                  led: StatusLed | None = None, settings: SettingsStore | None = None,
-                 idle: IdlePolicy | None = None) -> None:
+                 idle: IdlePolicy | None = None, sounder: str = "piezo") -> None:
         self.app = app
         self.clock = clock
         self.output = Output(display, led)
@@ -128,7 +128,7 @@ class Controller:
         self.game_clock = GameClock(clock, journal.last_clock())
         self.writer = JournalWriter(journal)
         self.state = AppState(next_seed=self._draw_seed(), last_tick=self.now())
-        self.tunes = TunePlayer(buzzer)
+        self.tunes = TunePlayer(buzzer, tunes_for(sounder))
         # Called when "Forget phones" is chosen (the table page revokes its pairings).
         self.forget_phones_listeners: list[Callable[[], None]] = []
         # Called when "Power off" is confirmed (bootstrap: adapters/power.py).
