@@ -461,10 +461,25 @@ def test_now_boarding_bad_timer_option_is_refused(preset: str) -> None:
 
 
 @pytest.mark.parametrize("given", [{"players": "6"}, {"players": "1"}, {"vip": "maybe"},
-                                   {"weather": "sunny"}, {"seed": "abc"}, {"colour": "red"}])
+                                   {"weather": "sunny"}, {"seed": "abc"}, {"colour": "red"},
+                                   {"pace": "fast"}, {"pace": ""}])
 def test_now_boarding_bad_options_are_refused(given: dict[str, str]) -> None:
     with pytest.raises(OptionError):
         resolve_options(NowBoarding().options, given)
+
+
+@pytest.mark.parametrize("pace", ["teach", "steps", "brisk", "BRISK"])
+def test_now_boarding_pace_is_an_option_and_a_state_field(pace: str) -> None:
+    table = Table(pace=pace)
+    body = table.json()
+    assert body["pace"] == pace.lower() == body["options"]["pace"]
+    assert body["lesson"] is None
+
+
+def test_now_boarding_pace_defaults_to_steps_and_is_checked_by_new() -> None:
+    assert Table().json()["pace"] == "steps"
+    with pytest.raises(OptionError, match=r"pace=teach\|steps\|brisk"):
+        NowBoarding().new({"pace": "slow"}, 1)
 
 
 def test_now_boarding_flight_warnings_and_alarm() -> None:

@@ -114,6 +114,7 @@ from companion.games.now_boarding.inputs import hold_next, up_down
 from companion.games.now_boarding.record import state_json
 from companion.games.now_boarding.rules import (
     OPTIONS,
+    PACES,
     Complaint,
     Flight,
     NowBoardingState,
@@ -147,6 +148,9 @@ class NowBoarding:
         except ValueError as error:
             raise OptionError(f"timer={preset!r} is not allowed; use "
                               "timer=official|relaxed|doubled|off|5..600") from error
+        pace = options.get("pace", "steps")
+        if pace not in PACES:
+            raise OptionError(f"pace={pace!r} is not allowed; use pace=teach|steps|brisk")
         given_seed = options.get("seed", "auto")
         game_seed = seed if given_seed == "auto" else int(given_seed)
         vip_variant = options.get("vip", "off") == "on"
@@ -179,6 +183,7 @@ class NowBoarding:
             weather=chart.weather,
             vip_decks=vip_dealt,
             countdown=countdown,
+            pace=pace,
             free_tiles=("seat",) * players,
         )
 

@@ -1,7 +1,9 @@
 """Now Boarding's state as JSON (CONTRACT.md section 3) and the record of a game (pure).
 
 ``state_json`` keeps every field of the contract and adds (never renames):
-``options``, ``seed``, ``setup_page`` ({"index", "count", "key"} during setup's checklist),
+``options``, ``pace`` (``teach`` / ``steps`` / ``brisk``, also among the options),
+``lesson`` (null, or the lesson showing: ``{"id", "title", "text"}``), ``seed``,
+``setup_page`` ({"index", "count", "key"} during setup's checklist),
 ``draw`` ({"deck", "count", "empty", "next"} at ``passengers``), ``weather_card``
 ({"card", "of", "token", "route"} at ``weather``), ``pending`` (the number being set at
 ``anger`` / ``exit``), ``serve_vip`` and ``vip_offer`` (at ``vip``; the offer is null until
@@ -124,6 +126,8 @@ def state_json(state: NowBoardingState, now: float) -> dict[str, Any]:
         "result": state.result,
         # Added fields (CONTRACT.md allows additions).
         "options": dict(state.options),
+        "pace": state.pace,
+        "lesson": None,
         "seed": state.seed,
         "setup_page": ({"index": state.page, "count": len(setup_pages(state)),
                         "key": setup_page(state)} if state.step == "setup" else None),

@@ -40,7 +40,16 @@ def _is_seed(value: str) -> bool:
     return digits.isdigit() and len(digits) <= 19
 
 
+#: How well the table knows the game (``pace``): which steps a round has, never the books.
+Pace = Literal["teach", "steps", "brisk"]
+PACES: tuple[Pace, ...] = ("teach", "steps", "brisk")
+
 OPTIONS = (
+    OptionSpec("pace", "Pace", PACES, "steps",
+               explain="How well does the table know Now Boarding?",
+               notes=(("teach", "New to it: taught in play"),
+                      ("steps", "Knows it: step by step"),
+                      ("brisk", "Plays often: brisk rounds"))),
     OptionSpec("players", "Players", ("2", "3", "4", "5"), "3",
                explain="Players at the table: sets the timer and the decks"),
     OptionSpec("vip", "VIP cards", ("off", "on"), "off",
@@ -117,6 +126,7 @@ class NowBoardingState:
     weather: tuple[int, int, int]
     vip_decks: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     countdown: Countdown | None
+    pace: Pace = "steps"
     phase: str = "setup"
     step: Step = "setup"
     page: int = 0
