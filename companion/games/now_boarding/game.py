@@ -119,16 +119,31 @@ from companion.games.now_boarding.rules import (
     Flight,
     NowBoardingState,
     Step,
+    balanced_vip_counts,
     deck_empty,
     draw_count,
     elapsed,
     setup_pages,
     temp_holder,
+    turnaround,
     upgrade_row,
     vip_left,
+    vip_offer,
 )
 
 # -- the game -----------------------------------------------------------------------------------
+
+
+def _legacy_vip_deal(seed: int, players: int) -> tuple[tuple[str, ...], tuple[str, ...],
+                                                       tuple[str, ...]]:
+    """The VIP deal the box made itself before the table dealt its own: players + 2 of the
+    nine, a seeded draw, each card to its stage, in deck order. Kept only so that a game
+    journaled then replays as it was played (its options have no ``pace``)."""
+    rng = random.Random(f"now-boarding:{seed}:vip")
+    dealt = rng.sample(range(len(data.VIP_CARDS)), data.vip_count(players))
+    per_stage = [tuple(data.VIP_CARDS[i].name for i in dealt if data.VIP_CARDS[i].stage == stage)
+                 for stage in STAGES]
+    return per_stage[0], per_stage[1], per_stage[2]
 
 
 class NowBoarding:
@@ -156,11 +171,14 @@ class NowBoarding:
         vip_variant = options.get("vip", "off") == "on"
         chart = PREFLIGHT[players]
 
-        vip_rng = random.Random(f"now-boarding:{game_seed}:vip")
-        dealt = vip_rng.sample(range(len(data.VIP_CARDS)), data.vip_count(players))
-        per_stage = [tuple(data.VIP_CARDS[i].name for i in dealt
-                           if data.VIP_CARDS[i].stage == stage) for stage in STAGES]
-        vip_dealt = (per_stage[0], per_stage[1], per_stage[2]) if vip_variant else ((), (), ())
+        # The table deals its own VIP cards and counts them at setup; only a game journaled
+        # before that (its options have no pace) replays the deal the box made then.
+        legacy = vip_variant and "pace" not in options
+        legacy_deal = _legacy_vip_deal(game_seed, players) if legacy else ((), (), ())
+        if legacy:
+            vip_told = (len(legacy_deal[0]), len(legacy_deal[1]), len(legacy_deal[2]))
+        else:
+            vip_told = balanced_vip_counts(players) if vip_variant else (0, 0, 0)
 
         weather_rng = random.Random(f"now-boarding:{game_seed}:weather")
         names = [route.name for route in data.routes(players)]
@@ -177,13 +195,14 @@ class NowBoarding:
             strict=options.get("strict", "off") == "on",
             vip_variant=vip_variant,
             digital_weather=options.get("weather", "cards") == "digital",
-            vip_dealt=vip_dealt,
             weather_routes=weather_routes,
             decks=chart.in_pile,
             weather=chart.weather,
-            vip_decks=vip_dealt,
             countdown=countdown,
             pace=pace,
+            vip_told=vip_told,
+            vip_waiting=vip_told,
+            legacy_vip_deal=legacy_deal,
             free_tiles=("seat",) * players,
         )
 
@@ -206,9 +225,9 @@ class NowBoarding:
             case Hold(button=Button.NEXT):
                 return hold_next(state, now)
             case Press(button=Button.UP) | Hold(button=Button.UP):
-                return self._up_down(state, +1)
+                return self._up_down(state, +1, now)
             case Press(button=Button.DOWN) | Hold(button=Button.DOWN):
-                return self._up_down(state, -1)
+                return self._up_down(state, -1, now)
         raise RuleError("not-allowed", "that does nothing here")
 
     def countdown(self, state: NowBoardingState) -> Countdown | None:
@@ -250,6 +269,10 @@ class NowBoarding:
                 return "VIP answer"
             case Press(button=Button.NEXT), "weather":
                 return "weather card"
+            case Press(button=Button.NEXT), "turnaround":
+                return f"round {state.round} done"
+            case Hold(button=Button.NEXT), "turnaround":
+                return "upgrades opened"
         return None
 
     # -- NEXT -------------------------------------------------------------------------------
@@ -262,13 +285,14 @@ class NowBoarding:
                     return replace(state, page=state.page + 1), (Play("click"),)
                 return replace(state, step="passengers", page=0), (Play("click"),)
             case "passengers":
-                return self._passengers(state)
+                return self._passengers(state, now)
             case "weather":
                 return self._weather(state)
             case "vip":
-                if state.page == 0:  # "Serve a VIP?" NEXT: yes; the card is named now
-                    return replace(state, page=1, serve_vip=True), (Play("click"),)
-                return self._vip(state)
+                if state.page == 0:  # "Serve a VIP?" NEXT: yes; now which card it is
+                    return (replace(state, page=1, serve_vip=True, vip_choice=0),
+                            (Play("click"),))
+                return self._vip(state, now)
             case "ready":
                 return self._start_flight(state, now)
             case "flight":
@@ -282,20 +306,25 @@ class NowBoarding:
                 if player + 1 < state.players:
                     return (replace(state, page=(player + 1) * len(UPGRADE_ITEMS)),
                             (Play("click"),))
+                if state.pace == "brisk":  # bought from the brisk card: back to it
+                    return replace(state, step="turnaround", page=0), (Play("click"),)
                 return self._ready(replace(state, round=state.round + 1))
+            case "turnaround":
+                return self._turnaround(state, now)
             case "exit":
                 return self._exit(state)
             case "over":  # step() refuses every input once the game is over
                 raise RuleError("not-allowed", "game over: BACK menu, hold BACK undo")
         assert_never(state.step)
 
-    def _passengers(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
+    def _passengers(self, state: NowBoardingState,
+                    now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
         if not deck_empty(state):
             index = state.stage_index
             decks = list(state.decks)
             decks[index] -= draw_count(state)
             drawn = replace(state, decks=(decks[0], decks[1], decks[2]))
-            return self._after_draw(drawn)
+            return self._after_draw(drawn, now)
         # The draw finds the current deck empty: its VIPs complain (one NEXT, their screen
         # names them), then the stage changes (or, after the Evening, the final round comes).
         if vip_left(state):
@@ -312,34 +341,74 @@ class NowBoarding:
         left = vip_left(state)
         if not left:
             return state, ()
-        names = state.vip_decks[state.stage_index]
-        decks = list(state.vip_decks)
-        decks[state.stage_index] = ()
-        state = replace(state, vip_decks=(decks[0], decks[1], decks[2]))
-        return self._add_complaints(state, left, "vip",
-                                    reason=f"unserved VIP {', '.join(names)}")
+        waiting = list(state.vip_waiting)
+        waiting[state.stage_index] = 0
+        state = replace(state, vip_waiting=(waiting[0], waiting[1], waiting[2]))
+        reason = "an unserved VIP" if left == 1 else f"{left} unserved VIPs"
+        return self._add_complaints(state, left, "vip", reason=reason)
 
-    def _after_draw(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
+    def _after_draw(self, state: NowBoardingState,
+                    now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
         if state.vip_variant and vip_left(state) > 0:
             return replace(state, step="vip", serve_vip=False, page=0), (Play("click"),)
-        return self._after_vip(state)
+        return self._after_vip(state, now)
 
-    def _after_vip(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
+    def _after_vip(self, state: NowBoardingState,
+                   now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
         if state.phase == "setup":
             if state.weather[state.stage_index] > 0:
                 return replace(state, step="weather", page=0), (Play("click"),)
             return self._ready(state)
+        if state.pace == "brisk":  # the card's "done" was said: the next flight starts
+            return self._start_flight(replace(state, round=state.round + 1), now)
         return replace(state, step="upgrades", page=0), (Play("click"),)
 
-    def _vip(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        if state.serve_vip:
+    def _turnaround(self, state: NowBoardingState,
+                    now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        """The brisk card's "done": the steps' books in the steps' order, at one press.
+
+        Complaints filed (as ``anger``), then the draw: a deck found empty first files its
+        unserved VIPs and changes the stage with all its weather out (as ``passengers`` and
+        ``weather``), or after the Evening makes the next round final; then "Serve a VIP?"
+        when one may ride (as ``vip``), else the next flight starts (as ``ready``)."""
+        plan = turnaround(state)
+        state, plays = self._add_complaints(replace(state, pending=0), state.pending, "anger")
+        if state.step == "over":
+            return state, plays
+        if plan.unserved_vips:
+            state, more = self._vip_complaints(state)
+            plays += more
+            if state.step == "over":
+                return state, plays
+        if plan.final_next:
+            state = replace(state, final_round=True)
+            plays += (Play("final-round"),)
+        else:
+            if plan.new_stage is not None:
+                index = state.stage_index + 1
+                weather = list(state.weather)
+                weather[index] = 0
+                state = replace(state, stage_index=index,
+                                weather=(weather[0], weather[1], weather[2]))
+                plays += (Play("stage-change"),)
+            decks = list(state.decks)
+            decks[state.stage_index] -= plan.draw
+            state = replace(state, decks=(decks[0], decks[1], decks[2]))
+            if plan.vip_offer:
+                return replace(state, step="vip", serve_vip=False, page=0), plays
+        started, flight_plays = self._start_flight(replace(state, round=state.round + 1), now)
+        return started, plays + flight_plays
+
+    def _vip(self, state: NowBoardingState,
+             now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        card = vip_offer(state) if state.serve_vip else None
+        if card is not None:  # the card the table said it turned over
             index = state.stage_index
-            card = state.vip_decks[index][0]
-            decks = list(state.vip_decks)
-            decks[index] = decks[index][1:]
-            state = replace(state, vip_decks=(decks[0], decks[1], decks[2]),
+            waiting = list(state.vip_waiting)
+            waiting[index] -= 1
+            state = replace(state, vip_waiting=(waiting[0], waiting[1], waiting[2]),
                             vips_served=(*state.vips_served, (state.round, state.stage, card)))
-        return self._after_vip(replace(state, serve_vip=False, page=0))
+        return self._after_vip(replace(state, serve_vip=False, page=0, vip_choice=0), now)
 
     def _weather(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         index = state.stage_index
@@ -375,7 +444,9 @@ class NowBoarding:
         else:
             countdown = None
         flight = Flight(state.round, state.stage, round(used, 3), how, state.final_round)
-        ended = replace(state, phase="maintenance", step="anger", pending=0, page=0,
+        card: Step = ("turnaround" if state.pace == "brisk" and not state.final_round
+                      else "anger")
+        ended = replace(state, phase="maintenance", step=card, pending=0, page=0,
                         countdown=countdown, flight_started=None,
                         flights=(*state.flights, flight))
         return ended, (Play("alarm" if how == "time" else "end"),)
@@ -437,8 +508,8 @@ class NowBoarding:
 
     # -- UP / DOWN --------------------------------------------------------------------------
 
-    def _up_down(self, state: NowBoardingState,
-                 direction: int) -> tuple[NowBoardingState, tuple[Play, ...]]:
+    def _up_down(self, state: NowBoardingState, direction: int,
+                 now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
         if state.step == "vip" and state.page == 0 and direction < 0:  # "Serve a VIP?" DOWN: no
-            return self._vip(replace(state, serve_vip=False))
+            return self._vip(replace(state, serve_vip=False, page=0), now)
         return up_down(state, direction)

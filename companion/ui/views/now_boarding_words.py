@@ -13,7 +13,8 @@ never drawn.
 
 Rules it keeps: a label names what the gesture does at this state and nothing it does not do
 (no "Pause" with ``strict=on`` or ``timer=off``, no NEXT once the game is over); the VIP
-deck stays face-down (no card is named before the table said yes); "TIME UP" and "0:00" are
+cards stay face-down (no card is named before the table said which it turned over: the
+question offers every card of the stage not served yet); "TIME UP" and "0:00" are
 never said outside a flight.
 """
 
@@ -35,9 +36,13 @@ from companion.games.now_boarding.rules import (
     temp_holder,
     to_win,
     upgrade_row,
+    vip_choices,
     vip_left,
     vip_offer,
     weather_card,
+)
+from companion.games.now_boarding.rules import (
+    turnaround as turnaround_plan,
 )
 from companion.ui.screen import Words
 
@@ -106,10 +111,22 @@ def setup(state: NowBoardingState) -> Words:
                "face-down and shuffled.")
     else:
         stage = page.removeprefix("vip-")
-        count = len(state.vip_dealt[STAGES.index(stage)])
-        say = (f"Put {plural(count, 'VIP card')} face-down by the {STAGE_TITLES[stage]} deck; "
-               "the box names each one when you serve it." if count else
-               f"No VIP card for the {STAGE_TITLES[stage]} deck.")
+        index = STAGES.index(stage)
+        count = state.vip_told[index]
+        total = data.vip_count(players)
+        title = STAGE_TITLES[stage]
+        if index == 0:
+            say = (f"Shuffle the 9 VIP cards and deal {total} face-down, each by the deck its "
+                   f"back names. Count the backs: how many are by the {title} deck? "
+                   f"Now {count}.")
+        elif index < len(STAGES) - 1:
+            say = f"How many VIP cards are by the {title} deck? Now {count}."
+        else:
+            say = (f"The rest, {plural(count, 'VIP card')}, are by the {title} deck. Keep them "
+                   "face-down: when you serve one, tell the box which card it is.")
+        if index < len(STAGES) - 1 and not any(state.legacy_vip_deal):
+            keys = (("next", f"{count} by the {title} deck"), ("up", "One more"),
+                    ("down", "One fewer"), *UNDO)
     name = SETUP_NAMES.get(page, "free tile" if page.startswith("free-") else "VIP cards")
     last = state.page + 1 == len(pages)
     return {"heading": f"Setup {state.page + 1} of {len(pages)}: {name}", "say": say,
@@ -137,10 +154,10 @@ def _drawing(state: NowBoardingState) -> Words:
                 "keys": (("next", "Cards drawn"), *UNDO)}
     unserved = vip_left(state)
     if unserved:
-        names = ", ".join(state.vip_decks[state.stage_index])
         total = state.complaints + unserved
+        cards = "VIP card never served" if unserved == 1 else "VIP cards never served"
         return {"heading": f"{_before(state)}: {stage} deck empty",
-                "say": f"The {stage} deck is empty. The unserved VIP cards ({names}) become "
+                "say": f"The {stage} deck is empty. The {unserved} {cards} by it become "
                        f"{plural(unserved, 'complaint')}: {total} of {COMPLAINT_LIMIT}.",
                 "then": "Next: the next stage",
                 "keys": (("next", f"Add {plural(unserved, 'complaint')}"), *UNDO)}
@@ -175,10 +192,21 @@ def vip(state: NowBoardingState) -> Words:
         return {"heading": heading,
                 "say": f"{plural(left, f'{stage} VIP card')} left, face-down. Serve one now? "
                        "It rides on the last passenger card drawn.",
-                "then": "Next: the box names the VIP, or the next step",
+                "then": "Next: turn it over and say which card it is, or the next step",
                 "keys": (("next", "Serve a VIP"), ("down", "No VIP"), *UNDO)}
     card = vip_offer(state) or ""
     effect = data.VIP_BY_NAME[card].effect if card in data.VIP_BY_NAME else ""
+    choices = vip_choices(state)
+    if len(choices) > 1:
+        return {"heading": f"{_before(state)}: which VIP?",
+                "say": f"Turn the VIP card over: which is it? {card}: {effect}. Put it by the "
+                       "last passenger card drawn.",
+                "then": "Next: the next step",
+                "choices": tuple(f"{name}: {data.VIP_BY_NAME[name].effect}"
+                                 for name in choices),
+                "chosen": state.vip_choice,
+                "keys": (("next", f"It is {card}"), ("up", "Card before"),
+                         ("down", "Card after"), *UNDO)}
     return {"heading": f"{_before(state)}: VIP {card}",
             "say": f"The VIP is {card}. Put it by the last passenger card drawn. {effect}".strip(),
             "then": "Next: the next step", "keys": (("next", "VIP placed"), *UNDO)}
@@ -215,6 +243,63 @@ def flight(state: NowBoardingState) -> Words:
     final = "the final flight" if state.final_round else f"round {state.round}"
     return {"heading": f"Flight: {final}, {stage}", "say": say,
             "then": "Next: maintenance", "keys": (*keys, *UNDO)}
+
+
+def turnaround(state: NowBoardingState) -> Words:
+    """``pace=brisk``'s maintenance on one card: every chore in order, exact counts, one
+    "done" that starts the next flight (or asks "Serve a VIP?" first)."""
+    plan = turnaround_plan(state)
+    total = state.complaints + state.pending
+    cubes = ("one anger cube on every waiting passenger, two by the Crying Baby's airport"
+             if crying_baby_served(state) else "one anger cube on every waiting passenger")
+    says = [f"Put {cubes}; a fourth cube files a complaint. Complaints filed this round: "
+            f"{state.pending} ({total} of {COMPLAINT_LIMIT})."]
+    stage = STAGE_TITLES[state.stage]
+    if plan.unserved_vips:
+        says.append(f"The {stage} deck is empty: its "
+                    f"{plural(plan.unserved_vips, 'VIP card')} never served become "
+                    f"{plural(plan.unserved_vips, 'complaint')}.")
+    if plan.new_stage is not None:
+        following = STAGE_TITLES[plan.new_stage]
+        tokens = ", ".join(f"a {token} on {route}" if route else f"a {token}"
+                           for token, route in plan.weather)
+        where = "" if state.digital_weather else " on the routes its weather cards show"
+        says.append(f"The {stage} deck is empty: the {following} stage begins. Remove every "
+                    f"storm and tailwind token, then place {tokens}{where}.")
+    if plan.final_next:
+        says.append("The Evening deck is empty: no new passengers, and the next round is the "
+                    "final round.")
+    else:
+        says.append(f"Draw {plural(plan.draw, 'passenger card')} from the "
+                    f"{STAGE_TITLES[plan.draw_deck or state.stage]} deck and put each on its "
+                    "airport.")
+    says.append(f"Upgrades (hold to buy): {_offer(state)}.")
+    says.append("Flip every face-down passenger card.")
+    following_step = ("Next: serve a VIP?" if plan.vip_offer
+                      else "Next: the final flight" if plan.final_next
+                      else f"Next: the flight of round {state.round + 1}")
+    more = (("up", "One more complaint"), ("down", "One fewer complaint"))
+    done = "Done: serve a VIP?" if plan.vip_offer else "Done: start the flight"
+    return {"heading": f"Maintenance on one card: round {state.round} done",
+            "say": " ".join(says), "then": following_step,
+            "keys": (("next", done), *more, ("hold_next", "Buy upgrades"), *UNDO)}
+
+
+def _offer(state: NowBoardingState) -> str:
+    """The upgrades on offer with their prices, player by player (seats and speed vary)."""
+    parts = []
+    for player in range(state.players):
+        seat, speed = next_price(state, player, "seat"), next_price(state, player, "speed")
+        seat_text = f"seat ${seat}" if seat is not None and supply_left(state, "seat") else \
+            "no seat"
+        speed_text = f"speed ${speed}" if speed is not None and supply_left(state, "speed") \
+            else "no speed"
+        parts.append(f"P{player + 1} {seat_text}, {speed_text}")
+    routes = supply_left(state, "route")
+    route = f"route ${data.ROUTE_PRICE} ({routes} left)" if routes > 0 else "no route tiles"
+    temps = [f"temporary {item.removeprefix('temp-')} ${data.TEMP_PRICES[item]}"
+             for item in ("temp-seat", "temp-speed") if temp_holder(state, item) is None]
+    return "; ".join([*parts, route, *temps])
 
 
 def anger(state: NowBoardingState) -> Words:
