@@ -6,9 +6,11 @@
 ``setup_page`` ({"index", "count", "key"} during setup's checklist),
 ``draw`` ({"deck", "count", "empty", "next"} at ``passengers``), ``weather_card``
 ({"card", "of", "token", "route"} at ``weather``), ``pending`` (the number being set at
-``anger`` / ``exit``), ``serve_vip``, ``vip_offer`` and ``vip_choices`` (at ``vip``: null
-until the table said yes, the VIP cards being face-down; then the cards it may have turned
-over, the stage's cards not served yet, and the one chosen), ``ask`` (the page of a two-page
+``anger`` / ``exit`` / ``turnaround``), ``turnaround`` (``pace=brisk``'s maintenance card:
+``{"unserved_vips", "new_stage", "weather": [{"token", "route"}], "draw": {"deck", "count"}
+or null, "final_next", "vip_offer"}``), ``serve_vip``, ``vip_offer`` and ``vip_choices`` (at
+``vip``: null until the table said yes, the VIP cards being face-down; then the cards it
+may have turned over, the stage's cards not served yet, and the one chosen), ``ask`` (the page of a two-page
 step: ``cubes`` / ``count`` at ``anger``; ``serve?``, then ``which`` (several cards possible,
 UP / DOWN choose) or ``named`` (one) at ``vip``), ``deck_left`` (cards
 left in the current stage's deck), ``to_win`` (the most passengers that may still go
@@ -41,6 +43,7 @@ from companion.games.now_boarding.rules import (
     supply_left,
     temp_holder,
     to_win,
+    turnaround,
     upgrade_row,
     vip_choices,
     vip_offer,
@@ -105,6 +108,16 @@ def _ask(state: NowBoardingState) -> str | None:
     return None
 
 
+def _turnaround(state: NowBoardingState) -> dict[str, Any] | None:
+    if state.step != "turnaround":
+        return None
+    plan = turnaround(state)
+    return {"unserved_vips": plan.unserved_vips, "new_stage": plan.new_stage,
+            "weather": [{"token": token, "route": route} for token, route in plan.weather],
+            "draw": {"deck": plan.draw_deck, "count": plan.draw} if plan.draw_deck else None,
+            "final_next": plan.final_next, "vip_offer": plan.vip_offer}
+
+
 def _upgrade(state: NowBoardingState) -> dict[str, Any] | None:
     if state.step != "upgrades":
         return None
@@ -139,7 +152,8 @@ def state_json(state: NowBoardingState, now: float) -> dict[str, Any]:
                         "key": setup_page(state)} if state.step == "setup" else None),
         "draw": _draw(state),
         "weather_card": None,
-        "pending": state.pending if state.step in ("anger", "exit") else None,
+        "pending": state.pending if state.step in ("anger", "exit", "turnaround") else None,
+        "turnaround": _turnaround(state),
         "serve_vip": state.serve_vip if state.step == "vip" else None,
         "vip_offer": vip_offer(state),
         "vip_choices": (list(vip_choices(state)) if state.step == "vip" and state.page == 1
