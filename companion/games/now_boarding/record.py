@@ -10,8 +10,8 @@
 ``{"unserved_vips", "new_stage", "weather": [{"token", "route"}], "draw": {"deck", "count"}
 or null, "final_next", "vip_offer"}``), ``serve_vip``, ``vip_offer`` and ``vip_choices`` (at
 ``vip``: null until the table said yes, the VIP cards being face-down; then the cards it
-may have turned over, the stage's cards not served yet, and the one chosen), ``ask`` (the page of a two-page
-step: ``cubes`` / ``count`` at ``anger``; ``serve?``, then ``which`` (several cards possible,
+may have turned over, the stage's cards not served yet, and the one chosen), ``ask`` (the
+page of a two-page step: ``cubes`` / ``count`` at ``anger``; ``serve?``, then ``which`` (several cards possible,
 UP / DOWN choose) or ``named`` (one) at ``vip``), ``deck_left`` (cards
 left in the current stage's deck), ``to_win`` (the most passengers that may still go
 undelivered for a win), ``elapsed`` (seconds used
