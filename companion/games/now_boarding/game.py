@@ -7,8 +7,8 @@ Flow (``phase`` / ``step``)
 - ``setup`` / ``setup``: a checklist, one page per NEXT: board side; passenger cards to
   remove; planes and starting passengers; one page per player choosing the free upgrade
   tile (UP seat, DOWN speed; with 2 players the page also reminds of the free route tile);
-  the "In pile" deal; the weather cards; with ``vip=on`` one page per stage naming the VIP
-  cards the companion dealt (players + 2 of the nine, a seeded draw, each to its stage).
+  the "In pile" deal; the weather cards; with ``vip=on`` one page per stage counting the VIP
+  cards the table dealt by its deck (see below).
 - First-round setup, still ``phase`` setup: ``passengers`` (draw the Morning "draw per
   round" count), ``vip`` (see below), ``weather`` (every Morning weather card, one per NEXT),
   then ``ready`` for round 1 (its screen also says to flip the Preflight chart to its
@@ -37,14 +37,27 @@ Flow (``phase`` / ``step``)
   "win".
 
 VIP variant (``vip=on``)
+- The table deals the VIP cards (players + 2 of the nine, face down, each by the deck its back
+  names); the setup's VIP pages take how many lie by the Morning and Afternoon decks (UP /
+  DOWN; at most 3 a deck; the Evening gets the rest). The box deals nothing and names no card
+  before the table says which one it turned over.
 - After every passenger draw (the first-round draw included, so each stage has at least as
   many chances as it can have VIP cards) and while the current stage still has a VIP card,
-  the ``vip`` step asks "Serve a VIP?" with the card still face-down: NEXT yes, DOWN no.
-  Only after yes does the screen (and ``vip_offer``) name the card; NEXT then goes on. One
-  VIP per draw: it rides on "the last passenger card" dealt.
+  the ``vip`` step asks "Serve a VIP?" with the cards face-down: NEXT yes, DOWN no. After yes
+  it asks which card was turned over among the stage's cards not served yet (UP / DOWN; no
+  question when one is possible), names it with its effect, and NEXT goes on. One VIP per
+  draw: it rides on "the last passenger card" dealt.
 - VIP cards left when their stage's deck is found empty become complaints at a NEXT of
-  their own at that ``passengers`` step (the screen names them first; the loss reason names
-  them too); the next NEXT changes the stage.
+  their own at that ``passengers`` step (counted, never named); the next NEXT changes the
+  stage.
+- A game journaled before the table dealt its own VIPs (options without ``pace``) replays
+  the box's seeded deal of then (books.legacy_vip_deal), so it ends as it was played.
+
+Pace (``pace``): ``steps`` is the flow above; ``teach`` runs the same steps (lessons come from
+their own module); ``brisk`` replaces every maintenance but the final round's with one card,
+``turnaround`` (complaints set with UP / DOWN, hold NEXT opens the upgrades and comes back,
+NEXT keeps the books exactly as the steps would and starts the next flight, after "Serve a
+VIP?" when one may ride).
 
 Upgrades (``upgrades``)
 - Player by player (P1 first): five rows each, seat, speed, route, temporary seat,
@@ -63,8 +76,8 @@ Other choices
 - ``weather=digital``: the companion picks, per stage, distinct random routes of the board side
   in play (seeded at the start), and the screen names the route for each token; the weather
   counts in the state are the same as with cards.
-- All randomness (the VIP deal, digital weather) is drawn in ``new`` from the seed (the
-  ``seed`` option overrides the box's), so replaying the journal rebuilds the same game.
+- All randomness (digital weather; an old journal's VIP deal) is drawn in ``new`` from the
+  seed (the ``seed`` option overrides the box's), so replaying the journal rebuilds the game.
 - ``timer=off``: ``countdown(state)`` is None and the state's ``timer`` object is
   ``{"state": "idle", "remaining": 0.0, "duration": 0.0}`` throughout; the added ``elapsed``
   field tells how long the current flight has run.
@@ -78,9 +91,9 @@ Other choices
 - Illegal input raises :class:`RuleError` with a short reason; the state is never changed.
 
 This module holds the phase sequence, one state machine whose transitions read better side by
-side. What it reads lives apart: the state and options in rules.py, the printed numbers in
-data.py, the JSON and the record in record.py, and what UP / DOWN and hold NEXT set or buy
-within a step in inputs.py.
+side. The moves that change the books (complaints, a flight's start, the brisk card's "done")
+are books.py; the state and options rules.py, the printed numbers data.py, the JSON and the
+record record.py, and what UP / DOWN and hold NEXT set or buy within a step inputs.py.
 """
 
 from __future__ import annotations
@@ -103,8 +116,14 @@ from companion.core.game import (
 )
 from companion.core.timer import Countdown, TimerState
 from companion.games.now_boarding import data
+from companion.games.now_boarding.books import (
+    add_complaints,
+    legacy_vip_deal,
+    start_flight,
+    turnaround_done,
+    vip_complaints,
+)
 from companion.games.now_boarding.data import (
-    COMPLAINT_LIMIT,
     GAME,
     PREFLIGHT,
     STAGES,
@@ -115,7 +134,6 @@ from companion.games.now_boarding.record import state_json
 from companion.games.now_boarding.rules import (
     OPTIONS,
     PACES,
-    Complaint,
     Flight,
     NowBoardingState,
     Step,
@@ -125,25 +143,12 @@ from companion.games.now_boarding.rules import (
     elapsed,
     setup_pages,
     temp_holder,
-    turnaround,
     upgrade_row,
     vip_left,
     vip_offer,
 )
 
 # -- the game -----------------------------------------------------------------------------------
-
-
-def _legacy_vip_deal(seed: int, players: int) -> tuple[tuple[str, ...], tuple[str, ...],
-                                                       tuple[str, ...]]:
-    """The VIP deal the box made itself before the table dealt its own: players + 2 of the
-    nine, a seeded draw, each card to its stage, in deck order. Kept only so that a game
-    journaled then replays as it was played (its options have no ``pace``)."""
-    rng = random.Random(f"now-boarding:{seed}:vip")
-    dealt = rng.sample(range(len(data.VIP_CARDS)), data.vip_count(players))
-    per_stage = [tuple(data.VIP_CARDS[i].name for i in dealt if data.VIP_CARDS[i].stage == stage)
-                 for stage in STAGES]
-    return per_stage[0], per_stage[1], per_stage[2]
 
 
 class NowBoarding:
@@ -174,7 +179,7 @@ class NowBoarding:
         # The table deals its own VIP cards and counts them at setup; only a game journaled
         # before that (its options have no pace) replays the deal the box made then.
         legacy = vip_variant and "pace" not in options
-        legacy_deal = _legacy_vip_deal(game_seed, players) if legacy else ((), (), ())
+        legacy_deal = legacy_vip_deal(game_seed, players) if legacy else ((), (), ())
         if legacy:
             vip_told = (len(legacy_deal[0]), len(legacy_deal[1]), len(legacy_deal[2]))
         else:
@@ -294,7 +299,7 @@ class NowBoarding:
                             (Play("click"),))
                 return self._vip(state, now)
             case "ready":
-                return self._start_flight(state, now)
+                return start_flight(state, now)
             case "flight":
                 return self._end_flight(state, now, "next")
             case "anger":
@@ -310,7 +315,7 @@ class NowBoarding:
                     return replace(state, step="turnaround", page=0), (Play("click"),)
                 return self._ready(replace(state, round=state.round + 1))
             case "turnaround":
-                return self._turnaround(state, now)
+                return turnaround_done(state, now)
             case "exit":
                 return self._exit(state)
             case "over":  # step() refuses every input once the game is over
@@ -328,7 +333,7 @@ class NowBoarding:
         # The draw finds the current deck empty: its VIPs complain (one NEXT, their screen
         # names them), then the stage changes (or, after the Evening, the final round comes).
         if vip_left(state):
-            state, plays = self._vip_complaints(state)
+            state, plays = vip_complaints(state)
             return state, plays or (Play("click"),)
         if state.stage_index + 1 < len(STAGES):
             changed = replace(state, stage_index=state.stage_index + 1, page=0)
@@ -336,16 +341,6 @@ class NowBoarding:
                           else "passengers")
             return replace(changed, step=step), (Play("stage-change"),)
         return replace(state, final_round=True, step="upgrades", page=0), (Play("final-round"),)
-
-    def _vip_complaints(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        left = vip_left(state)
-        if not left:
-            return state, ()
-        waiting = list(state.vip_waiting)
-        waiting[state.stage_index] = 0
-        state = replace(state, vip_waiting=(waiting[0], waiting[1], waiting[2]))
-        reason = "an unserved VIP" if left == 1 else f"{left} unserved VIPs"
-        return self._add_complaints(state, left, "vip", reason=reason)
 
     def _after_draw(self, state: NowBoardingState,
                     now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
@@ -360,44 +355,8 @@ class NowBoarding:
                 return replace(state, step="weather", page=0), (Play("click"),)
             return self._ready(state)
         if state.pace == "brisk":  # the card's "done" was said: the next flight starts
-            return self._start_flight(replace(state, round=state.round + 1), now)
+            return start_flight(replace(state, round=state.round + 1), now)
         return replace(state, step="upgrades", page=0), (Play("click"),)
-
-    def _turnaround(self, state: NowBoardingState,
-                    now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        """The brisk card's "done": the steps' books in the steps' order, at one press.
-
-        Complaints filed (as ``anger``), then the draw: a deck found empty first files its
-        unserved VIPs and changes the stage with all its weather out (as ``passengers`` and
-        ``weather``), or after the Evening makes the next round final; then "Serve a VIP?"
-        when one may ride (as ``vip``), else the next flight starts (as ``ready``)."""
-        plan = turnaround(state)
-        state, plays = self._add_complaints(replace(state, pending=0), state.pending, "anger")
-        if state.step == "over":
-            return state, plays
-        if plan.unserved_vips:
-            state, more = self._vip_complaints(state)
-            plays += more
-            if state.step == "over":
-                return state, plays
-        if plan.final_next:
-            state = replace(state, final_round=True)
-            plays += (Play("final-round"),)
-        else:
-            if plan.new_stage is not None:
-                index = state.stage_index + 1
-                weather = list(state.weather)
-                weather[index] = 0
-                state = replace(state, stage_index=index,
-                                weather=(weather[0], weather[1], weather[2]))
-                plays += (Play("stage-change"),)
-            decks = list(state.decks)
-            decks[state.stage_index] -= plan.draw
-            state = replace(state, decks=(decks[0], decks[1], decks[2]))
-            if plan.vip_offer:
-                return replace(state, step="vip", serve_vip=False, page=0), plays
-        started, flight_plays = self._start_flight(replace(state, round=state.round + 1), now)
-        return started, plays + flight_plays
 
     def _vip(self, state: NowBoardingState,
              now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
@@ -429,12 +388,6 @@ class NowBoarding:
         return (replace(state, phase="flight", step="ready", page=0, countdown=countdown),
                 (Play("click"),))
 
-    def _start_flight(self, state: NowBoardingState,
-                      now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        countdown = state.countdown.reset().start(now) if state.countdown is not None else None
-        return replace(state, phase="flight", step="flight", page=0, countdown=countdown,
-                       flight_started=now), (Play("flight-start"),)
-
     def _end_flight(self, state: NowBoardingState, now: float,
                     how: str) -> tuple[NowBoardingState, tuple[Play, ...]]:
         used = elapsed(state, now)
@@ -452,7 +405,7 @@ class NowBoarding:
         return ended, (Play("alarm" if how == "time" else "end"),)
 
     def _anger(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        state, plays = self._add_complaints(replace(state, pending=0), state.pending, "anger")
+        state, plays = add_complaints(replace(state, pending=0), state.pending, "anger")
         if state.step == "over":
             return state, plays
         if state.final_round:
@@ -462,30 +415,11 @@ class NowBoarding:
     def _exit(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         undelivered = state.pending
         state = replace(state, undelivered=undelivered, pending=0)
-        state, plays = self._add_complaints(state, undelivered // 2, "exit", always_log=True)
+        state, plays = add_complaints(state, undelivered // 2, "exit", always_log=True)
         if state.step == "over":
             return state, plays
         won = replace(state, phase="over", step="over", result="win", reason="flying high")
         return won, (Play("win"),)
-
-    def _add_complaints(self, state: NowBoardingState, count: int, source: str,
-                        *, always_log: bool = False,
-                        reason: str | None = None) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        """Add complaints; 3 or more end the game at once, reaching exactly 2 is a warning."""
-        if count <= 0 and not always_log:
-            return state, ()
-        before = state.complaints
-        total = before + count
-        log = (*state.complaint_log, Complaint(state.round, source, count))
-        state = replace(state, complaints=total, complaint_log=log)
-        if total >= COMPLAINT_LIMIT:
-            reasons = {"anger": "angry passengers", "vip": "an unserved VIP",
-                       "exit": "undelivered passengers"}
-            return replace(state, phase="over", step="over", result="lose",
-                           reason=reason or reasons[source]), (Play("lose"),)
-        if before < COMPLAINT_LIMIT - 1 == total:
-            return state, (Play("danger"),)
-        return state, (Play("complaint"),) if count > 0 else ()
 
     # -- the timer --------------------------------------------------------------------------
 
