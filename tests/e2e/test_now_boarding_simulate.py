@@ -67,7 +67,8 @@ def check_screen(model, state, players):
         player = state["upgrade"]["player"]
         following = f"P{player + 1}" if player < players else "fly"
         assert f"P{player} buys" in text and f"hold NEXT buys  NEXT: {following}" in text
-    if state["step"] not in ("setup", "over", "upgrades") and not state["final_round"]:
+    if state["step"] not in ("setup", "over", "upgrades") and not state["final_round"] \
+            and not state["coach"]:  # the coach's warning takes the cards' place
         left = state["decks"][state["stage"]]
         assert f"{left} card" in text, text
 

@@ -205,6 +205,7 @@ class NowBoarding:
             weather=chart.weather,
             countdown=countdown,
             pace=pace,
+            coach=options.get("coach", "on") == "on",
             vip_told=vip_told,
             vip_waiting=vip_told,
             legacy_vip_deal=legacy_deal,

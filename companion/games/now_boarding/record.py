@@ -2,22 +2,23 @@
 
 ``state_json`` keeps every field of the contract and adds (never renames): ``options``, ``pace``
 (``teach`` / ``steps`` / ``brisk``, also among the options), ``lesson`` (null, or the lesson
-showing: ``{"id", "title", "text"}``), ``seed``, ``setup_page`` ({"index", "count", "key"}
-during setup's checklist), ``draw`` ({"deck", "count", "empty", "next"} at ``passengers``),
-``weather_card`` ({"card", "of", "token", "route"} at ``weather``), ``pending`` (the number
-being set at ``anger`` / ``exit`` / ``turnaround``), ``turnaround`` (``pace=brisk``'s
-maintenance card: ``{"unserved_vips", "new_stage", "weather": [{"token", "route"}], "draw":
-{"deck", "count"} or null, "final_next", "vip_offer"}``), ``serve_vip``, ``vip_offer`` and
-``vip_choices`` (at ``vip``: null until the table said yes, the VIP cards being face-down; then
-the cards it may have turned over, the stage's cards not served yet, and the one chosen),
-``ask`` (the page of a two-page step: ``cubes`` / ``count`` at ``anger``; ``serve?``, then
-``which`` (several cards possible, UP / DOWN choose) or ``named`` (one) at ``vip``),
-``deck_left`` (cards left in the current stage's deck), ``to_win`` (the most passengers that may
-still go undelivered for a win), ``elapsed`` (seconds used in the current flight),
-``flights_total`` (flight phases in a whole game), ``flights``, ``complaints_by_round``,
-``planes``, ``supply``, ``upgrade`` (the selected row at ``upgrades``), ``vips_dealt`` (how many
-VIP cards the table dealt by each deck, counted from their backs at setup: never a card's name),
-``vips_served``, ``undelivered`` and ``reason`` (why it ended).
+showing: ``{"id", "title", "text"}``), ``coach`` (the coach's warnings, most urgent first:
+``[{"key", "text"}]``, empty with ``coach=off``; coach.py), ``seed``, ``setup_page`` ({"index",
+"count", "key"} during setup's checklist), ``draw`` ({"deck", "count", "empty", "next"} at
+``passengers``), ``weather_card`` ({"card", "of", "token", "route"} at ``weather``), ``pending``
+(the number being set at ``anger`` / ``exit`` / ``turnaround``), ``turnaround``
+(``pace=brisk``'s maintenance card: ``{"unserved_vips", "new_stage", "weather": [{"token",
+"route"}], "draw": {"deck", "count"} or null, "final_next", "vip_offer"}``), ``serve_vip``,
+``vip_offer`` and ``vip_choices`` (at ``vip``: null until the table said yes, the VIP cards
+being face-down; then the cards it may have turned over, the stage's cards not served yet, and
+the one chosen), ``ask`` (the page of a two-page step: ``cubes`` / ``count`` at ``anger``;
+``serve?``, then ``which`` (several cards possible, UP / DOWN choose) or ``named`` (one) at
+``vip``), ``deck_left`` (cards left in the current stage's deck), ``to_win`` (the most
+passengers that may still go undelivered for a win), ``elapsed`` (seconds used in the current
+flight), ``flights_total`` (flight phases in a whole game), ``flights``,
+``complaints_by_round``, ``planes``, ``supply``, ``upgrade`` (the selected row at ``upgrades``),
+``vips_dealt`` (how many VIP cards the table dealt by each deck, counted from their backs at
+setup: never a card's name), ``vips_served``, ``undelivered`` and ``reason`` (why it ended).
 
 With ``timer=off`` the ``timer`` object is ``{"state": "idle", "remaining": 0.0, "duration":
 0.0}`` throughout; ``elapsed`` then tells how long the flight has run.
@@ -28,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.now_boarding import data
+from companion.games.now_boarding.coach import coach
 from companion.games.now_boarding.data import GAME, PREFLIGHT, STAGES, UPGRADE_ITEMS
 from companion.games.now_boarding.rules import (
     NowBoardingState,
@@ -145,6 +147,7 @@ def state_json(state: NowBoardingState, now: float) -> dict[str, Any]:
         "options": dict(state.options),
         "pace": state.pace,
         "lesson": None,
+        "coach": [{"key": advice.key, "text": advice.text} for advice in coach(state)],
         "seed": state.seed,
         "setup_page": ({"index": state.page, "count": len(setup_pages(state)),
                         "key": setup_page(state)} if state.step == "setup" else None),

@@ -63,6 +63,8 @@ OPTIONS = (
                explain="On: a flight cannot be paused"),
     OptionSpec("weather", "Weather", ("cards", "digital"), "cards",
                explain="Digital: the box draws the weather, not the cards"),
+    OptionSpec("coach", "Coach", ("on", "off"), "on",
+               explain="Warnings: VIPs left, one complaint to lose"),
     OptionSpec("seed", "Seed", ("auto",), "auto", accepts=_is_seed,
                allowed="auto|<whole number>",
                explain="Random draws; a fixed seed only by 'new'"),
@@ -129,6 +131,8 @@ class NowBoardingState:
     weather: tuple[int, int, int]
     countdown: Countdown | None
     pace: Pace = "steps"
+    #: Whether the coach's warnings show (coach.py; the ``coach`` option).
+    coach: bool = True
     #: VIP cards face-down by each deck, as the table counted them from the backs at setup.
     vip_told: tuple[int, int, int] = (0, 0, 0)
     #: VIP cards still face-down by each deck (served or complained of: no longer).

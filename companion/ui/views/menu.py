@@ -146,7 +146,7 @@ def address_lines(url: str, width: int = MATRIX_LINE_WIDTH) -> list[str]:
 SCENES: dict[str, tuple[str, ...]] = {
     "menu-scrolled": ("press down", "press down", "press down", "press down"),
     "menu-option": ("press next", "press next", "press next", "press next", "press next"),
-    "menu-option-fixed": ("press next", *("press next",) * 6),
+    "menu-option-fixed": ("press next", *("press next",) * 7),
     "menu-pace": ("press next", "press up"),
     "menu-solo": ("press down", "press down", "press down", "press next", "press down",
                   "press next", "press next", "press next", "press next"),

@@ -17,10 +17,12 @@ panel (here) with its whole sentences for the table page (now_boarding_words.py)
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import assert_never
 
 from companion.core.timer import TimerState
 from companion.games.now_boarding import data
+from companion.games.now_boarding.coach import coach
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
 from companion.games.now_boarding.rules import (
     NowBoardingState,
@@ -94,9 +96,13 @@ def progress(state: NowBoardingState) -> str:
 
 
 def status_line(state: NowBoardingState) -> str:
-    """``R7/17 12 cards C:1/3`` (``FINAL`` in the final round), at most 25 characters."""
+    """``R7/17 12 cards C:1/3`` (``FINAL`` in the final round), at most 25 characters; the
+    coach's most urgent warning (coach.py) in place of the cards when it has one."""
     left = state.decks[state.stage_index]
     deck = "FINAL" if state.final_round else f"{left} card{'' if left == 1 else 's'}"
+    advice = coach(state)
+    if advice:
+        deck = advice[0].short
     return f"{progress(state)} {deck} C:{state.complaints}/{COMPLAINT_LIMIT}"
 
 
@@ -108,7 +114,13 @@ def _to_win_line(state: NowBoardingState) -> str:
 def now_boarding_screen(state: NowBoardingState, now: float) -> Screen:
     """The screen for ``state`` at ``now``: the step's panel with its full-text fields, the
     step in whole sentences for the table page (now_boarding_words.py). The match names every
-    step of the game's ``Step`` and has no fallback: mypy says so when one is missing."""
+    step of the game's ``Step`` and has no fallback: mypy says so when one is missing. The
+    coach's warnings (coach.py) go with every step's words."""
+    screen = _step_screen(state, now)
+    return replace(screen, coach=tuple(advice.text for advice in coach(state)))
+
+
+def _step_screen(state: NowBoardingState, now: float) -> Screen:
     match state.step:
         case "setup":
             return _setup(state).with_words(words.setup(state))
