@@ -184,11 +184,11 @@ def test_the_brisk_card_says_every_chore_with_its_counts() -> None:
     body = game.json()
     assert (body["step"], body["phase"]) == ("turnaround", "maintenance")
     screen = now_boarding_screen(game.state.session.state, game.t)
-    assert "Draw 2 passenger cards from the Morning deck" in screen.say
-    assert "anger cube" in screen.say and "Flip every face-down" in screen.say
-    assert "P1 seat $9, speed $5" in screen.say and "route $7 (10 left)" in screen.say
+    assert "Draw 2 from the Morning deck." in screen.say
+    assert "Anger cubes" in screen.say and "Flip the face-down cards." in screen.say
+    assert "seat $9, speed $5 each; route $7 (10 left)" in screen.say
     assert dict(screen.keys)["next"] == "Done: start the flight"
-    assert dict(screen.keys)["hold_next"] == "Buy upgrades"
+    assert dict(screen.keys)["hold_next"] == "Buy"
     game.gesture(UP)
     assert game.json()["pending"] == 1
     assert "Complaints +1 = 1/3" in screen_text(game)
@@ -207,7 +207,7 @@ def test_the_brisk_card_at_a_stage_change_names_the_new_weather() -> None:
     while not (game.json()["step"] == "turnaround" and game.json()["deck_left"] == 0):
         game.gesture(NEXT)
     screen = now_boarding_screen(game.state.session.state, game.t)
-    assert "the Afternoon stage begins" in screen.say
+    assert "Afternoon begins: clear the tokens" in screen.say
     assert "storm" in screen.say and "tailwind" in screen.say
     assert "Aftn.: 2 weather, draw 2" in screen.text_lines()
     game.gesture(NEXT)

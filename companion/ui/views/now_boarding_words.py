@@ -247,59 +247,59 @@ def flight(state: NowBoardingState) -> Words:
 
 def turnaround(state: NowBoardingState) -> Words:
     """``pace=brisk``'s maintenance on one card: every chore in order, exact counts, one
-    "done" that starts the next flight (or asks "Serve a VIP?" first)."""
+    "done" that starts the next flight (or asks "Serve a VIP?" first). Short enough to fit a
+    phone's card at 360 px: a table that plays often needs the counts, not the rules."""
     plan = turnaround_plan(state)
     total = state.complaints + state.pending
-    cubes = ("one anger cube on every waiting passenger, two by the Crying Baby's airport"
-             if crying_baby_served(state) else "one anger cube on every waiting passenger")
-    says = [f"Put {cubes}; a fourth cube files a complaint. Complaints filed this round: "
-            f"{state.pending} ({total} of {COMPLAINT_LIMIT})."]
+    baby = " (2 by the Crying Baby)" if crying_baby_served(state) else ""
+    says = [f"Anger cubes{baby}; complaints this round: {state.pending} ({total} of "
+            f"{COMPLAINT_LIMIT})."]
     stage = STAGE_TITLES[state.stage]
     if plan.unserved_vips:
-        says.append(f"The {stage} deck is empty: its "
-                    f"{plural(plan.unserved_vips, 'VIP card')} never served become "
-                    f"{plural(plan.unserved_vips, 'complaint')}.")
+        says.append(f"{plural(plan.unserved_vips, 'unserved VIP')} by the {stage} deck: "
+                    f"+{plan.unserved_vips}.")
     if plan.new_stage is not None:
-        following = STAGE_TITLES[plan.new_stage]
-        tokens = ", ".join(f"a {token} on {route}" if route else f"a {token}"
+        tokens = ", ".join(f"{token} on {route}" if route else token
                            for token, route in plan.weather)
-        where = "" if state.digital_weather else " on the routes its weather cards show"
-        says.append(f"The {stage} deck is empty: the {following} stage begins. Remove every "
-                    f"storm and tailwind token, then place {tokens}{where}.")
+        says.append(f"{STAGE_TITLES[plan.new_stage]} begins: clear the tokens, then "
+                    f"{tokens}.")
     if plan.final_next:
-        says.append("The Evening deck is empty: no new passengers, and the next round is the "
-                    "final round.")
+        says.append("Evening deck empty: no draw; the next round is the final round.")
     else:
-        says.append(f"Draw {plural(plan.draw, 'passenger card')} from the "
-                    f"{STAGE_TITLES[plan.draw_deck or state.stage]} deck and put each on its "
-                    "airport.")
-    says.append(f"Upgrades (hold to buy): {_offer(state)}.")
-    says.append("Flip every face-down passenger card.")
+        says.append(f"Draw {plan.draw} from the {STAGE_TITLES[plan.draw_deck or state.stage]} "
+                    "deck.")
+    says.append(f"Upgrades: {_offer(state)}.")
+    says.append("Flip the face-down cards.")
     following_step = ("Next: serve a VIP?" if plan.vip_offer
                       else "Next: the final flight" if plan.final_next
                       else f"Next: the flight of round {state.round + 1}")
-    more = (("up", "One more complaint"), ("down", "One fewer complaint"))
+    more = (("up", "More"), ("down", "Fewer"))  # complaints: short enough for a phone
     done = "Done: serve a VIP?" if plan.vip_offer else "Done: start the flight"
-    return {"heading": f"Maintenance on one card: round {state.round} done",
+    return {"heading": f"Round {state.round} done: maintenance",
             "say": " ".join(says), "then": following_step,
-            "keys": (("next", done), *more, ("hold_next", "Buy upgrades"), *UNDO)}
+            "keys": (("next", done), *more, ("hold_next", "Buy"), *UNDO)}
 
 
 def _offer(state: NowBoardingState) -> str:
-    """The upgrades on offer with their prices, player by player (seats and speed vary)."""
-    parts = []
+    """The upgrades on offer with their prices: seats and speed by player (the same prices
+    said once for all), then the route and the temporary tokens still in the supply."""
+    prices = []
     for player in range(state.players):
         seat, speed = next_price(state, player, "seat"), next_price(state, player, "speed")
-        seat_text = f"seat ${seat}" if seat is not None and supply_left(state, "seat") else \
-            "no seat"
+        seat_text = f"seat ${seat}" if seat is not None and supply_left(state, "seat") \
+            else "no seat"
         speed_text = f"speed ${speed}" if speed is not None and supply_left(state, "speed") \
             else "no speed"
-        parts.append(f"P{player + 1} {seat_text}, {speed_text}")
+        prices.append(f"{seat_text}, {speed_text}")
+    if len(set(prices)) == 1:
+        parts = [f"{prices[0]} each"]
+    else:
+        parts = [f"P{player + 1} {text}" for player, text in enumerate(prices)]
     routes = supply_left(state, "route")
-    route = f"route ${data.ROUTE_PRICE} ({routes} left)" if routes > 0 else "no route tiles"
-    temps = [f"temporary {item.removeprefix('temp-')} ${data.TEMP_PRICES[item]}"
+    parts.append(f"route ${data.ROUTE_PRICE} ({routes} left)" if routes > 0 else "no route")
+    temps = [f"temp {item.removeprefix('temp-')} ${data.TEMP_PRICES[item]}"
              for item in ("temp-seat", "temp-speed") if temp_holder(state, item) is None]
-    return "; ".join([*parts, route, *temps])
+    return "; ".join([*parts, *temps])
 
 
 def anger(state: NowBoardingState) -> Words:
