@@ -17,7 +17,6 @@ panel (here) with its whole sentences for the table page (now_boarding_words.py)
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import assert_never
 
 from companion.core.timer import TimerState
@@ -115,12 +114,7 @@ def now_boarding_screen(state: NowBoardingState, now: float) -> Screen:
     """The screen for ``state`` at ``now``: the step's panel with its full-text fields, the
     step in whole sentences for the table page (now_boarding_words.py). The match names every
     step of the game's ``Step`` and has no fallback: mypy says so when one is missing. The
-    coach's warnings (coach.py) go with every step's words."""
-    screen = _step_screen(state, now)
-    return replace(screen, coach=tuple(advice.text for advice in coach(state)))
-
-
-def _step_screen(state: NowBoardingState, now: float) -> Screen:
+    coach's warnings (coach.py) come with every step's words (now_boarding_words.py)."""
     match state.step:
         case "setup":
             return _setup(state).with_words(words.setup(state))

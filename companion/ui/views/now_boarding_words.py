@@ -20,8 +20,12 @@ never said outside a flight.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from companion.core.timer import TimerState
 from companion.games.now_boarding import data
+from companion.games.now_boarding.coach import coach
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
 from companion.games.now_boarding.rules import (
     NowBoardingState,
@@ -50,6 +54,16 @@ Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
 
 
+def coached(words: Callable[[NowBoardingState], Words]) -> Callable[[NowBoardingState], Words]:
+    """A step's words with the coach's warnings (coach.py), the same on every step's card."""
+
+    @functools.wraps(words)
+    def with_coach(state: NowBoardingState) -> Words:
+        return {**words(state), "coach": tuple(advice.text for advice in coach(state))}
+
+    return with_coach
+
+
 def plural(count: int, word: str) -> str:
     """``1 complaint``, ``2 complaints``."""
     return f"{count} {word}{'' if count == 1 else 's'}"
@@ -70,6 +84,7 @@ SETUP_NAMES = {"board": "the board", "cards": "passenger cards", "planes": "plan
                "decks": "the stage decks", "weather": "weather"}
 
 
+@coached
 def setup(state: NowBoardingState) -> Words:
     """The ``setup`` step: one page of the setup checklist."""
     pages = setup_pages(state)
@@ -137,6 +152,7 @@ def setup(state: NowBoardingState) -> Words:
 # -- between flights ----------------------------------------------------------------------------
 
 
+@coached
 def passengers(state: NowBoardingState) -> Words:
     """The ``passengers`` step (draw, or the deck is empty), with the complaints just filed."""
     return {**_drawing(state), "done": _filed(state)}
@@ -173,6 +189,7 @@ def _drawing(state: NowBoardingState) -> Words:
             "then": "Next: upgrades", "keys": (("next", "Next step"), *UNDO)}
 
 
+@coached
 def weather(state: NowBoardingState) -> Words:
     """The ``weather`` step: one weather card's token."""
     card, total, token, route = weather_card(state)
@@ -183,6 +200,7 @@ def weather(state: NowBoardingState) -> Words:
             "keys": (("next", "Token placed"), *UNDO)}
 
 
+@coached
 def vip(state: NowBoardingState) -> Words:
     """The ``vip`` step: serve a VIP? (face-down), then the VIP named."""
     stage = STAGE_TITLES[state.stage]
@@ -212,6 +230,7 @@ def vip(state: NowBoardingState) -> Words:
             "then": "Next: the next step", "keys": (("next", "VIP placed"), *UNDO)}
 
 
+@coached
 def ready(state: NowBoardingState) -> Words:
     """The ``ready`` step: before a flight."""
     total = data.total_flights(state.players)
@@ -226,6 +245,7 @@ def ready(state: NowBoardingState) -> Words:
             "keys": (("next", label), *UNDO)}
 
 
+@coached
 def flight(state: NowBoardingState) -> Words:
     """The ``flight`` step: the countdown running, paused or run out (the words name no
     time: the page shows the panel's digits)."""
@@ -245,6 +265,7 @@ def flight(state: NowBoardingState) -> Words:
             "then": "Next: maintenance", "keys": (*keys, *UNDO)}
 
 
+@coached
 def turnaround(state: NowBoardingState) -> Words:
     """``pace=brisk``'s maintenance on one card: every chore in order, exact counts, one
     "done" that starts the next flight (or asks "Serve a VIP?" first). Short enough to fit a
@@ -302,6 +323,7 @@ def _offer(state: NowBoardingState) -> str:
     return "; ".join([*parts, *temps])
 
 
+@coached
 def anger(state: NowBoardingState) -> Words:
     """The ``anger`` step: the anger cubes, then the complaints filed."""
     more = (("up", "One more complaint"), ("down", "One fewer complaint"))
@@ -398,6 +420,7 @@ def _filed(state: NowBoardingState) -> str:
     return ""
 
 
+@coached
 def upgrades(state: NowBoardingState) -> Words:
     """The ``upgrades`` step: one player's purchases."""
     player, item = upgrade_row(state)
@@ -419,6 +442,7 @@ def upgrades(state: NowBoardingState) -> Words:
             "keys": keys, "done": _bought(state)}
 
 
+@coached
 def exit(state: NowBoardingState) -> Words:
     """The ``exit`` step: the final round's undelivered passengers."""
     added = state.pending // 2
@@ -432,6 +456,7 @@ def exit(state: NowBoardingState) -> Words:
                      ("down", "One fewer passenger"), *UNDO)}
 
 
+@coached
 def over(state: NowBoardingState) -> Words:
     """The game's end: won or lost."""
     flights = plural(len(state.flights), "flight")
