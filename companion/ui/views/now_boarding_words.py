@@ -20,12 +20,8 @@ never said outside a flight.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-
 from companion.core.timer import TimerState
 from companion.games.now_boarding import data
-from companion.games.now_boarding.coach import coach
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
 from companion.games.now_boarding.rules import (
     NowBoardingState,
@@ -49,19 +45,10 @@ from companion.games.now_boarding.rules import (
     turnaround as turnaround_plan,
 )
 from companion.ui.screen import Words
+from companion.ui.views.now_boarding_phrases import coached, offer
 
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
-
-
-def coached(words: Callable[[NowBoardingState], Words]) -> Callable[[NowBoardingState], Words]:
-    """A step's words with the coach's warnings (coach.py), the same on every step's card."""
-
-    @functools.wraps(words)
-    def with_coach(state: NowBoardingState) -> Words:
-        return {**words(state), "coach": tuple(advice.text for advice in coach(state))}
-
-    return with_coach
 
 
 def plural(count: int, word: str) -> str:
@@ -289,7 +276,7 @@ def turnaround(state: NowBoardingState) -> Words:
     else:
         says.append(f"Draw {plan.draw} from the {STAGE_TITLES[plan.draw_deck or state.stage]} "
                     "deck.")
-    says.append(f"Upgrades: {_offer(state)}.")
+    says.append(f"Upgrades: {offer(state)}.")
     says.append("Flip the face-down cards.")
     following_step = ("Next: serve a VIP?" if plan.vip_offer
                       else "Next: the final flight" if plan.final_next
@@ -299,28 +286,6 @@ def turnaround(state: NowBoardingState) -> Words:
     return {"heading": f"Round {state.round} done: maintenance",
             "say": " ".join(says), "then": following_step,
             "keys": (("next", done), *more, ("hold_next", "Buy"), *UNDO)}
-
-
-def _offer(state: NowBoardingState) -> str:
-    """The upgrades on offer with their prices: seats and speed by player (the same prices
-    said once for all), then the route and the temporary tokens still in the supply."""
-    prices = []
-    for player in range(state.players):
-        seat, speed = next_price(state, player, "seat"), next_price(state, player, "speed")
-        seat_text = f"seat ${seat}" if seat is not None and supply_left(state, "seat") \
-            else "no seat"
-        speed_text = f"speed ${speed}" if speed is not None and supply_left(state, "speed") \
-            else "no speed"
-        prices.append(f"{seat_text}, {speed_text}")
-    if len(set(prices)) == 1:
-        parts = [f"{prices[0]} each"]
-    else:
-        parts = [f"P{player + 1} {text}" for player, text in enumerate(prices)]
-    routes = supply_left(state, "route")
-    parts.append(f"route ${data.ROUTE_PRICE} ({routes} left)" if routes > 0 else "no route")
-    temps = [f"temp {item.removeprefix('temp-')} ${data.TEMP_PRICES[item]}"
-             for item in ("temp-seat", "temp-speed") if temp_holder(state, item) is None]
-    return "; ".join([*parts, *temps])
 
 
 @coached
