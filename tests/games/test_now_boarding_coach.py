@@ -62,7 +62,7 @@ def test_one_complaint_from_losing_is_said_on_the_card_and_the_panel(pace: str) 
     assert game.keys() == ["one-complaint-left"]
     screen = game.screen()
     assert screen.status == "R2/17 1 MORE LOSES C:2/3"
-    assert screen.coach == ("One more complaint loses: 2 of 3 already.",)
+    assert screen.coach == ("One more complaint loses.",)
     assert screen.full_text()["coach"] == list(screen.coach)
 
 
@@ -92,8 +92,8 @@ def test_vips_left_when_their_deck_runs_out_within_two_draws() -> None:
         game.press(NEXT)
     assert game.json()["deck_left"] == 4  # two draws left
     assert game.keys() == ["vips-left"]
-    assert "2 Morning VIP cards still face-down and only 2 draws are left" in \
-        game.json()["coach"][0]["text"]
+    assert game.json()["coach"][0]["text"] == ("2 Morning VIPs face-down, 2 draws left: each "
+                                               "unserved becomes a complaint.")
     assert game.screen().status == "R1/17 2VIP 2draw C:0/3"
     game.press(NEXT)
     game.press(NEXT)  # one served: one left
@@ -105,7 +105,7 @@ def test_the_final_round_says_how_many_may_stay_undelivered() -> None:
     while not game.json()["final_round"]:
         game.press(NEXT)
     assert game.keys() == ["final-round"]
-    assert "at most 5 passengers may stay undelivered" in game.json()["coach"][0]["text"]
+    assert game.json()["coach"][0]["text"] == "Final round: at most 5 undelivered to win."
     while game.json()["step"] != "flight":
         game.press(NEXT)
     assert game.screen().status == "R18/18 FINAL <=5 C:0/3"

@@ -48,24 +48,20 @@ def coach(state: NowBoardingState) -> tuple[Advice, ...]:
         return ()
     advice: list[Advice] = []
     if state.complaints == COMPLAINT_LIMIT - 1:
-        advice.append(Advice("one-complaint-left",
-                             f"One more complaint loses: {state.complaints} of "
-                             f"{COMPLAINT_LIMIT} already.", "1 MORE LOSES"))
+        advice.append(Advice("one-complaint-left", "One more complaint loses.",
+                             "1 MORE LOSES"))
     waiting = state.vip_waiting[state.stage_index]
     draws = draws_left(state)
     if waiting and not state.final_round and 0 < draws <= VIP_DRAWS_WARNED:
         stage = STAGE_TITLES[state.stage]
-        cards = "VIP card" if waiting == 1 else "VIP cards"
-        chances = "draw is" if draws == 1 else "draws are"
+        vips = "VIP" if waiting == 1 else "VIPs"
         advice.append(Advice("vips-left",
-                             f"{waiting} {stage} {cards} still face-down and only {draws} "
-                             f"{chances} left before the {stage} deck runs out: serve one at "
-                             "each draw, or each left becomes a complaint.",
+                             f"{waiting} {stage} {vips} face-down, {draws} "
+                             f"draw{'' if draws == 1 else 's'} left: each unserved "
+                             "becomes a complaint.",
                              f"{waiting}VIP {draws}draw"))
     if state.final_round:
         most = to_win(state)
-        advice.append(Advice("final-round",
-                             f"Final round: to win, at most {most} passengers may stay "
-                             "undelivered (every two undelivered file a complaint at the "
-                             "exit).", f"FINAL <={most}"))
+        advice.append(Advice("final-round", f"Final round: at most {most} undelivered to win.",
+                             f"FINAL <={most}"))
     return tuple(advice)
