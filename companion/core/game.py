@@ -131,7 +131,9 @@ class OptionSpec:
     describes the accepted values in error messages. ``explain`` is the one line the menu
     shows under the option (what it does at the table). ``shown_when`` hides the option in
     the menu unless another option has the given value (``("players", "1")`` for solo
-    options); a hidden option keeps its default.
+    options); a hidden option keeps its default. ``notes`` gives a choice its own one line
+    (``(choice, line)`` pairs), for an option asked as a question in ``explain`` whose
+    choices need saying apart (Now Boarding's ``pace``).
     """
 
     key: str
@@ -142,6 +144,11 @@ class OptionSpec:
     allowed: str = ""
     explain: str = ""
     shown_when: tuple[str, str] | None = None
+    notes: tuple[tuple[str, str], ...] = ()
+
+    def note(self, value: str) -> str:
+        """The one line saying what ``value`` means ("" when the option has no notes)."""
+        return dict(self.notes).get(value, "")
 
     @property
     def changeable(self) -> bool:

@@ -35,7 +35,8 @@ goldens come from the fields above alone): ``heading`` names the step in words
 panel's window of three) with ``chosen`` the selected one; ``keys`` pairs each gesture that
 does something now (``next``, ``hold_next``, ``up``, ``down``, ``back``, ``hold_back``) with
 a label saying what it does ("Start flight", "Buy a seat for $9"); ``done`` confirms the last
-action in words ("P2 bought a seat for $9: 9 left"); ``notice`` is the alert's message whole.
+action in words ("P2 bought a seat for $9: 9 left"); ``notice`` is the alert's message whole;
+``coach`` the game's warnings in sentences (never a question: Now Boarding's coach).
 A view's words module builds the view's part of them, typed as :class:`Words`, and the view
 puts each step's panel and its words together with :meth:`Screen.with_words`.
 """
@@ -70,6 +71,7 @@ class Words(TypedDict, total=False):
     chosen: int | None
     keys: tuple[tuple[str, str], ...]
     done: str
+    coach: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,7 @@ class Screen:
     keys: tuple[tuple[str, str], ...] = ()
     done: str = ""
     notice: str = ""
+    coach: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.lines) > MAX_LINES:
@@ -123,7 +126,8 @@ class Screen:
         """The full-text fields as the table page receives them (``keys`` as an object)."""
         return {"heading": self.heading, "say": self.say, "then": self.then,
                 "choices": list(self.choices), "chosen": self.chosen,
-                "keys": dict(self.keys), "done": self.done, "notice": self.notice}
+                "keys": dict(self.keys), "done": self.done, "notice": self.notice,
+                "coach": list(self.coach)}
 
     def with_words(self, words: Words) -> Screen:
         """This screen (a step's panel) with the step's full-text fields ``words``."""

@@ -99,11 +99,25 @@ def test_resuming_with_no_game_in_play_needs_no_question(app):
 
 
 def test_an_option_page_explains_the_option_in_one_line(app):
-    state, _ = press(app, AppState(), NEXT, NEXT, NEXT, NEXT)  # Now Boarding: strict timer
+    state, _ = press(app, AppState(), NEXT, NEXT, NEXT, NEXT, NEXT)  # Now Boarding: strict
     screen = menu_screen(app, state)
     assert screen.main == "Strict timer    <off>"
     assert screen.lines[0] == "On: a flight cannot be"
-    assert screen.lines[-1] == "option 4 of 6"
+    assert screen.lines[-1] == "option 5 of 8"
+
+
+def test_now_boarding_asks_its_pace_first_as_a_question_with_a_line_per_answer(app):
+    state, _ = press(app, AppState(), NEXT)  # Now Boarding's first option
+    screen = menu_screen(app, state)
+    assert screen.main == "Pace          <steps>"
+    assert screen.lines == ("How well does the table", "know Now Boarding?",
+                            "Knows it: step by step")
+    assert screen.title.endswith("1 of 8")
+    answers = []
+    for _ in range(3):
+        state, _ = press(app, state, UP)
+        answers.append(menu_screen(app, state).lines[-1])
+    assert len(set(answers)) == 3 and all(answers)
 
 
 @pytest.mark.parametrize("game", [game.name for game in playable_games()])
@@ -114,7 +128,7 @@ def test_every_option_of_every_game_has_an_explanation(app, game):
 
 
 def test_an_option_up_down_cannot_change_is_not_shown_as_changeable(app):
-    state, _ = press(app, AppState(), NEXT, *[NEXT] * 5)  # Now Boarding: seed
+    state, _ = press(app, AppState(), NEXT, *[NEXT] * 7)  # Now Boarding: seed
     screen = menu_screen(app, state)
     assert screen.main == "Seed             auto" and "<" not in screen.main
     assert screen.status.startswith("fixed here")

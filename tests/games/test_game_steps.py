@@ -54,7 +54,8 @@ GAMES: dict[str, tuple[Game[Any], Any]] = {
 """Game name -> (its Game, its ``Step``)."""
 
 WHOLE_GAMES: dict[str, tuple[dict[str, str], ...]] = {
-    "now-boarding": ({"players": "3", "vip": "on"}, {"players": "5", "timer": "off"}),
+    "now-boarding": ({"players": "3", "vip": "on"}, {"players": "5", "timer": "off"},
+                     {"players": "2", "pace": "brisk", "vip": "on"}),
     "now-boarding-v3": ({"players": "3", "variant": "advanced"}, {"players": "6"}),
     "planes": (),
     "overbooked": (),

@@ -10,16 +10,18 @@ from typing import Any
 import pytest
 
 from companion.core.app import App, AppState, Effect, ResultChanged
+from companion.core.appstate import Recorded
 from companion.core.buttons import Button, Gesture
 from companion.core.game import (
     Expire,
     OptionError,
     Play,
+    Press,
     Restore,
     RuleError,
     resolve_options,
 )
-from companion.games.now_boarding import NowBoarding, record
+from companion.games.now_boarding import NowBoarding, record, state_json
 from companion.games.now_boarding.data import (
     PREFLIGHT,
     STAGES,
@@ -309,100 +311,159 @@ def test_now_boarding_final_round_anger_can_lose_before_the_exit() -> None:
     assert table.json()["step"] == "over"
 
 
-def vip_seed(players: int, stage: str = "morning") -> int:
-    """A seed whose VIP deal puts at least one card in ``stage``."""
-    game = NowBoarding()
-    for seed in range(100):
-        state = game.new(resolve_options(game.options, {"players": str(players),
-                                                         "vip": "on"}), seed)
-        if state.vip_dealt[STAGES.index(stage)]:
-            return seed
-    raise AssertionError("no seed found")
-
-
 def test_now_boarding_unserved_vip_is_a_complaint_that_can_lose() -> None:
-    seed = vip_seed(3)
-    table = Table(box_seed=seed, players="3", vip="on")
-    morning_vips = table.json()["vip"]["morning"]
-    assert morning_vips >= 1
-    assert sum(table.json()["vip"].values()) == 5
+    table = Table(players="3", vip="on")
+    assert table.json()["vips_dealt"] == {"morning": 2, "afternoon": 2, "evening": 1}
+    assert table.json()["vip"] == table.json()["vips_dealt"]
     table.to_flight()  # declines the VIP offered after the first draw
     table.fly()
-    table.complain(2)
+    table.complain(1)
     while not (table.step == "passengers" and table.json()["draw"]["empty"]):
         if table.step == "flight":
             table.fly()
         else:
             table.onward()  # no complaints, VIPs declined
-    assert table.json()["vip"]["morning"] == morning_vips
-    names = list(table.state.session.state.vip_decks[0])  # what is left, in deck order
-    assert sorted(names) == table.json()["vips_dealt"]["morning"]
+    assert table.json()["vip"]["morning"] == 2
     screen = now_boarding_screen(table.state.session.state, table.t)
-    assert screen.lines[0].startswith("Unserved VIP")  # named before they complain
-    assert ", ".join(names) in " ".join(screen.lines)
+    assert (screen.main, screen.lines[0]) == ("+2 = 3/3 complaints", "2 VIP cards never served")
+    assert not any(card.name in screen_of(table) for card in VIP_CARDS)  # never named
     effects = table.press(NEXT)
     end = table.json()
-    assert (end["step"], end["result"]) == ("over", "lose")
-    assert end["reason"] == f"unserved VIP {', '.join(names)}"
-    assert end["complaints"] == 2 + morning_vips
+    assert (end["step"], end["result"], end["reason"]) == ("over", "lose", "2 unserved VIPs")
+    assert end["complaints"] == 3 and end["complaints_by_round"][-1]["vip"] == 2
     assert tunes(effects) == ["lose"]
 
 
-def test_now_boarding_served_vips_leave_the_deck_and_count_in_the_record() -> None:
-    seed = vip_seed(2)
-    table = Table(box_seed=seed, players="2", vip="on")
-    table.press(NEXT, 3 + 2 + 2 + 3)  # checklist incl. three VIP pages
-    table.press(NEXT)  # first draw
-    assert (table.step, table.json()["ask"]) == ("vip", "serve?")
-    assert table.json()["vip_offer"] is None  # face-down until the table says yes
-    screen = now_boarding_screen(table.state.session.state, table.t)
-    morning = table.json()["vips_dealt"]["morning"]
-    assert screen.title == "Serve a VIP?"
-    assert "NEXT yes   DOWN no" in screen.lines
-    assert not any(name in " ".join(screen.text_lines()) for name in morning)
-    assert table.refused(UP) == "Serve a VIP? NEXT yes, DOWN no"
-    table.press(NEXT)  # yes
-    offered = table.json()["vip_offer"]
-    assert offered in morning
-    assert table.json()["serve_vip"] is True
-    assert now_boarding_screen(table.state.session.state, table.t).title == f"VIP: {offered}"
-    left = table.json()["vip"]["morning"]
+def to_vip_page(table: Table, stage: str) -> None:
+    """NEXT through the setup checklist to ``stage``'s VIP page."""
+    while table.json()["setup_page"]["key"] != f"vip-{stage}":
+        table.press(NEXT)
+
+
+@pytest.mark.parametrize(("players", "counts"), [(2, (2, 1, 1)), (3, (2, 2, 1)),
+                                                 (4, (2, 2, 2)), (5, (3, 2, 2))])
+def test_now_boarding_vip_counts_start_shared_out_and_add_up(players: int,
+                                                             counts: tuple[int, ...]) -> None:
+    table = Table(players=str(players), vip="on")
+    assert tuple(table.json()["vips_dealt"].values()) == counts
+    assert sum(counts) == players + 2
+
+
+def test_now_boarding_the_table_counts_its_vip_cards_from_the_backs() -> None:
+    table = Table(players="5", vip="on")  # 7 VIP cards: 3-2-2 to start with
+    to_vip_page(table, "morning")
+    assert table.refused(UP) == "at most 3 VIP cards here"
+    table.press(DOWN, 2)
+    assert table.json()["vips_dealt"] == {"morning": 1, "afternoon": 3, "evening": 3}
+    assert table.refused(DOWN) == "at least 1 VIP cards here"  # 6 fit by the other two
     table.press(NEXT)
-    assert table.json()["vip"]["morning"] == left - 1
+    assert table.refused(UP) == "at most 3 VIP cards here"
+    assert table.refused(DOWN) == "at least 3 VIP cards here"  # the Evening holds 3 at most
+    table.press(NEXT)
+    assert table.json()["setup_page"]["key"] == "vip-evening"
+    assert "the Evening deck gets the rest" in table.refused(UP)
+    assert table.json()["vip"] == {"morning": 1, "afternoon": 3, "evening": 3}
+    assert "Evening VIPs: 3" in screen_of(table)
+
+
+def test_now_boarding_no_vip_card_in_a_stage_skips_its_serving() -> None:
+    table = Table(players="2", vip="on")  # 4 VIP cards: 2-1-1 to start with
+    to_vip_page(table, "morning")
+    table.press(DOWN, 2)
+    assert table.json()["vips_dealt"] == {"morning": 0, "afternoon": 1, "evening": 3}
+    table.to_flight()
+    assert table.json()["vips_served"] == [] and table.json()["vip"]["morning"] == 0
+
+
+def test_now_boarding_served_vip_is_the_card_the_table_says_it_turned_over() -> None:
+    table = Table(players="2", vip="on")
+    while table.step != "vip":
+        table.press(NEXT)
+    assert table.json()["ask"] == "serve?"
+    assert (table.json()["vip_offer"], table.json()["vip_choices"]) == (None, None)
+    screen = now_boarding_screen(table.state.session.state, table.t)
+    assert screen.title == "Serve a VIP?" and "NEXT yes   DOWN no" in screen.lines
+    assert not any(card.name in screen_of(table) for card in VIP_CARDS)
+    assert table.refused(UP) == "Serve a VIP? NEXT yes, DOWN no"
+    table.press(NEXT)  # yes: which card is it?
+    body = table.json()
+    assert (body["ask"], body["serve_vip"]) == ("which", True)
+    assert body["vip_choices"] == ["Crying Baby", "Impatient", "Nervous"]
+    assert body["vip_offer"] == "Crying Baby"
+    table.press(DOWN)
+    assert table.json()["vip_offer"] == "Impatient"
+    assert now_boarding_screen(table.state.session.state, table.t).title == "Which VIP? 2 of 3"
+    assert "its anger never resets" in screen_of(table)
+    table.press(NEXT)
+    assert table.json()["vip"]["morning"] == 1
+    assert table.json()["vips_served"] == [{"round": 1, "stage": "morning",
+                                           "card": "Impatient"}]
     assert table.step == "weather"
-    assert table.json()["vips_served"] == [{"round": 1, "stage": "morning", "card": offered}]
 
 
-def test_now_boarding_vip_deal_is_players_plus_two_from_the_seed() -> None:
+def test_now_boarding_the_question_offers_only_cards_not_served_and_skips_a_lone_one() -> None:
+    table = Table(players="5", vip="on", timer="off")  # 3 Morning VIP cards
+    served = []
+    while len(served) < 3:
+        if table.step == "vip" and table.json()["ask"] == "serve?":
+            table.press(NEXT)
+            body = table.json()
+            assert not set(body["vip_choices"]) & set(served)
+            assert len(body["vip_choices"]) == 3 - len(served)
+            assert body["ask"] == ("named" if len(served) == 2 else "which")
+            if body["ask"] == "named":
+                assert "the only VIP card left" in table.refused(UP)
+                assert screen_of(table).startswith(f"VIP: {body['vip_offer']}")
+            served.append(body["vip_offer"])
+            table.press(NEXT)
+        elif table.step == "flight":
+            table.fly()
+        else:
+            table.press(NEXT)
+    assert sorted(served) == ["Crying Baby", "Impatient", "Nervous"]
+    assert table.json()["vip"]["morning"] == 0
+
+
+def test_now_boarding_a_game_journaled_before_the_table_dealt_replays_the_box_deal() -> None:
+    """A journal's options without ``pace`` come from before: its VIP deal was the box's."""
+    game = NowBoarding()
+    old = game.new({"players": "3", "vip": "on", "timer": "official", "strict": "off",
+                    "weather": "cards", "seed": "auto"}, 7)
+    assert sum(old.vip_told) == 5 and old.vip_told == tuple(map(len, old.legacy_vip_deal))
+    new = game.new(resolve_options(game.options, {"players": "3", "vip": "on"}), 7)
+    assert new.legacy_vip_deal == ((), (), ())
+    body = state_json(old, 0.0)
+    assert not any(card.name in str(body) for card in VIP_CARDS)
+
+
+def test_now_boarding_an_old_journal_replays_the_vip_the_box_named_then() -> None:
+    """Restored from a journal of before (no pace), NEXT yes / NEXT ok serve the card the box
+    had dealt on top of the Morning deck, as the game was played then."""
+    old_options = {"players": "3", "vip": "on", "timer": "off", "strict": "off",
+                   "weather": "cards", "seed": "auto"}
+    seed = next(seed for seed in range(100)
+                if NowBoarding().new(old_options, seed).legacy_vip_deal[0])
+    top = NowBoarding().new(old_options, seed).legacy_vip_deal[0][0]
+    presses = [Recorded(Press(NEXT), float(at)) for at in range(14)]  # setup, draw, yes, ok
+    app = App([NowBoarding()])
+    state = app.restore("now-boarding", old_options, seed, presses, 20.0)
+    body = app.to_json(state, 20.0)
+    assert body["vips_served"] == [{"round": 1, "stage": "morning", "card": top}]
+    assert body["step"] in ("weather", "ready")
+
+
+def test_now_boarding_vip_counts_are_the_same_for_every_seed() -> None:
+    """The box deals nothing: the counts a setup starts from depend on the players only."""
     for players in (2, 3, 4, 5):
         one = Table(box_seed=5, players=str(players), vip="on").json()
-        two = Table(box_seed=5, players=str(players), vip="on").json()
-        assert one["vips_dealt"] == two["vips_dealt"]
+        two = Table(box_seed=6, players=str(players), vip="on").json()
+        assert one["vips_dealt"] == two["vips_dealt"] == one["vip"]
         assert sum(one["vip"].values()) == players + 2
-        assert all(len(cards) <= 3 for cards in one["vips_dealt"].values())
-
-
-@pytest.mark.parametrize("seed", [7, 8, 9, 10, 11])
-def test_now_boarding_vip_setup_and_state_reveal_no_deck_order(seed: int) -> None:
-    """Face-down means face-down (issue #20): reading the setup pages or the state before
-    "Serve a VIP?" tells the table nothing of which card the box will name first."""
-    table = Table(box_seed=seed, players="5", vip="on", seed=str(seed))
-    names = {card.name for card in VIP_CARDS}
-    setup_text = []
-    while table.step != "vip":
-        setup_text += now_boarding_screen(table.state.session.state, table.t).text_lines()
-        table.press(NEXT)
-    assert not [line for line in setup_text if any(name in line for name in names)]
-    dealt = table.json()["vips_dealt"]
-    assert all(cards == sorted(cards) for cards in dealt.values())
-    decks = table.state.session.state.vip_decks
-    assert [sorted(deck) for deck in decks] == list(dealt.values())
 
 
 def test_now_boarding_seed_option_overrides_the_box_seed() -> None:
-    a = Table(box_seed=1, players="4", vip="on", seed="42").json()
-    b = Table(box_seed=2, players="4", vip="on", seed="42").json()
-    assert a["vips_dealt"] == b["vips_dealt"]
+    a = Table(box_seed=1, players="4", weather="digital", seed="42").json()
+    b = Table(box_seed=2, players="4", weather="digital", seed="42").json()
     assert a["seed"] == b["seed"] == 42
 
 
@@ -461,10 +522,25 @@ def test_now_boarding_bad_timer_option_is_refused(preset: str) -> None:
 
 
 @pytest.mark.parametrize("given", [{"players": "6"}, {"players": "1"}, {"vip": "maybe"},
-                                   {"weather": "sunny"}, {"seed": "abc"}, {"colour": "red"}])
+                                   {"weather": "sunny"}, {"seed": "abc"}, {"colour": "red"},
+                                   {"pace": "fast"}, {"pace": ""}])
 def test_now_boarding_bad_options_are_refused(given: dict[str, str]) -> None:
     with pytest.raises(OptionError):
         resolve_options(NowBoarding().options, given)
+
+
+@pytest.mark.parametrize("pace", ["teach", "steps", "brisk", "BRISK"])
+def test_now_boarding_pace_is_an_option_and_a_state_field(pace: str) -> None:
+    table = Table(pace=pace)
+    body = table.json()
+    assert body["pace"] == pace.lower() == body["options"]["pace"]
+    assert body["lesson"] is None
+
+
+def test_now_boarding_pace_defaults_to_steps_and_is_checked_by_new() -> None:
+    assert Table().json()["pace"] == "steps"
+    with pytest.raises(OptionError, match=r"pace=teach\|steps\|brisk"):
+        NowBoarding().new({"pace": "slow"}, 1)
 
 
 def test_now_boarding_flight_warnings_and_alarm() -> None:
@@ -712,14 +788,10 @@ def test_now_boarding_anger_says_the_cubes_before_asking_the_complaints() -> Non
 
 
 def test_now_boarding_anger_names_the_crying_baby_once_one_was_served() -> None:
-    game = NowBoarding()
-    seed = next(seed for seed in range(500)
-                if game.new(resolve_options(game.options, {"players": "3", "vip": "on"}),
-                            seed).vip_dealt[0][:1] == ("Crying Baby",))
-    table = Table(box_seed=seed, players="3", vip="on")
+    table = Table(players="3", vip="on")
     while table.step != "vip":
         table.press(NEXT)
-    table.press(NEXT)  # yes: the Crying Baby rides on the last card drawn
+    table.press(NEXT)  # yes: the Crying Baby (the first choice) rides on the last card drawn
     assert table.json()["vip_offer"] == "Crying Baby"
     table.to_flight()
     table.fly()

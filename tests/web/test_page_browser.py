@@ -92,7 +92,8 @@ def show_view(page, view):
 
 # -- a whole Now Boarding game by tapping --------------------------------------------------------
 
-MENU_TO_TWO_PLAYERS = ["next", "down", *["next"] * 6]  # Now Boarding, players 3 -> 2, start
+# Now Boarding, pace steps (ok), players 3 -> 2, the other options as they are, start.
+MENU_TO_TWO_PLAYERS = ["next", "next", "down", *["next"] * 7]
 
 
 # a whole game by tapping in Chromium

@@ -7,8 +7,8 @@ Flow (``phase`` / ``step``)
 - ``setup`` / ``setup``: a checklist, one page per NEXT: board side; passenger cards to
   remove; planes and starting passengers; one page per player choosing the free upgrade
   tile (UP seat, DOWN speed; with 2 players the page also reminds of the free route tile);
-  the "In pile" deal; the weather cards; with ``vip=on`` one page per stage naming the VIP
-  cards the companion dealt (players + 2 of the nine, a seeded draw, each to its stage).
+  the "In pile" deal; the weather cards; with ``vip=on`` one page per stage counting the VIP
+  cards the table dealt by its deck (see below).
 - First-round setup, still ``phase`` setup: ``passengers`` (draw the Morning "draw per
   round" count), ``vip`` (see below), ``weather`` (every Morning weather card, one per NEXT),
   then ``ready`` for round 1 (its screen also says to flip the Preflight chart to its
@@ -37,14 +37,27 @@ Flow (``phase`` / ``step``)
   "win".
 
 VIP variant (``vip=on``)
+- The table deals the VIP cards (players + 2 of the nine, face down, each by the deck its back
+  names); the setup's VIP pages take how many lie by the Morning and Afternoon decks (UP /
+  DOWN; at most 3 a deck; the Evening gets the rest). The box deals nothing and names no card
+  before the table says which one it turned over.
 - After every passenger draw (the first-round draw included, so each stage has at least as
   many chances as it can have VIP cards) and while the current stage still has a VIP card,
-  the ``vip`` step asks "Serve a VIP?" with the card still face-down: NEXT yes, DOWN no.
-  Only after yes does the screen (and ``vip_offer``) name the card; NEXT then goes on. One
-  VIP per draw: it rides on "the last passenger card" dealt.
+  the ``vip`` step asks "Serve a VIP?" with the cards face-down: NEXT yes, DOWN no. After yes
+  it asks which card was turned over among the stage's cards not served yet (UP / DOWN; no
+  question when one is possible), names it with its effect, and NEXT goes on. One VIP per
+  draw: it rides on "the last passenger card" dealt.
 - VIP cards left when their stage's deck is found empty become complaints at a NEXT of
-  their own at that ``passengers`` step (the screen names them first; the loss reason names
-  them too); the next NEXT changes the stage.
+  their own at that ``passengers`` step (counted, never named); the next NEXT changes the
+  stage.
+- A game journaled before the table dealt its own VIPs (options without ``pace``) replays
+  the box's seeded deal of then (books.legacy_vip_deal), so it ends as it was played.
+
+Pace (``pace``): ``steps`` is the flow above; ``teach`` runs the same steps (lessons come from
+their own module); ``brisk`` replaces every maintenance but the final round's with one card,
+``turnaround`` (complaints set with UP / DOWN, hold NEXT opens the upgrades and comes back,
+NEXT keeps the books exactly as the steps would and starts the next flight, after "Serve a
+VIP?" when one may ride).
 
 Upgrades (``upgrades``)
 - Player by player (P1 first): five rows each, seat, speed, route, temporary seat,
@@ -63,8 +76,8 @@ Other choices
 - ``weather=digital``: the companion picks, per stage, distinct random routes of the board side
   in play (seeded at the start), and the screen names the route for each token; the weather
   counts in the state are the same as with cards.
-- All randomness (the VIP deal, digital weather) is drawn in ``new`` from the seed (the
-  ``seed`` option overrides the box's), so replaying the journal rebuilds the same game.
+- All randomness (digital weather; an old journal's VIP deal) is drawn in ``new`` from the
+  seed (the ``seed`` option overrides the box's), so replaying the journal rebuilds the game.
 - ``timer=off``: ``countdown(state)`` is None and the state's ``timer`` object is
   ``{"state": "idle", "remaining": 0.0, "duration": 0.0}`` throughout; the added ``elapsed``
   field tells how long the current flight has run.
@@ -78,9 +91,9 @@ Other choices
 - Illegal input raises :class:`RuleError` with a short reason; the state is never changed.
 
 This module holds the phase sequence, one state machine whose transitions read better side by
-side. What it reads lives apart: the state and options in rules.py, the printed numbers in
-data.py, the JSON and the record in record.py, and what UP / DOWN and hold NEXT set or buy
-within a step in inputs.py.
+side. The moves that change the books (complaints, a flight's start, the brisk card's "done")
+are books.py; the state and options rules.py, the printed numbers data.py, the JSON and the
+record record.py, and what UP / DOWN and hold NEXT set or buy within a step inputs.py.
 """
 
 from __future__ import annotations
@@ -103,8 +116,14 @@ from companion.core.game import (
 )
 from companion.core.timer import Countdown, TimerState
 from companion.games.now_boarding import data
+from companion.games.now_boarding.books import (
+    add_complaints,
+    legacy_vip_deal,
+    start_flight,
+    turnaround_done,
+    vip_complaints,
+)
 from companion.games.now_boarding.data import (
-    COMPLAINT_LIMIT,
     GAME,
     PREFLIGHT,
     STAGES,
@@ -114,10 +133,11 @@ from companion.games.now_boarding.inputs import hold_next, up_down
 from companion.games.now_boarding.record import state_json
 from companion.games.now_boarding.rules import (
     OPTIONS,
-    Complaint,
+    PACES,
     Flight,
     NowBoardingState,
     Step,
+    balanced_vip_counts,
     deck_empty,
     draw_count,
     elapsed,
@@ -125,6 +145,7 @@ from companion.games.now_boarding.rules import (
     temp_holder,
     upgrade_row,
     vip_left,
+    vip_offer,
 )
 
 # -- the game -----------------------------------------------------------------------------------
@@ -147,16 +168,22 @@ class NowBoarding:
         except ValueError as error:
             raise OptionError(f"timer={preset!r} is not allowed; use "
                               "timer=official|relaxed|doubled|off|5..600") from error
+        pace = options.get("pace", "steps")
+        if pace not in PACES:
+            raise OptionError(f"pace={pace!r} is not allowed; use pace=teach|steps|brisk")
         given_seed = options.get("seed", "auto")
         game_seed = seed if given_seed == "auto" else int(given_seed)
         vip_variant = options.get("vip", "off") == "on"
         chart = PREFLIGHT[players]
 
-        vip_rng = random.Random(f"now-boarding:{game_seed}:vip")
-        dealt = vip_rng.sample(range(len(data.VIP_CARDS)), data.vip_count(players))
-        per_stage = [tuple(data.VIP_CARDS[i].name for i in dealt
-                           if data.VIP_CARDS[i].stage == stage) for stage in STAGES]
-        vip_dealt = (per_stage[0], per_stage[1], per_stage[2]) if vip_variant else ((), (), ())
+        # The table deals its own VIP cards and counts them at setup; only a game journaled
+        # before that (its options have no pace) replays the deal the box made then.
+        legacy = vip_variant and "pace" not in options
+        legacy_deal = legacy_vip_deal(game_seed, players) if legacy else ((), (), ())
+        if legacy:
+            vip_told = (len(legacy_deal[0]), len(legacy_deal[1]), len(legacy_deal[2]))
+        else:
+            vip_told = balanced_vip_counts(players) if vip_variant else (0, 0, 0)
 
         weather_rng = random.Random(f"now-boarding:{game_seed}:weather")
         names = [route.name for route in data.routes(players)]
@@ -173,12 +200,15 @@ class NowBoarding:
             strict=options.get("strict", "off") == "on",
             vip_variant=vip_variant,
             digital_weather=options.get("weather", "cards") == "digital",
-            vip_dealt=vip_dealt,
             weather_routes=weather_routes,
             decks=chart.in_pile,
             weather=chart.weather,
-            vip_decks=vip_dealt,
             countdown=countdown,
+            pace=pace,
+            coach=options.get("coach", "on") == "on",
+            vip_told=vip_told,
+            vip_waiting=vip_told,
+            legacy_vip_deal=legacy_deal,
             free_tiles=("seat",) * players,
         )
 
@@ -201,9 +231,9 @@ class NowBoarding:
             case Hold(button=Button.NEXT):
                 return hold_next(state, now)
             case Press(button=Button.UP) | Hold(button=Button.UP):
-                return self._up_down(state, +1)
+                return self._up_down(state, +1, now)
             case Press(button=Button.DOWN) | Hold(button=Button.DOWN):
-                return self._up_down(state, -1)
+                return self._up_down(state, -1, now)
         raise RuleError("not-allowed", "that does nothing here")
 
     def countdown(self, state: NowBoardingState) -> Countdown | None:
@@ -245,6 +275,10 @@ class NowBoarding:
                 return "VIP answer"
             case Press(button=Button.NEXT), "weather":
                 return "weather card"
+            case Press(button=Button.NEXT), "turnaround":
+                return f"round {state.round} done"
+            case Hold(button=Button.NEXT), "turnaround":
+                return "upgrades opened"
         return None
 
     # -- NEXT -------------------------------------------------------------------------------
@@ -257,15 +291,16 @@ class NowBoarding:
                     return replace(state, page=state.page + 1), (Play("click"),)
                 return replace(state, step="passengers", page=0), (Play("click"),)
             case "passengers":
-                return self._passengers(state)
+                return self._passengers(state, now)
             case "weather":
                 return self._weather(state)
             case "vip":
-                if state.page == 0:  # "Serve a VIP?" NEXT: yes; the card is named now
-                    return replace(state, page=1, serve_vip=True), (Play("click"),)
-                return self._vip(state)
+                if state.page == 0:  # "Serve a VIP?" NEXT: yes; now which card it is
+                    return (replace(state, page=1, serve_vip=True, vip_choice=0),
+                            (Play("click"),))
+                return self._vip(state, now)
             case "ready":
-                return self._start_flight(state, now)
+                return start_flight(state, now)
             case "flight":
                 return self._end_flight(state, now, "next")
             case "anger":
@@ -277,24 +312,29 @@ class NowBoarding:
                 if player + 1 < state.players:
                     return (replace(state, page=(player + 1) * len(UPGRADE_ITEMS)),
                             (Play("click"),))
+                if state.pace == "brisk":  # bought from the brisk card: back to it
+                    return replace(state, step="turnaround", page=0), (Play("click"),)
                 return self._ready(replace(state, round=state.round + 1))
+            case "turnaround":
+                return turnaround_done(state, now)
             case "exit":
                 return self._exit(state)
             case "over":  # step() refuses every input once the game is over
                 raise RuleError("not-allowed", "game over: BACK menu, hold BACK undo")
         assert_never(state.step)
 
-    def _passengers(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
+    def _passengers(self, state: NowBoardingState,
+                    now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
         if not deck_empty(state):
             index = state.stage_index
             decks = list(state.decks)
             decks[index] -= draw_count(state)
             drawn = replace(state, decks=(decks[0], decks[1], decks[2]))
-            return self._after_draw(drawn)
+            return self._after_draw(drawn, now)
         # The draw finds the current deck empty: its VIPs complain (one NEXT, their screen
         # names them), then the stage changes (or, after the Evening, the final round comes).
         if vip_left(state):
-            state, plays = self._vip_complaints(state)
+            state, plays = vip_complaints(state)
             return state, plays or (Play("click"),)
         if state.stage_index + 1 < len(STAGES):
             changed = replace(state, stage_index=state.stage_index + 1, page=0)
@@ -303,38 +343,32 @@ class NowBoarding:
             return replace(changed, step=step), (Play("stage-change"),)
         return replace(state, final_round=True, step="upgrades", page=0), (Play("final-round"),)
 
-    def _vip_complaints(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        left = vip_left(state)
-        if not left:
-            return state, ()
-        names = state.vip_decks[state.stage_index]
-        decks = list(state.vip_decks)
-        decks[state.stage_index] = ()
-        state = replace(state, vip_decks=(decks[0], decks[1], decks[2]))
-        return self._add_complaints(state, left, "vip",
-                                    reason=f"unserved VIP {', '.join(names)}")
-
-    def _after_draw(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
+    def _after_draw(self, state: NowBoardingState,
+                    now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
         if state.vip_variant and vip_left(state) > 0:
             return replace(state, step="vip", serve_vip=False, page=0), (Play("click"),)
-        return self._after_vip(state)
+        return self._after_vip(state, now)
 
-    def _after_vip(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
+    def _after_vip(self, state: NowBoardingState,
+                   now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
         if state.phase == "setup":
             if state.weather[state.stage_index] > 0:
                 return replace(state, step="weather", page=0), (Play("click"),)
             return self._ready(state)
+        if state.pace == "brisk":  # the card's "done" was said: the next flight starts
+            return start_flight(replace(state, round=state.round + 1), now)
         return replace(state, step="upgrades", page=0), (Play("click"),)
 
-    def _vip(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        if state.serve_vip:
+    def _vip(self, state: NowBoardingState,
+             now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
+        card = vip_offer(state) if state.serve_vip else None
+        if card is not None:  # the card the table said it turned over
             index = state.stage_index
-            card = state.vip_decks[index][0]
-            decks = list(state.vip_decks)
-            decks[index] = decks[index][1:]
-            state = replace(state, vip_decks=(decks[0], decks[1], decks[2]),
+            waiting = list(state.vip_waiting)
+            waiting[index] -= 1
+            state = replace(state, vip_waiting=(waiting[0], waiting[1], waiting[2]),
                             vips_served=(*state.vips_served, (state.round, state.stage, card)))
-        return self._after_vip(replace(state, serve_vip=False, page=0))
+        return self._after_vip(replace(state, serve_vip=False, page=0, vip_choice=0), now)
 
     def _weather(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         index = state.stage_index
@@ -355,12 +389,6 @@ class NowBoarding:
         return (replace(state, phase="flight", step="ready", page=0, countdown=countdown),
                 (Play("click"),))
 
-    def _start_flight(self, state: NowBoardingState,
-                      now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        countdown = state.countdown.reset().start(now) if state.countdown is not None else None
-        return replace(state, phase="flight", step="flight", page=0, countdown=countdown,
-                       flight_started=now), (Play("flight-start"),)
-
     def _end_flight(self, state: NowBoardingState, now: float,
                     how: str) -> tuple[NowBoardingState, tuple[Play, ...]]:
         used = elapsed(state, now)
@@ -370,13 +398,15 @@ class NowBoarding:
         else:
             countdown = None
         flight = Flight(state.round, state.stage, round(used, 3), how, state.final_round)
-        ended = replace(state, phase="maintenance", step="anger", pending=0, page=0,
+        card: Step = ("turnaround" if state.pace == "brisk" and not state.final_round
+                      else "anger")
+        ended = replace(state, phase="maintenance", step=card, pending=0, page=0,
                         countdown=countdown, flight_started=None,
                         flights=(*state.flights, flight))
         return ended, (Play("alarm" if how == "time" else "end"),)
 
     def _anger(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        state, plays = self._add_complaints(replace(state, pending=0), state.pending, "anger")
+        state, plays = add_complaints(replace(state, pending=0), state.pending, "anger")
         if state.step == "over":
             return state, plays
         if state.final_round:
@@ -386,30 +416,11 @@ class NowBoarding:
     def _exit(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         undelivered = state.pending
         state = replace(state, undelivered=undelivered, pending=0)
-        state, plays = self._add_complaints(state, undelivered // 2, "exit", always_log=True)
+        state, plays = add_complaints(state, undelivered // 2, "exit", always_log=True)
         if state.step == "over":
             return state, plays
         won = replace(state, phase="over", step="over", result="win", reason="flying high")
         return won, (Play("win"),)
-
-    def _add_complaints(self, state: NowBoardingState, count: int, source: str,
-                        *, always_log: bool = False,
-                        reason: str | None = None) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        """Add complaints; 3 or more end the game at once, reaching exactly 2 is a warning."""
-        if count <= 0 and not always_log:
-            return state, ()
-        before = state.complaints
-        total = before + count
-        log = (*state.complaint_log, Complaint(state.round, source, count))
-        state = replace(state, complaints=total, complaint_log=log)
-        if total >= COMPLAINT_LIMIT:
-            reasons = {"anger": "angry passengers", "vip": "an unserved VIP",
-                       "exit": "undelivered passengers"}
-            return replace(state, phase="over", step="over", result="lose",
-                           reason=reason or reasons[source]), (Play("lose"),)
-        if before < COMPLAINT_LIMIT - 1 == total:
-            return state, (Play("danger"),)
-        return state, (Play("complaint"),) if count > 0 else ()
 
     # -- the timer --------------------------------------------------------------------------
 
@@ -432,8 +443,8 @@ class NowBoarding:
 
     # -- UP / DOWN --------------------------------------------------------------------------
 
-    def _up_down(self, state: NowBoardingState,
-                 direction: int) -> tuple[NowBoardingState, tuple[Play, ...]]:
+    def _up_down(self, state: NowBoardingState, direction: int,
+                 now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
         if state.step == "vip" and state.page == 0 and direction < 0:  # "Serve a VIP?" DOWN: no
-            return self._vip(replace(state, serve_vip=False))
+            return self._vip(replace(state, serve_vip=False, page=0), now)
         return up_down(state, direction)

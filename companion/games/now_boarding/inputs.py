@@ -2,13 +2,19 @@
 
 What it enforces (the rules are listed whole in game.py's docstring):
 - ``anger``: UP / DOWN set the complaints filed this maintenance (from the cubes page they
-  open the count page); never below 0, and UP stops where the total would reach 3.
+  open the count page); never below 0, and UP stops where the total would reach 3. The same
+  on ``pace=brisk``'s ``turnaround`` card, where hold NEXT opens the upgrades (player by
+  player, as ever; NEXT on the last player comes back to the card).
 - ``exit``: UP / DOWN set the undelivered passengers, from 0 to every card of the game.
 - ``upgrades``: UP / DOWN move through the player's five rows (wrapping); hold NEXT buys the
   selected row at its chart price, refused when the supply is out or the plane is at its most
   (5 seats, speed 9); a temporary token is held by its buyer until hold NEXT on the holder's
   own row marks it used.
-- ``setup``: on a free-tile page UP picks the seat, DOWN the speed.
+- ``setup``: on a free-tile page UP picks the seat, DOWN the speed; on the Morning and
+  Afternoon VIP pages UP / DOWN set how many VIP cards the table dealt by that deck (read
+  from the backs): players + 2 in all, at most 3 by a deck; the Evening gets the rest.
+- ``vip``: after "yes", UP / DOWN choose which card the table turned over among the stage's
+  cards not served yet (refused when only one is possible).
 - ``flight``: hold NEXT pauses and resumes the countdown (refused with ``strict=on`` or
   ``timer=off``).
 - Everywhere else UP / DOWN are refused with what the step wants instead.
@@ -20,7 +26,13 @@ from dataclasses import replace
 
 from companion.core.game import Play, RuleError
 from companion.core.timer import TimerState
-from companion.games.now_boarding.data import COMPLAINT_LIMIT, MAX_SEATS, MAX_SPEED, UPGRADE_ITEMS
+from companion.games.now_boarding.data import (
+    COMPLAINT_LIMIT,
+    MAX_SEATS,
+    MAX_SPEED,
+    STAGES,
+    UPGRADE_ITEMS,
+)
 from companion.games.now_boarding.rules import (
     TEMP_ITEMS,
     NowBoardingState,
@@ -31,6 +43,8 @@ from companion.games.now_boarding.rules import (
     supply_left,
     temp_holder,
     upgrade_row,
+    vip_choices,
+    vip_count_range,
 )
 
 #: What an input handler gives back: the new state and the tunes it plays.
@@ -41,6 +55,8 @@ def hold_next(state: NowBoardingState,
                now: float) -> Outcome:
     if state.step == "upgrades":
         return buy(state)
+    if state.step == "turnaround":  # the brisk card: purchases, player by player
+        return replace(state, step="upgrades", page=0), (Play("click"),)
     if state.step != "flight":
         raise RuleError("not-allowed", "hold NEXT pauses a flight only")
     countdown = state.countdown
@@ -56,8 +72,9 @@ def hold_next(state: NowBoardingState,
 def up_down(state: NowBoardingState,
              direction: int) -> Outcome:
     match state.step:
-        case "anger":
-            state = replace(state, page=1)  # UP / DOWN on the cubes page: to the count
+        case "anger" | "turnaround":
+            if state.step == "anger":
+                state = replace(state, page=1)  # UP / DOWN on the cubes page: to the count
             value = state.pending + direction
             if value < 0:
                 raise RuleError("not-allowed", "complaints cannot go below 0")
@@ -74,7 +91,11 @@ def up_down(state: NowBoardingState,
         case "vip":  # (DOWN on "Serve a VIP?" is the game's own: a no)
             if state.page == 0:
                 raise RuleError("not-allowed", "Serve a VIP? NEXT yes, DOWN no")
-            raise RuleError("not-allowed", "NEXT goes on; hold BACK takes the VIP back")
+            choices = vip_choices(state)
+            if len(choices) < 2:
+                raise RuleError("not-allowed", "the only VIP card left: NEXT goes on")
+            # UP moves up the list (to the card before), DOWN to the card after.
+            return replace(state, vip_choice=(state.vip_choice - direction) % len(choices)), ()
         case "upgrades":
             rows = len(UPGRADE_ITEMS)
             first = state.page // rows * rows
@@ -89,10 +110,35 @@ def up_down(state: NowBoardingState,
                 tiles = list(state.free_tiles)
                 tiles[player] = "seat" if direction > 0 else "speed"
                 return replace(state, free_tiles=tuple(tiles)), ()
+            if page.startswith("vip-"):
+                return vip_count(state, STAGES.index(page.removeprefix("vip-")), direction)
             raise RuleError("not-allowed", "NEXT turns the page")
         case "flight":
             raise RuleError("not-allowed", "flying: NEXT ends the flight")
     raise RuleError("not-allowed", "NEXT moves on; UP/DOWN do nothing here")
+
+
+def vip_count(state: NowBoardingState, index: int, direction: int) -> Outcome:
+    """A setup page's VIP count, as the table reads it from the backs: UP one more, DOWN one
+    fewer, within :func:`vip_count_range`; the later stages follow (the last gets the rest)."""
+    if any(state.legacy_vip_deal):
+        raise RuleError("not-allowed", "this game's VIP cards were dealt by the box")
+    if index == len(STAGES) - 1:
+        raise RuleError("not-allowed", "the Evening deck gets the rest; hold BACK to change")
+    low, high = vip_count_range(state, index)
+    value = state.vip_told[index] + direction
+    if value > high:
+        raise RuleError("not-allowed", f"at most {high} VIP cards here")
+    if value < low:
+        raise RuleError("not-allowed", f"at least {low} VIP cards here")
+    told = list(state.vip_told)
+    told[index] = value
+    state = replace(state, vip_told=(told[0], told[1], told[2]))
+    for later in range(index + 1, len(STAGES)):
+        low, high = vip_count_range(state, later)
+        told[later] = high if later == len(STAGES) - 1 else min(max(told[later], low), high)
+        state = replace(state, vip_told=(told[0], told[1], told[2]))
+    return replace(state, vip_waiting=state.vip_told), ()
 
 
 def buy(state: NowBoardingState) -> Outcome:

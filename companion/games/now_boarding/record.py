@@ -1,21 +1,27 @@
 """Now Boarding's state as JSON (CONTRACT.md section 3) and the record of a game (pure).
 
-``state_json`` keeps every field of the contract and adds (never renames):
-``options``, ``seed``, ``setup_page`` ({"index", "count", "key"} during setup's checklist),
-``draw`` ({"deck", "count", "empty", "next"} at ``passengers``), ``weather_card``
-({"card", "of", "token", "route"} at ``weather``), ``pending`` (the number being set at
-``anger`` / ``exit``), ``serve_vip`` and ``vip_offer`` (at ``vip``; the offer is null until
-the table said yes: the VIP decks are face-down), ``ask`` (the page of a two-page step:
-``cubes`` / ``count`` at ``anger``, ``serve?`` / ``named`` at ``vip``), ``deck_left`` (cards
-left in the current stage's deck), ``to_win`` (the most passengers that may still go
-undelivered for a win), ``elapsed`` (seconds used
-in the current flight), ``flights_total`` (flight phases in a whole game), ``flights``,
-``complaints_by_round``, ``planes``, ``supply``, ``upgrade`` (the selected row at
-``upgrades``), ``vips_dealt`` (each stage's VIP cards sorted by name, never in deck order: the
-decks are face-down), ``vips_served``, ``undelivered`` and ``reason`` (why it ended).
+``state_json`` keeps every field of the contract and adds (never renames): ``options``, ``pace``
+(``teach`` / ``steps`` / ``brisk``, also among the options), ``lesson`` (null, or the lesson
+showing: ``{"id", "title", "text"}``), ``coach`` (the coach's warnings, most urgent first:
+``[{"key", "text"}]``, empty with ``coach=off``; coach.py), ``seed``, ``setup_page`` ({"index",
+"count", "key"} during setup's checklist), ``draw`` ({"deck", "count", "empty", "next"} at
+``passengers``), ``weather_card`` ({"card", "of", "token", "route"} at ``weather``), ``pending``
+(the number being set at ``anger`` / ``exit`` / ``turnaround``), ``turnaround``
+(``pace=brisk``'s maintenance card: ``{"unserved_vips", "new_stage", "weather": [{"token",
+"route"}], "draw": {"deck", "count"} or null, "final_next", "vip_offer"}``), ``serve_vip``,
+``vip_offer`` and ``vip_choices`` (at ``vip``: null until the table said yes, the VIP cards
+being face-down; then the cards it may have turned over, the stage's cards not served yet, and
+the one chosen), ``ask`` (the page of a two-page step: ``cubes`` / ``count`` at ``anger``;
+``serve?``, then ``which`` (several cards possible, UP / DOWN choose) or ``named`` (one) at
+``vip``), ``deck_left`` (cards left in the current stage's deck), ``to_win`` (the most
+passengers that may still go undelivered for a win), ``elapsed`` (seconds used in the current
+flight), ``flights_total`` (flight phases in a whole game), ``flights``,
+``complaints_by_round``, ``planes``, ``supply``, ``upgrade`` (the selected row at ``upgrades``),
+``vips_dealt`` (how many VIP cards the table dealt by each deck, counted from their backs at
+setup: never a card's name), ``vips_served``, ``undelivered`` and ``reason`` (why it ended).
 
-With ``timer=off`` the ``timer`` object is ``{"state": "idle", "remaining": 0.0,
-"duration": 0.0}`` throughout; ``elapsed`` then tells how long the flight has run.
+With ``timer=off`` the ``timer`` object is ``{"state": "idle", "remaining": 0.0, "duration":
+0.0}`` throughout; ``elapsed`` then tells how long the flight has run.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.now_boarding import data
+from companion.games.now_boarding.coach import coach
 from companion.games.now_boarding.data import GAME, PREFLIGHT, STAGES, UPGRADE_ITEMS
 from companion.games.now_boarding.rules import (
     NowBoardingState,
@@ -36,7 +43,9 @@ from companion.games.now_boarding.rules import (
     supply_left,
     temp_holder,
     to_win,
+    turnaround,
     upgrade_row,
+    vip_choices,
     vip_offer,
     weather_card,
 )
@@ -104,8 +113,20 @@ def _ask(state: NowBoardingState) -> str | None:
     if state.step == "anger":
         return ("cubes", "count")[state.page]
     if state.step == "vip":
-        return ("serve?", "named")[state.page]
+        if state.page == 0:
+            return "serve?"
+        return "which" if len(vip_choices(state)) > 1 else "named"
     return None
+
+
+def _turnaround(state: NowBoardingState) -> dict[str, Any] | None:
+    if state.step != "turnaround":
+        return None
+    plan = turnaround(state)
+    return {"unserved_vips": plan.unserved_vips, "new_stage": plan.new_stage,
+            "weather": [{"token": token, "route": route} for token, route in plan.weather],
+            "draw": {"deck": plan.draw_deck, "count": plan.draw} if plan.draw_deck else None,
+            "final_next": plan.final_next, "vip_offer": plan.vip_offer}
 
 
 def _upgrade(state: NowBoardingState) -> dict[str, Any] | None:
@@ -130,19 +151,25 @@ def state_json(state: NowBoardingState, now: float) -> dict[str, Any]:
         "timer": timer,
         "decks": _per_stage(state.decks),
         "weather": _per_stage(state.weather),
-        "vip": {stage: len(deck) for stage, deck in zip(STAGES, state.vip_decks, strict=True)},
+        "vip": _per_stage(state.vip_waiting),
         "complaints": state.complaints,
         "result": state.result,
         # Added fields (CONTRACT.md allows additions).
         "options": dict(state.options),
+        "pace": state.pace,
+        "lesson": None,
+        "coach": [{"key": advice.key, "text": advice.text} for advice in coach(state)],
         "seed": state.seed,
         "setup_page": ({"index": state.page, "count": len(setup_pages(state)),
                         "key": setup_page(state)} if state.step == "setup" else None),
         "draw": _draw(state),
         "weather_card": None,
-        "pending": state.pending if state.step in ("anger", "exit") else None,
+        "pending": state.pending if state.step in ("anger", "exit", "turnaround") else None,
+        "turnaround": _turnaround(state),
         "serve_vip": state.serve_vip if state.step == "vip" else None,
-        "vip_offer": vip_offer(state) if state.step == "vip" and state.page == 1 else None,
+        "vip_offer": vip_offer(state),
+        "vip_choices": (list(vip_choices(state)) if state.step == "vip" and state.page == 1
+                        else None),
         "ask": _ask(state),
         "deck_left": state.decks[state.stage_index],
         "to_win": to_win(state),
@@ -154,9 +181,9 @@ def state_json(state: NowBoardingState, now: float) -> dict[str, Any]:
         "planes": _planes(state),
         "supply": _supply(state),
         "upgrade": _upgrade(state),
-        # Sorted, not in deck order: the decks are face-down until "Serve a VIP?" names a card.
-        "vips_dealt": {stage: sorted(deck)
-                       for stage, deck in zip(STAGES, state.vip_dealt, strict=True)},
+        # Counts only, as the table read them from the backs: no card is named before the
+        # table says which it turned over.
+        "vips_dealt": _per_stage(state.vip_told),
         "vips_served": [{"round": r, "stage": s, "card": c} for r, s, c in state.vips_served],
         "undelivered": state.undelivered,
         "reason": state.reason,
@@ -201,8 +228,7 @@ def record(state: NowBoardingState) -> dict[str, Any]:
         "flights": len(state.flights),
         "flight_time_total": round(sum(flight.used for flight in state.flights), 3),
         "rounds": rounds,
-        "vips_dealt": {stage: sorted(deck)
-                       for stage, deck in zip(STAGES, state.vip_dealt, strict=True)},
+        "vips_dealt": _per_stage(state.vip_told),
         "vips_served": [{"round": r, "stage": s, "card": c} for r, s, c in state.vips_served],
         "upgrades": [{"round": p.round, "player": p.player + 1, "item": p.item}
                      for p in state.purchases],

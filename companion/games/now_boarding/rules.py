@@ -31,8 +31,9 @@ from companion.games.now_boarding.data import (
 )
 
 #: Every step of the game, in the order a game first meets them (game.py's docstring).
+#: ``turnaround`` is ``pace=brisk``'s maintenance on one card (game.py).
 Step = Literal["setup", "passengers", "vip", "weather", "ready", "flight", "anger", "upgrades",
-               "exit", "over"]
+               "exit", "over", "turnaround"]
 
 
 def _is_seed(value: str) -> bool:
@@ -40,7 +41,16 @@ def _is_seed(value: str) -> bool:
     return digits.isdigit() and len(digits) <= 19
 
 
+#: How well the table knows the game (``pace``): which steps a round has, never the books.
+Pace = Literal["teach", "steps", "brisk"]
+PACES: tuple[Pace, ...] = ("teach", "steps", "brisk")
+
 OPTIONS = (
+    OptionSpec("pace", "Pace", PACES, "steps",
+               explain="How well does the table know Now Boarding?",
+               notes=(("teach", "New to it: taught in play"),
+                      ("steps", "Knows it: step by step"),
+                      ("brisk", "Plays often: brisk rounds"))),
     OptionSpec("players", "Players", ("2", "3", "4", "5"), "3",
                explain="Players at the table: sets the timer and the decks"),
     OptionSpec("vip", "VIP cards", ("off", "on"), "off",
@@ -53,6 +63,8 @@ OPTIONS = (
                explain="On: a flight cannot be paused"),
     OptionSpec("weather", "Weather", ("cards", "digital"), "cards",
                explain="Digital: the box draws the weather, not the cards"),
+    OptionSpec("coach", "Coach", ("on", "off"), "on",
+               explain="Warnings: VIPs left, one complaint to lose"),
     OptionSpec("seed", "Seed", ("auto",), "auto", accepts=_is_seed,
                allowed="auto|<whole number>",
                explain="Random draws; a fixed seed only by 'new'"),
@@ -62,6 +74,9 @@ SETUP_BEFORE_FREE = ("board", "cards", "planes")
 SETUP_AFTER_FREE = ("decks", "weather")
 
 TEMP_ITEMS = ("temp-seat", "temp-speed")
+
+#: VIP cards of each stage in the box (data.VIP_CARDS: three by each deck's back).
+VIP_CARDS_PER_STAGE = 3
 
 
 @dataclass(frozen=True)
@@ -111,12 +126,22 @@ class NowBoardingState:
     strict: bool
     vip_variant: bool
     digital_weather: bool
-    vip_dealt: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     weather_routes: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     decks: tuple[int, int, int]
     weather: tuple[int, int, int]
-    vip_decks: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     countdown: Countdown | None
+    pace: Pace = "steps"
+    #: Whether the coach's warnings show (coach.py; the ``coach`` option).
+    coach: bool = True
+    #: VIP cards face-down by each deck, as the table counted them from the backs at setup.
+    vip_told: tuple[int, int, int] = (0, 0, 0)
+    #: VIP cards still face-down by each deck (served or complained of: no longer).
+    vip_waiting: tuple[int, int, int] = (0, 0, 0)
+    #: At ``vip``'s question "which card?": the row chosen among :func:`vip_choices`.
+    vip_choice: int = 0
+    #: Only for a game journaled before the table dealt its own VIP cards (its options have
+    #: no ``pace``): the deal the box made then, replayed as it was. Never in the state JSON.
+    legacy_vip_deal: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] = ((), (), ())
     phase: str = "setup"
     step: Step = "setup"
     page: int = 0
@@ -237,14 +262,99 @@ def next_price(state: NowBoardingState, player: int, item: str) -> int | None:
 
 
 def vip_left(state: NowBoardingState, stage_index: int | None = None) -> int:
+    """VIP cards still face-down by a stage's deck (the current stage's by default)."""
     index = state.stage_index if stage_index is None else stage_index
-    return len(state.vip_decks[index])
+    return state.vip_waiting[index]
+
+
+def served_in(state: NowBoardingState, stage: str) -> tuple[str, ...]:
+    """The VIP cards served in ``stage``, in the order they were served."""
+    return tuple(card for _, served_stage, card in state.vips_served if served_stage == stage)
+
+
+def vip_choices(state: NowBoardingState) -> tuple[str, ...]:
+    """The cards the VIP turned over may be: the current stage's cards not served yet.
+
+    Each stage has its own three cards (data.VIP_CARDS); which of them the table dealt only
+    the table knows, so the box offers every one still possible. A game journaled before the
+    table dealt its own VIPs offers the one card the box had dealt then.
+    """
+    served = served_in(state, state.stage)
+    legacy = state.legacy_vip_deal[state.stage_index]
+    if legacy:
+        return legacy[len(served):len(served) + 1]
+    left = [card.name for card in data.VIP_CARDS if card.stage == state.stage]
+    for card in served:
+        left.remove(card)
+    return tuple(left)
 
 
 def vip_offer(state: NowBoardingState) -> str | None:
-    """The VIP card the ``vip`` step offers (the top of the current stage's VIP deck)."""
-    deck = state.vip_decks[state.stage_index]
-    return deck[0] if deck else None
+    """The card chosen at ``vip``'s second page (the only one possible, or the row chosen);
+    None on the face-down question "Serve a VIP?" and at every other step."""
+    if state.step != "vip" or state.page != 1:
+        return None
+    choices = vip_choices(state)
+    return choices[min(state.vip_choice, len(choices) - 1)] if choices else None
+
+
+def vip_count_range(state: NowBoardingState, stage_index: int) -> tuple[int, int]:
+    """The counts the table may give a stage at setup: players + 2 cards in all, at most 3
+    by each deck (a stage has three VIP cards), the earlier stages' counts as given."""
+    total = data.vip_count(state.players)
+    given = sum(state.vip_told[:stage_index])
+    later = (len(STAGES) - 1 - stage_index) * VIP_CARDS_PER_STAGE
+    return max(0, total - given - later), min(VIP_CARDS_PER_STAGE, total - given)
+
+
+def balanced_vip_counts(players: int) -> tuple[int, int, int]:
+    """The counts a setup page starts from before the table sets them: players + 2 shared out,
+    the earlier stages one more (4: 2-1-1, 5: 2-2-1, 6: 2-2-2, 7: 3-2-2)."""
+    base, extra = divmod(data.vip_count(players), len(STAGES))
+    counts = [base + (1 if index < extra else 0) for index in range(len(STAGES))]
+    return counts[0], counts[1], counts[2]
+
+
+@dataclass(frozen=True)
+class Turnaround:
+    """What ``pace=brisk``'s maintenance card asks of the table, in order, with exact counts:
+    the same books as the steps of ``pace=steps`` (game.py applies them in that order).
+
+    ``unserved_vips``: VIP cards left by a deck found empty (complaints); ``new_stage``: the
+    stage that begins (its weather tokens in ``weather``: (token, route or None) each);
+    ``draw_deck`` / ``draw``: the passengers drawn (None / 0 when the Evening deck is found
+    empty: ``final_next``); ``vip_offer``: "Serve a VIP?" follows the card.
+    """
+
+    unserved_vips: int
+    new_stage: str | None
+    weather: tuple[tuple[str, str | None], ...]
+    draw_deck: str | None
+    draw: int
+    final_next: bool
+    vip_offer: bool
+
+
+def turnaround(state: NowBoardingState) -> Turnaround:
+    """The brisk card's plan for the maintenance of ``state`` (pure; see :class:`Turnaround`)."""
+    index = state.stage_index
+    chart = PREFLIGHT[state.players]
+    if state.decks[index] > 0:
+        return Turnaround(0, None, (), state.stage, draw_count(state), False,
+                          state.vip_variant and state.vip_waiting[index] > 0)
+    unserved = state.vip_waiting[index]
+    if index + 1 == len(STAGES):
+        return Turnaround(unserved, None, (), None, 0, True, False)
+    following = index + 1
+    routes = state.weather_routes[following]
+    total = chart.weather[following]
+    done = total - state.weather[following]
+    weather = tuple((data.weather_token(card),
+                     routes[card] if state.digital_weather else None)
+                    for card in range(done, total))
+    draw = min(chart.draw[following], state.decks[following])
+    return Turnaround(unserved, STAGES[following], weather, STAGES[following], draw, False,
+                      state.vip_variant and state.vip_waiting[following] > 0)
 
 
 def elapsed(state: NowBoardingState, now: float) -> float:

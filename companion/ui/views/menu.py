@@ -76,11 +76,17 @@ def _option(app: App, menu: Menu) -> Screen:
         room = LINE_WIDTH - len(value) - 1
         main = f"{fit(spec.label, room).ljust(room)} {value}"
     explain = textwrap.wrap(spec.explain, SMALL_LINE_WIDTH)[:2] or [""]
-    lines = (*explain, f"option {position + 1} of {len(shown)}")
+    count = f"{position + 1} of {len(shown)}"
+    title = fit(game.title, LINE_WIDTH)
+    if spec.notes:  # a question (two lines), then what the chosen answer means
+        lines = (*explain, fit(spec.note(value), SMALL_LINE_WIDTH))
+        title = f"{fit(game.title, LINE_WIDTH - len(count) - 1)} {count}"
+    else:
+        lines = (*explain, f"option {count}")
     last = position == len(shown) - 1
     go = "NEXT start" if last else "NEXT ok"
     status = f"UP/DN change  {go}" if spec.changeable else f"fixed here  {go}"
-    return Screen(fit(game.title, LINE_WIDTH), lines, main=main, status=status)
+    return Screen(title, lines, main=main, status=status)
 
 
 def _history(app: App, past: tuple[PastGame, ...], menu: Menu) -> Screen:
@@ -139,8 +145,9 @@ def address_lines(url: str, width: int = MATRIX_LINE_WIDTH) -> list[str]:
 
 SCENES: dict[str, tuple[str, ...]] = {
     "menu-scrolled": ("press down", "press down", "press down", "press down"),
-    "menu-option": ("press next", "press next", "press next", "press next"),
-    "menu-option-fixed": ("press next", *("press next",) * 5),
+    "menu-option": ("press next", "press next", "press next", "press next", "press next"),
+    "menu-option-fixed": ("press next", *("press next",) * 7),
+    "menu-pace": ("press next", "press up"),
     "menu-solo": ("press down", "press down", "press down", "press next", "press down",
                   "press next", "press next", "press next", "press next"),
     "menu-replace": ("new flight-plan", "press back", "press down", "press next"),

@@ -17,11 +17,11 @@ panel (here) with its whole sentences for the table page (now_boarding_words.py)
 
 from __future__ import annotations
 
-import textwrap
 from typing import assert_never
 
 from companion.core.timer import TimerState
 from companion.games.now_boarding import data
+from companion.games.now_boarding.coach import coach
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
 from companion.games.now_boarding.rules import (
     NowBoardingState,
@@ -35,12 +35,14 @@ from companion.games.now_boarding.rules import (
     supply_left,
     temp_holder,
     to_win,
+    turnaround,
     upgrade_row,
+    vip_choices,
     vip_left,
     vip_offer,
     weather_card,
 )
-from companion.ui.screen import SMALL_LINE_WIDTH, Screen
+from companion.ui.screen import Screen
 from companion.ui.views import now_boarding_words as words
 from companion.ui.views.menu import window
 from companion.ui.views.timer import clock_text
@@ -69,12 +71,16 @@ SCENES: dict[str, tuple[str, ...]] = {
     "now-boarding-cubes-baby": ("new now-boarding players=3 vip=on seed=3",
                                 *("press next",) * 19, "wait 15"),
     "now-boarding-vip": (_VIP, *("press next",) * 12),
-    "now-boarding-vip-named": (_VIP, *("press next",) * 13),
+    "now-boarding-vip-count": (_VIP, *("press next",) * 8, "press down"),
+    "now-boarding-vip-which": (_VIP, *("press next",) * 13, "press down"),
     "now-boarding-vip-complaint": (_VIP, *("press next",) * 12, "press down",
                                    *("press next",) * 5, "wait 15",
                                    *(*("press next",) * 3, "press down", *("press next",) * 4,
                                      "wait 15") * 2,
                                    "press next", "press next"),
+    # pace=brisk: the maintenance card after the first flight ran out, one complaint set.
+    "now-boarding-turnaround": ("new now-boarding players=3 pace=brisk seed=1", *_TO_FLIGHT,
+                                "wait 15", "press up"),
     "now-boarding-lose": (_NEW, *_TO_COUNT, "press up", "press up", "press up",
                           "press next"),
 }
@@ -89,9 +95,13 @@ def progress(state: NowBoardingState) -> str:
 
 
 def status_line(state: NowBoardingState) -> str:
-    """``R7/17 12 cards C:1/3`` (``FINAL`` in the final round), at most 25 characters."""
+    """``R7/17 12 cards C:1/3`` (``FINAL`` in the final round), at most 25 characters; the
+    coach's most urgent warning (coach.py) in place of the cards when it has one."""
     left = state.decks[state.stage_index]
     deck = "FINAL" if state.final_round else f"{left} card{'' if left == 1 else 's'}"
+    advice = coach(state)
+    if advice:
+        deck = advice[0].short
     return f"{progress(state)} {deck} C:{state.complaints}/{COMPLAINT_LIMIT}"
 
 
@@ -103,7 +113,8 @@ def _to_win_line(state: NowBoardingState) -> str:
 def now_boarding_screen(state: NowBoardingState, now: float) -> Screen:
     """The screen for ``state`` at ``now``: the step's panel with its full-text fields, the
     step in whole sentences for the table page (now_boarding_words.py). The match names every
-    step of the game's ``Step`` and has no fallback: mypy says so when one is missing."""
+    step of the game's ``Step`` and has no fallback: mypy says so when one is missing. The
+    coach's warnings (coach.py) come with every step's words (now_boarding_words.py)."""
     match state.step:
         case "setup":
             return _setup(state).with_words(words.setup(state))
@@ -125,6 +136,8 @@ def now_boarding_screen(state: NowBoardingState, now: float) -> Screen:
             return _exit(state).with_words(words.exit(state))
         case "over":
             return _over(state).with_words(words.over(state))
+        case "turnaround":
+            return _turnaround(state).with_words(words.turnaround(state))
     assert_never(state.step)
 
 
@@ -186,20 +199,24 @@ def _setup(state: NowBoardingState) -> Screen:
             lines = (f"Weather cards for {players}P:", f"{per_stage} by each deck,",
                      "face-down, shuffled")
         return Screen(f"{number} Weather", lines, status=status)
-    # The VIP decks are face-down (rulebook): the page gives each deck's size, never its cards,
-    # so reading the setup tells the table nothing of what "Serve a VIP?" will name.
+    # The table deals its own VIP cards face-down (rulebook) and counts them from the backs:
+    # the box names no card before the table says which one it turned over.
     stage = page.removeprefix("vip-")
-    count = len(state.vip_dealt[STAGES.index(stage)])
-    if not count:
-        return Screen(f"{number} VIP {SHORT_STAGE[stage]}",
-                      ("No VIP card", f"for the {STAGE_TITLES[stage]} deck"),
-                      status=status).with_main(0)
-    return Screen(f"{number} VIP {SHORT_STAGE[stage]}", (
-        f"{count} VIP card{'s' if count > 1 else ''} face-down",
-        f"by the {STAGE_TITLES[stage]} deck;",
-        "the box names each one",
-        "when you serve it",
-    ), status=status).with_main(0)
+    index = STAGES.index(stage)
+    count = state.vip_told[index]
+    total = data.vip_count(players)
+    title = f"{number} VIP {SHORT_STAGE[stage]}"
+    main = f"{STAGE_TITLES[stage]} VIPs: {count}"
+    if index == len(STAGES) - 1:
+        return Screen(title, (main, f"the rest of the {total};", "say which card when",
+                              "you serve it"), status=status).with_main(0)
+    if index == 0:
+        lines = (main, "Shuffle the 9 VIP cards,", f"deal {total} face-down, each",
+                 "by the deck its back says")
+    else:
+        lines = (main, "How many VIP cards by", f"the {STAGE_TITLES[stage]} deck?",
+                 "(their backs say)")
+    return Screen(title, lines, status=f"C:0/{COMPLAINT_LIMIT} UP/DN count").with_main(0)
 
 
 # -- maintenance and first-round steps ----------------------------------------------------------
@@ -212,13 +229,13 @@ def _passengers(state: NowBoardingState) -> Screen:
                       caption=f"from {stage} deck; NEXT", status=status_line(state))
     unserved = vip_left(state)
     if unserved:  # named before they become complaints (their own NEXT)
-        names = textwrap.wrap(", ".join(state.vip_decks[state.stage_index]), SMALL_LINE_WIDTH)
         total = state.complaints + unserved
-        # The main line is the count the table adds; the names may take two small lines.
+        # The main line is the count the table adds; the cards stay face-down, unnamed.
         return Screen(f"{stage} deck empty", (
             f"+{unserved} = {total}/{COMPLAINT_LIMIT} complaints",
-            f"Unserved VIP{'s' if unserved > 1 else ''}, NEXT adds:",
-            *names[:2],
+            f"{unserved} VIP card{'s' if unserved > 1 else ''} never served",
+            f"by the {stage} deck:",
+            "NEXT adds the complaints",
         ), status=status_line(state)).with_main(0)
     if state.stage_index + 1 < len(STAGES):
         following = STAGE_TITLES[STAGES[state.stage_index + 1]]
@@ -250,6 +267,14 @@ def _vip(state: NowBoardingState) -> Screen:
         ), status=status_line(state))
     card = vip_offer(state) or ""
     effect = data.VIP_BY_NAME[card].effect if card in data.VIP_BY_NAME else ""
+    choices = vip_choices(state)
+    if len(choices) > 1:  # which card did the table turn over? UP / DOWN choose it
+        return Screen(f"Which VIP? {state.vip_choice + 1} of {len(choices)}", (
+            card,
+            effect,
+            "by the last card drawn",
+            "UP/DN other  NEXT it",
+        ), status=status_line(state)).with_main(0)
     # The main line starts the step's sentence; the small line under it ends it.
     return Screen(f"VIP: {card}", (
         "Put it by the last",
@@ -304,6 +329,32 @@ def _anger(state: NowBoardingState) -> Screen:
                   caption=caption, status=status_line(state))
 
 
+def _turnaround(state: NowBoardingState) -> Screen:
+    """``pace=brisk``'s maintenance card: the complaints set here, then the chores in order."""
+    plan = turnaround(state)
+    total = state.complaints + state.pending
+    if plan.unserved_vips:
+        vips = plan.unserved_vips
+        first = f"+{vips} compl.: unserved VIP{'s' if vips > 1 else ''}"
+    elif crying_baby_served(state):
+        first = "Anger +1, Baby's airport +2"
+    else:
+        first = "Anger +1 each waiting"
+    if plan.final_next:
+        chore = "Evening empty: FINAL next"
+    elif plan.new_stage is not None:
+        chore = f"{SHORT_STAGE[plan.new_stage]}: {len(plan.weather)} weather, draw {plan.draw}"
+    else:
+        chore = f"Draw {plan.draw}: {STAGE_TITLES[state.stage]} deck"
+    go = "VIP?" if plan.vip_offer else "fly"
+    return Screen(f"Round {state.round} done", (
+        f"Complaints +{state.pending} = {total}/{COMPLAINT_LIMIT}",
+        first,
+        chore,
+        f"hold NEXT buy  NEXT: {go}",
+    ), status=status_line(state)).with_main(0)
+
+
 def _cubes(state: NowBoardingState) -> Screen:
     """Maintenance step 1 as the rulebook says it, before the complaints are asked."""
     if crying_baby_served(state):
@@ -346,7 +397,8 @@ def _upgrades(state: NowBoardingState) -> Screen:
     cursor = data.UPGRADE_ITEMS.index(item)
     shown = window(len(data.UPGRADE_ITEMS), cursor)
     lines = tuple(_upgrade_line(state, player, data.UPGRADE_ITEMS[row]) for row in shown)
-    following = f"P{player + 2}" if player + 1 < state.players else "fly"
+    last = "card" if state.pace == "brisk" else "fly"  # brisk: back to the maintenance card
+    following = f"P{player + 2}" if player + 1 < state.players else last
     return Screen(f"P{player + 1} buys {progress(state)} C:{state.complaints}/{COMPLAINT_LIMIT}",
                   lines, selected=cursor - shown.start,
                   status=f"hold NEXT buys  NEXT: {following}")

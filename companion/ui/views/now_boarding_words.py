@@ -13,7 +13,8 @@ never drawn.
 
 Rules it keeps: a label names what the gesture does at this state and nothing it does not do
 (no "Pause" with ``strict=on`` or ``timer=off``, no NEXT once the game is over); the VIP
-deck stays face-down (no card is named before the table said yes); "TIME UP" and "0:00" are
+cards stay face-down (no card is named before the table said which it turned over: the
+question offers every card of the stage not served yet); "TIME UP" and "0:00" are
 never said outside a flight.
 """
 
@@ -35,11 +36,16 @@ from companion.games.now_boarding.rules import (
     temp_holder,
     to_win,
     upgrade_row,
+    vip_choices,
     vip_left,
     vip_offer,
     weather_card,
 )
+from companion.games.now_boarding.rules import (
+    turnaround as turnaround_plan,
+)
 from companion.ui.screen import Words
+from companion.ui.views.now_boarding_phrases import coached, offer
 
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
@@ -65,6 +71,7 @@ SETUP_NAMES = {"board": "the board", "cards": "passenger cards", "planes": "plan
                "decks": "the stage decks", "weather": "weather"}
 
 
+@coached
 def setup(state: NowBoardingState) -> Words:
     """The ``setup`` step: one page of the setup checklist."""
     pages = setup_pages(state)
@@ -106,10 +113,22 @@ def setup(state: NowBoardingState) -> Words:
                "face-down and shuffled.")
     else:
         stage = page.removeprefix("vip-")
-        count = len(state.vip_dealt[STAGES.index(stage)])
-        say = (f"Put {plural(count, 'VIP card')} face-down by the {STAGE_TITLES[stage]} deck; "
-               "the box names each one when you serve it." if count else
-               f"No VIP card for the {STAGE_TITLES[stage]} deck.")
+        index = STAGES.index(stage)
+        count = state.vip_told[index]
+        total = data.vip_count(players)
+        title = STAGE_TITLES[stage]
+        if index == 0:
+            say = (f"Shuffle the 9 VIP cards and deal {total} face-down, each by the deck its "
+                   f"back names. Count the backs: how many are by the {title} deck? "
+                   f"Now {count}.")
+        elif index < len(STAGES) - 1:
+            say = f"How many VIP cards are by the {title} deck? Now {count}."
+        else:
+            say = (f"The rest, {plural(count, 'VIP card')}, are by the {title} deck. Keep them "
+                   "face-down: when you serve one, tell the box which card it is.")
+        if index < len(STAGES) - 1 and not any(state.legacy_vip_deal):
+            keys = (("next", f"{count} by the {title} deck"), ("up", "One more"),
+                    ("down", "One fewer"), *UNDO)
     name = SETUP_NAMES.get(page, "free tile" if page.startswith("free-") else "VIP cards")
     last = state.page + 1 == len(pages)
     return {"heading": f"Setup {state.page + 1} of {len(pages)}: {name}", "say": say,
@@ -120,6 +139,7 @@ def setup(state: NowBoardingState) -> Words:
 # -- between flights ----------------------------------------------------------------------------
 
 
+@coached
 def passengers(state: NowBoardingState) -> Words:
     """The ``passengers`` step (draw, or the deck is empty), with the complaints just filed."""
     return {**_drawing(state), "done": _filed(state)}
@@ -137,10 +157,10 @@ def _drawing(state: NowBoardingState) -> Words:
                 "keys": (("next", "Cards drawn"), *UNDO)}
     unserved = vip_left(state)
     if unserved:
-        names = ", ".join(state.vip_decks[state.stage_index])
         total = state.complaints + unserved
+        cards = "VIP card never served" if unserved == 1 else "VIP cards never served"
         return {"heading": f"{_before(state)}: {stage} deck empty",
-                "say": f"The {stage} deck is empty. The unserved VIP cards ({names}) become "
+                "say": f"The {stage} deck is empty. The {unserved} {cards} by it become "
                        f"{plural(unserved, 'complaint')}: {total} of {COMPLAINT_LIMIT}.",
                 "then": "Next: the next stage",
                 "keys": (("next", f"Add {plural(unserved, 'complaint')}"), *UNDO)}
@@ -156,6 +176,7 @@ def _drawing(state: NowBoardingState) -> Words:
             "then": "Next: upgrades", "keys": (("next", "Next step"), *UNDO)}
 
 
+@coached
 def weather(state: NowBoardingState) -> Words:
     """The ``weather`` step: one weather card's token."""
     card, total, token, route = weather_card(state)
@@ -166,6 +187,7 @@ def weather(state: NowBoardingState) -> Words:
             "keys": (("next", "Token placed"), *UNDO)}
 
 
+@coached
 def vip(state: NowBoardingState) -> Words:
     """The ``vip`` step: serve a VIP? (face-down), then the VIP named."""
     stage = STAGE_TITLES[state.stage]
@@ -175,15 +197,27 @@ def vip(state: NowBoardingState) -> Words:
         return {"heading": heading,
                 "say": f"{plural(left, f'{stage} VIP card')} left, face-down. Serve one now? "
                        "It rides on the last passenger card drawn.",
-                "then": "Next: the box names the VIP, or the next step",
+                "then": "Next: turn it over and say which card it is, or the next step",
                 "keys": (("next", "Serve a VIP"), ("down", "No VIP"), *UNDO)}
     card = vip_offer(state) or ""
     effect = data.VIP_BY_NAME[card].effect if card in data.VIP_BY_NAME else ""
+    choices = vip_choices(state)
+    if len(choices) > 1:
+        return {"heading": f"{_before(state)}: which VIP?",
+                "say": f"Turn the VIP card over: which is it? {card}: {effect}. Put it by the "
+                       "last passenger card drawn.",
+                "then": "Next: the next step",
+                "choices": tuple(f"{name}: {data.VIP_BY_NAME[name].effect}"
+                                 for name in choices),
+                "chosen": state.vip_choice,
+                "keys": (("next", f"It is {card}"), ("up", "Card before"),
+                         ("down", "Card after"), *UNDO)}
     return {"heading": f"{_before(state)}: VIP {card}",
             "say": f"The VIP is {card}. Put it by the last passenger card drawn. {effect}".strip(),
             "then": "Next: the next step", "keys": (("next", "VIP placed"), *UNDO)}
 
 
+@coached
 def ready(state: NowBoardingState) -> Words:
     """The ``ready`` step: before a flight."""
     total = data.total_flights(state.players)
@@ -198,6 +232,7 @@ def ready(state: NowBoardingState) -> Words:
             "keys": (("next", label), *UNDO)}
 
 
+@coached
 def flight(state: NowBoardingState) -> Words:
     """The ``flight`` step: the countdown running, paused or run out (the words name no
     time: the page shows the panel's digits)."""
@@ -217,6 +252,43 @@ def flight(state: NowBoardingState) -> Words:
             "then": "Next: maintenance", "keys": (*keys, *UNDO)}
 
 
+@coached
+def turnaround(state: NowBoardingState) -> Words:
+    """``pace=brisk``'s maintenance on one card: every chore in order, exact counts, one
+    "done" that starts the next flight (or asks "Serve a VIP?" first). Short enough to fit a
+    phone's card at 360 px: a table that plays often needs the counts, not the rules."""
+    plan = turnaround_plan(state)
+    total = state.complaints + state.pending
+    baby = " (2 by the Crying Baby)" if crying_baby_served(state) else ""
+    says = [f"Anger cubes{baby}; complaints this round: {state.pending} ({total} of "
+            f"{COMPLAINT_LIMIT})."]
+    stage = STAGE_TITLES[state.stage]
+    if plan.unserved_vips:
+        says.append(f"{plural(plan.unserved_vips, 'unserved VIP')} by the {stage} deck: "
+                    f"+{plan.unserved_vips}.")
+    if plan.new_stage is not None:
+        tokens = ", ".join(f"{token} on {route}" if route else token
+                           for token, route in plan.weather)
+        says.append(f"{STAGE_TITLES[plan.new_stage]} begins: clear the tokens, then "
+                    f"{tokens}.")
+    if plan.final_next:
+        says.append("Evening deck empty: no draw; the next round is the final round.")
+    else:
+        says.append(f"Draw {plan.draw} from the {STAGE_TITLES[plan.draw_deck or state.stage]} "
+                    "deck.")
+    says.append(f"Upgrades: {offer(state)}.")
+    says.append("Flip the face-down cards.")
+    following_step = ("Next: serve a VIP?" if plan.vip_offer
+                      else "Next: the final flight" if plan.final_next
+                      else f"Next: the flight of round {state.round + 1}")
+    more = (("up", "More"), ("down", "Fewer"))  # complaints: short enough for a phone
+    done = "Done: serve a VIP?" if plan.vip_offer else "Done: start the flight"
+    return {"heading": f"Round {state.round} done: maintenance",
+            "say": " ".join(says), "then": following_step,
+            "keys": (("next", done), *more, ("hold_next", "Buy"), *UNDO)}
+
+
+@coached
 def anger(state: NowBoardingState) -> Words:
     """The ``anger`` step: the anger cubes, then the complaints filed."""
     more = (("up", "One more complaint"), ("down", "One fewer complaint"))
@@ -313,6 +385,7 @@ def _filed(state: NowBoardingState) -> str:
     return ""
 
 
+@coached
 def upgrades(state: NowBoardingState) -> Words:
     """The ``upgrades`` step: one player's purchases."""
     player, item = upgrade_row(state)
@@ -334,6 +407,7 @@ def upgrades(state: NowBoardingState) -> Words:
             "keys": keys, "done": _bought(state)}
 
 
+@coached
 def exit(state: NowBoardingState) -> Words:
     """The ``exit`` step: the final round's undelivered passengers."""
     added = state.pending // 2
@@ -347,6 +421,7 @@ def exit(state: NowBoardingState) -> Words:
                      ("down", "One fewer passenger"), *UNDO)}
 
 
+@coached
 def over(state: NowBoardingState) -> Words:
     """The game's end: won or lost."""
     flights = plural(len(state.flights), "flight")

@@ -184,6 +184,7 @@ function renderScreen() {
   $("#box-choices").hidden = !choices.length;
   $("#box-done").textContent = screen?.notice || screen?.done || "";
   $("#box-then").textContent = screen?.then ?? "";
+  $("#box-coach").textContent = (screen?.coach ?? []).join(" ");  // the game's warnings
   labelButtons();
 }
 

@@ -130,6 +130,7 @@ function renderCard(prefix, screen, mode) {
   const done = screen?.notice || screen?.done || "";
   $(`#${prefix}-done`).textContent = done;
   $(`#${prefix}-then`).textContent = screen?.then ?? "";
+  $(`#${prefix}-coach`).textContent = (screen?.coach ?? []).join(" ");  // the game's warnings
 }
 
 export function renderTimer() {

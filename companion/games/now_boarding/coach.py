@@ -1,0 +1,67 @@
+"""Now Boarding's coach: the warnings Board Game Arena gives, where the box knows enough (pure).
+
+DESIGN.md rule 16: each warning is a pure function of the state, never a question and never a
+step; views show what :func:`coach` returns (the page's step card in sentences, the panel's
+bottom line in a few characters), in every pace, unless the game was started with
+``coach=off``. The warnings, most urgent first:
+
+- one complaint from losing (2 of 3);
+- VIP cards still face-down by the current deck when it runs out within the next draw or two
+  (each draw can carry one VIP; each left becomes a complaint);
+- in the final round, how many passengers may stay undelivered for a win: "Exit the
+  aircraft" files floor(undelivered / 2) complaints and 3 lose (:func:`rules.to_win`).
+
+Nothing is said during setup or once the game is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import ceil
+
+from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES
+from companion.games.now_boarding.rules import NowBoardingState, to_win
+
+#: A stage "ends within the next round or two": at most this many draws left from its deck.
+VIP_DRAWS_WARNED = 2
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One warning: ``key`` names it (state JSON), ``text`` says it in a sentence (the page),
+    ``short`` in at most 12 characters (the panel's bottom line)."""
+
+    key: str
+    text: str
+    short: str
+
+
+def draws_left(state: NowBoardingState) -> int:
+    """Draws still to come from the current stage's deck before it is found empty."""
+    per_round = PREFLIGHT[state.players].draw[state.stage_index]
+    return ceil(state.decks[state.stage_index] / per_round)
+
+
+def coach(state: NowBoardingState) -> tuple[Advice, ...]:
+    """The coach's warnings for ``state``, most urgent first (empty with ``coach=off``)."""
+    if not state.coach or state.step in ("setup", "over"):
+        return ()
+    advice: list[Advice] = []
+    if state.complaints == COMPLAINT_LIMIT - 1:
+        advice.append(Advice("one-complaint-left", "One more complaint loses.",
+                             "1 MORE LOSES"))
+    waiting = state.vip_waiting[state.stage_index]
+    draws = draws_left(state)
+    if waiting and not state.final_round and 0 < draws <= VIP_DRAWS_WARNED:
+        stage = STAGE_TITLES[state.stage]
+        vips = "VIP" if waiting == 1 else "VIPs"
+        advice.append(Advice("vips-left",
+                             f"{waiting} {stage} {vips} face-down, {draws} "
+                             f"draw{'' if draws == 1 else 's'} left: each unserved "
+                             "becomes a complaint.",
+                             f"{waiting}VIP {draws}draw"))
+    if state.final_round:
+        most = to_win(state)
+        advice.append(Advice("final-round", f"Final round: at most {most} undelivered to win.",
+                             f"FINAL <={most}"))
+    return tuple(advice)

@@ -1,0 +1,50 @@
+"""Now Boarding's phrases that several step cards share (pure): the coach's warnings added to
+every step's words (:func:`coached`) and the upgrades on offer with their prices
+(:func:`offer`, ``pace=brisk``'s card). now_boarding_words.py says the steps."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+from companion.games.now_boarding import data
+from companion.games.now_boarding.coach import coach
+from companion.games.now_boarding.rules import (
+    NowBoardingState,
+    next_price,
+    supply_left,
+    temp_holder,
+)
+from companion.ui.screen import Words
+
+
+def coached(words: Callable[[NowBoardingState], Words]) -> Callable[[NowBoardingState], Words]:
+    """A step's words with the coach's warnings (coach.py), the same on every step's card."""
+
+    @functools.wraps(words)
+    def with_coach(state: NowBoardingState) -> Words:
+        return {**words(state), "coach": tuple(advice.text for advice in coach(state))}
+
+    return with_coach
+
+
+def offer(state: NowBoardingState) -> str:
+    """The upgrades on offer with their prices: seats and speed by player (the same prices
+    said once for all), then the route and the temporary tokens still in the supply."""
+    prices = []
+    for player in range(state.players):
+        seat, speed = next_price(state, player, "seat"), next_price(state, player, "speed")
+        seat_text = f"seat ${seat}" if seat is not None and supply_left(state, "seat") \
+            else "no seat"
+        speed_text = f"speed ${speed}" if speed is not None and supply_left(state, "speed") \
+            else "no speed"
+        prices.append(f"{seat_text}, {speed_text}")
+    if len(set(prices)) == 1:
+        parts = [f"{prices[0]} each"]
+    else:
+        parts = [f"P{player + 1} {text}" for player, text in enumerate(prices)]
+    routes = supply_left(state, "route")
+    parts.append(f"route ${data.ROUTE_PRICE} ({routes} left)" if routes > 0 else "no route")
+    temps = [f"temp {item.removeprefix('temp-')} ${data.TEMP_PRICES[item]}"
+             for item in ("temp-seat", "temp-speed") if temp_holder(state, item) is None]
+    return "; ".join([*parts, *temps])

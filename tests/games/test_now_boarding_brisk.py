@@ -1,0 +1,220 @@
+"""``pace=brisk`` (issue #26, item 3): the maintenance on one card, the books of ``pace=steps``.
+
+DESIGN.md rule 16: a pace changes which steps a round has, never the books. A hypothesis test
+plays the same seed with the same table decisions (complaints, purchases, VIPs served and
+which card) at ``steps`` and at ``brisk`` and compares the books (decks, weather, stage,
+complaints and their sources, VIPs waiting and served, planes, supply and the temporary
+tokens) at the start of every flight and at the end. Another counts the presses of every
+round of whole brisk games with the timer off: at most 3 from one flight to the next.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.core.app import App, AppState
+from companion.core.buttons import Button, Gesture
+from companion.core.game import RuleError
+from companion.games.now_boarding import NowBoarding
+from companion.games.now_boarding.data import UPGRADE_ITEMS
+from companion.ui.views.now_boarding import now_boarding_screen
+
+NEXT, UP, DOWN = Button.NEXT, Button.UP, Button.DOWN
+BOOKS = ("round", "stage", "final_round", "decks", "weather", "vip", "vips_dealt",
+         "vips_served", "complaints", "complaints_by_round", "planes", "supply", "result")
+
+
+class Decisions:
+    """What the table does, drawn once from a seed and asked by round: the same answers
+    whatever the pace asks them in."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def _rng(self, *key: object) -> random.Random:
+        return random.Random(f"{self.seed}:{key}")
+
+    def complaints(self, round_: int) -> int:
+        return 1 if self._rng("complaints", round_).random() < 0.12 else 0
+
+    def purchases(self, round_: int, players: int) -> list[tuple[int, str]]:
+        rng = self._rng("buy", round_)
+        return [(rng.randrange(players), rng.choice(UPGRADE_ITEMS))
+                for _ in range(rng.choice((0, 0, 1, 2)))]
+
+    def vip(self, round_: int, choices: int) -> tuple[bool, int]:
+        rng = self._rng("vip", round_)
+        return rng.random() < 0.7, rng.randrange(max(choices, 1))
+
+
+class Driver:
+    """One game on the App, played by :class:`Decisions`, with a press counter."""
+
+    def __init__(self, pace: str, players: int, seed: int, vip: str = "on") -> None:
+        self.app = App([NowBoarding()])
+        self.t = 0.0
+        self.presses = 0
+        self.state, _ = self.app.new_game(
+            AppState(), "now-boarding",
+            {"players": str(players), "vip": vip, "timer": "off", "pace": pace}, seed, self.t)
+
+    def json(self) -> dict[str, Any]:
+        return self.app.to_json(self.state, self.t)
+
+    def gesture(self, button: Button, kind: str = "press") -> None:
+        self.t += 1.0
+        self.presses += 1
+        self.state, _ = self.app.gesture(self.state, Gesture(kind, button, self.t), self.t)
+
+    def try_gesture(self, button: Button, kind: str = "press") -> bool:
+        try:
+            self.gesture(button, kind)
+        except RuleError:
+            self.presses -= 1
+            return False
+        return True
+
+    def buy(self, purchases: list[tuple[int, str]]) -> None:
+        """At ``upgrades`` (player 1's first row): each purchase, then NEXT past every player."""
+        rows = len(UPGRADE_ITEMS)
+        for player in range(self.json()["players"]):
+            for buyer, item in purchases:
+                if buyer != player:
+                    continue
+                while self.json()["upgrade"]["item"] != item:
+                    self.gesture(DOWN)
+                self.try_gesture(NEXT, "hold")
+            assert self.json()["upgrade"]["row"] // rows == player
+            self.gesture(NEXT)
+
+
+def play(pace: str, players: int, seed: int, decisions: Decisions,
+         vip: str = "on") -> tuple[list[dict[str, Any]], Driver]:
+    """A whole game; the books at the start of every flight and at the end."""
+    game = Driver(pace, players, seed, vip)
+    books: list[dict[str, Any]] = []
+    for _ in range(5000):
+        body = game.json()
+        step, ask, round_ = body["step"], body["ask"], body["round"]
+        if body["phase"] == "over":
+            books.append({key: body[key] for key in BOOKS})
+            return books, game
+        if step == "setup" or step in ("passengers", "weather", "ready"):
+            game.gesture(NEXT)
+        elif step == "flight":
+            books.append({key: body[key] for key in BOOKS})
+            game.gesture(NEXT)
+        elif step == "anger":
+            game.gesture(NEXT) if ask == "cubes" else None
+            if ask == "count":
+                for _ in range(decisions.complaints(round_)):
+                    game.gesture(UP)
+                game.gesture(NEXT)
+        elif step == "turnaround":
+            for _ in range(decisions.complaints(round_)):
+                game.gesture(UP)
+            purchases = decisions.purchases(round_, players)
+            body = game.json()
+            lost = body["complaints"] + body["pending"] + body["turnaround"]["unserved_vips"]
+            if purchases and lost < 3:  # steps ends the game before its upgrades
+                game.gesture(NEXT, "hold")
+                game.buy(purchases)
+            game.gesture(NEXT)
+        elif step == "upgrades":
+            game.buy(decisions.purchases(round_, players))
+        elif step == "vip":
+            serve, choice = decisions.vip(round_, 3)
+            if ask == "serve?":
+                game.gesture(NEXT if serve else DOWN)
+            else:
+                for _ in range(choice % len(body["vip_choices"])):
+                    game.gesture(DOWN)
+                game.gesture(NEXT)
+        elif step == "exit":
+            game.gesture(UP)
+            game.gesture(NEXT)
+        else:
+            raise AssertionError(f"no decision for {step}")
+    raise AssertionError("the game did not end")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 5), seed=st.integers(0, 10_000),
+       table=st.integers(0, 10_000), vip=st.sampled_from(["on", "off"]))
+def test_brisk_keeps_the_same_books_as_steps_at_every_round(players, seed, table, vip):
+    decisions = Decisions(table)
+    steps, _ = play("steps", players, seed, decisions, vip)
+    brisk, _ = play("brisk", players, seed, decisions, vip)
+    assert len(steps) == len(brisk)
+    for at_steps, at_brisk in zip(steps, brisk, strict=True):
+        assert at_steps == at_brisk
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_an_ordinary_brisk_round_takes_at_most_three_presses(players):
+    """No complaint, purchase or VIP: end the flight, "done" on the card; the stage changes
+    and the final round included (the final round's own maintenance is the exit's)."""
+    game = Driver("brisk", players, seed=3, vip="off")
+    per_round: list[int] = []
+    started = None
+    while game.json()["phase"] != "over":
+        body = game.json()
+        if body["step"] == "flight" and started != body["round"]:
+            if started is not None:
+                per_round.append(game.presses)
+            started, game.presses = body["round"], 0
+        if body["step"] == "exit":
+            break
+        game.gesture(NEXT)
+    assert len(per_round) == body["flights_total"] - 1
+    assert max(per_round) <= 3
+    assert per_round.count(2) == len(per_round)  # end the flight, then "done" starts the next
+
+
+def test_the_brisk_card_says_every_chore_with_its_counts() -> None:
+    game = Driver("brisk", 3, seed=1, vip="off")
+    while game.json()["step"] != "flight":
+        game.gesture(NEXT)
+    game.gesture(NEXT)  # the first flight ends: the card
+    body = game.json()
+    assert (body["step"], body["phase"]) == ("turnaround", "maintenance")
+    screen = now_boarding_screen(game.state.session.state, game.t)
+    assert "Draw 2 from the Morning deck." in screen.say
+    assert "Anger cubes" in screen.say and "Flip the face-down cards." in screen.say
+    assert "seat $9, speed $5 each; route $7 (10 left)" in screen.say
+    assert dict(screen.keys)["next"] == "Done: start the flight"
+    assert dict(screen.keys)["hold_next"] == "Buy"
+    game.gesture(UP)
+    assert game.json()["pending"] == 1
+    assert "Complaints +1 = 1/3" in screen_text(game)
+    game.gesture(NEXT, "hold")  # the upgrades, then back to the card
+    assert game.json()["step"] == "upgrades"
+    for _ in range(3):
+        game.gesture(NEXT)
+    assert (game.json()["step"], game.json()["pending"]) == ("turnaround", 1)
+    game.gesture(NEXT)
+    body = game.json()
+    assert (body["step"], body["round"], body["complaints"]) == ("flight", 2, 1)
+
+
+def test_the_brisk_card_at_a_stage_change_names_the_new_weather() -> None:
+    game = Driver("brisk", 2, seed=1, vip="off")
+    while not (game.json()["step"] == "turnaround" and game.json()["deck_left"] == 0):
+        game.gesture(NEXT)
+    screen = now_boarding_screen(game.state.session.state, game.t)
+    assert "Afternoon begins: clear the tokens" in screen.say
+    assert "storm" in screen.say and "tailwind" in screen.say
+    assert "Aftn.: 2 weather, draw 2" in screen.text_lines()
+    game.gesture(NEXT)
+    body = game.json()
+    assert (body["step"], body["stage"], body["weather"]["afternoon"]) == ("flight",
+                                                                          "afternoon", 0)
+
+
+def screen_text(game: Driver) -> str:
+    return " ".join(now_boarding_screen(game.state.session.state, game.t).text_lines())
