@@ -111,6 +111,7 @@ from companion.games.now_boarding.data import (
     UPGRADE_ITEMS,
 )
 from companion.games.now_boarding.inputs import hold_next, up_down
+from companion.games.now_boarding.lessons import current_lesson
 from companion.games.now_boarding.record import state_json
 from companion.games.now_boarding.rules import (
     OPTIONS,
@@ -122,6 +123,7 @@ from companion.games.now_boarding.rules import (
     deck_empty,
     draw_count,
     elapsed,
+    practice_flight,
     setup_pages,
     temp_holder,
     upgrade_row,
@@ -198,6 +200,11 @@ class NowBoarding:
                 return self._restore(state, now)
             case Press(button=Button.BACK) | Hold(button=Button.BACK):
                 raise RuleError("not-allowed", "BACK belongs to the box: menu / hold to undo")
+        lesson = current_lesson(state)
+        if lesson is not None:  # pace=teach: the lesson first; its NEXT is the table's "got it"
+            if action != Press(button=Button.NEXT):
+                raise RuleError("not-allowed", "a lesson first: NEXT got it")
+            return replace(state, lessons_seen=(*state.lessons_seen, lesson.id)), (Play("click"),)
         if state.step == "over":
             raise RuleError("not-allowed", "game over: BACK menu, hold BACK undo")
         match action:
@@ -222,6 +229,9 @@ class NowBoarding:
 
     def describe(self, state: NowBoardingState, action: GameAction) -> str | None:
         """What ``action`` did at ``state``, for undo's notice (``flight R3 start``)."""
+        lesson = current_lesson(state)
+        if lesson is not None:
+            return f"got it: {lesson.title}"
         flight = f"flight R{state.round}"
         match action, state.step:
             case Press(button=Button.NEXT), "ready":
@@ -362,18 +372,18 @@ class NowBoarding:
 
     def _start_flight(self, state: NowBoardingState,
                       now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        countdown = state.countdown.reset().start(now) if state.countdown is not None else None
+        countdown = state.countdown.reset() if state.countdown is not None else None
+        if countdown is not None and not practice_flight(state):  # practice: no clock
+            countdown = countdown.start(now)
         return replace(state, phase="flight", step="flight", page=0, countdown=countdown,
                        flight_started=now), (Play("flight-start"),)
 
     def _end_flight(self, state: NowBoardingState, now: float,
                     how: str) -> tuple[NowBoardingState, tuple[Play, ...]]:
         used = elapsed(state, now)
-        if state.countdown is not None:
-            countdown = (state.countdown.expire(now) if how == "time"
-                         else state.countdown.end_early(now))
-        else:
-            countdown = None
+        countdown = state.countdown
+        if countdown is not None and countdown.state is not TimerState.IDLE:
+            countdown = countdown.expire(now) if how == "time" else countdown.end_early(now)
         flight = Flight(state.round, state.stage, round(used, 3), how, state.final_round)
         ended = replace(state, phase="maintenance", step="anger", pending=0, page=0,
                         countdown=countdown, flight_started=None,

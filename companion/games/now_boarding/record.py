@@ -2,7 +2,8 @@
 
 ``state_json`` keeps every field of the contract and adds (never renames):
 ``options``, ``pace`` (``teach`` / ``steps`` / ``brisk``, also among the options),
-``lesson`` (null, or the lesson showing: ``{"id", "title", "text"}``), ``seed``,
+``lesson`` (null, or the lesson showing at ``pace=teach``: ``{"id", "title", "text",
+"more"}``, ``more`` the Rules view's section; lessons.py), ``seed``,
 ``setup_page`` ({"index", "count", "key"} during setup's checklist),
 ``draw`` ({"deck", "count", "empty", "next"} at ``passengers``), ``weather_card``
 ({"card", "of", "token", "route"} at ``weather``), ``pending`` (the number being set at
@@ -17,7 +18,8 @@ in the current flight), ``flights_total`` (flight phases in a whole game), ``fli
 decks are face-down), ``vips_served``, ``undelivered`` and ``reason`` (why it ended).
 
 With ``timer=off`` the ``timer`` object is ``{"state": "idle", "remaining": 0.0,
-"duration": 0.0}`` throughout; ``elapsed`` then tells how long the flight has run.
+"duration": 0.0}`` throughout; ``elapsed`` then tells how long the flight has run. The same
+holds before and during a teach game's practice flight (the first, without the clock).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 from companion.games.now_boarding import data
 from companion.games.now_boarding.data import GAME, PREFLIGHT, STAGES, UPGRADE_ITEMS
+from companion.games.now_boarding.lessons import current_lesson
 from companion.games.now_boarding.rules import (
     NowBoardingState,
     deck_empty,
@@ -33,6 +36,7 @@ from companion.games.now_boarding.rules import (
     elapsed,
     next_price,
     plane,
+    practice_flight,
     setup_page,
     setup_pages,
     supply_left,
@@ -110,6 +114,9 @@ def _upgrade(state: NowBoardingState) -> dict[str, Any] | None:
 def state_json(state: NowBoardingState, now: float) -> dict[str, Any]:
     """The ``state`` reply of CONTRACT.md section 3, plus the fields listed above."""
     timer = state.countdown.to_json(now) if state.countdown is not None else dict(OFF_TIMER)
+    if practice_flight(state) and state.step in ("ready", "flight"):
+        timer = dict(OFF_TIMER)  # the practice flight runs without the clock
+    lesson = current_lesson(state)
     body: dict[str, Any] = {
         "game": GAME,
         "players": state.players,
@@ -127,7 +134,7 @@ def state_json(state: NowBoardingState, now: float) -> dict[str, Any]:
         # Added fields (CONTRACT.md allows additions).
         "options": dict(state.options),
         "pace": state.pace,
-        "lesson": None,
+        "lesson": lesson.to_json() if lesson is not None else None,
         "seed": state.seed,
         "setup_page": ({"index": state.page, "count": len(setup_pages(state)),
                         "key": setup_page(state)} if state.step == "setup" else None),

@@ -16,6 +16,7 @@ from typing import Any
 from companion.core.app import App, AppState
 from companion.games.registry import GAMES
 from companion.ui.screen import Screen, alert_lines
+from companion.ui.views.lesson import with_table_page
 from companion.ui.views.menu import menu_screen
 
 View = Callable[[Any, float], Screen]
@@ -81,6 +82,8 @@ def table_screen(app: App, state: AppState, now: float, mark: str = "") -> Scree
         screen = Screen("Table companion", ("No game yet.", "Press BACK for", "the menu."))
     else:
         screen = view_for(state.session.game)(state.session.state, now)
+        if app.table_page is not None:
+            screen = with_table_page(screen)
     if screen.selected is not None and not screen.choices:
         # A list the view did not spell out (a menu): the page lists the panel's rows.
         screen = replace(screen, choices=screen.lines, chosen=screen.selected)

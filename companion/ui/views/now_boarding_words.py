@@ -3,13 +3,13 @@
 The panel cuts every instruction to its 21 or 25 characters (companion/ui/views/now_boarding.py);
 a phone at the table has room for the whole sentence. One function a step (:func:`setup`,
 :func:`passengers`, :func:`weather`, :func:`vip`, :func:`ready`, :func:`flight`, :func:`anger`,
-:func:`upgrades`, :func:`exit`, :func:`over`) gives the fields the table page shows
-(companion/ui/screen.py): the step's name (``heading``), its whole instruction (``say``), what
-comes after it (``then``), the step's whole list with the selected row (``choices``,
-``chosen``: the upgrades), what every button does now (``keys``) and the last action confirmed
-in words (``done``: a purchase, complaints filed). The view (now_boarding.py) chooses the step
-once and pairs its panel with these words; the panel's pixels do not change: these fields are
-never drawn.
+:func:`upgrades`, :func:`exit`, :func:`over`; :func:`lesson` for a lesson) gives the fields
+the table page shows (companion/ui/screen.py): the step's name (``heading``), its whole
+instruction (``say``), what comes after it (``then``), the step's whole list with the selected
+row (``choices``, ``chosen``: the upgrades), what every button does now (``keys``) and the last
+action confirmed in words (``done``: a purchase, complaints filed). The view (now_boarding.py)
+chooses the step once and pairs its panel with these words; the panel's pixels do not change:
+these fields are never drawn.
 
 Rules it keeps: a label names what the gesture does at this state and nothing it does not do
 (no "Pause" with ``strict=on`` or ``timer=off``, no NEXT once the game is over); the VIP
@@ -22,6 +22,7 @@ from __future__ import annotations
 from companion.core.timer import TimerState
 from companion.games.now_boarding import data
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
+from companion.games.now_boarding.lessons import ShownLesson
 from companion.games.now_boarding.rules import (
     NowBoardingState,
     crying_baby_served,
@@ -29,6 +30,7 @@ from companion.games.now_boarding.rules import (
     draw_count,
     next_price,
     plane,
+    practice_flight,
     setup_page,
     setup_pages,
     supply_left,
@@ -40,6 +42,7 @@ from companion.games.now_boarding.rules import (
     weather_card,
 )
 from companion.ui.screen import Words
+from companion.ui.views.lesson import lesson_words
 
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
@@ -59,10 +62,30 @@ def _complaints(state: NowBoardingState) -> str:
     return f"{plural(state.complaints, 'complaint')} of {COMPLAINT_LIMIT}"
 
 
+def lesson(shown: ShownLesson) -> Words:
+    """A lesson (``pace=teach``) before the step it teaches: its text, NEXT "Got it"."""
+    return lesson_words(shown.title, shown.text)
+
+
 # -- setup --------------------------------------------------------------------------------------
 
 SETUP_NAMES = {"board": "the board", "cards": "passenger cards", "planes": "planes",
                "decks": "the stage decks", "weather": "weather"}
+
+
+SETUP_WHY = {
+    "board": "Each side of the board is drawn for its number of planes.",
+    "cards": "Fewer planes cover fewer airports, so the far ones leave the game.",
+    "planes": "A plane's colour opens the coloured routes of that colour: between you, "
+              "try to reach the whole map.",
+    "free": "A seat carries one more passenger at a time; speed covers one more space each "
+            "flight.",
+    "decks": "The three decks are the three parts of the day: when one runs out, the next "
+             "stage begins.",
+    "weather": "Each stage lays its own storms and tailwinds on the routes.",
+    "vip": "Every VIP card must ride during its own stage, or it becomes a complaint.",
+}
+"""Why each setup page matters, said at ``pace=teach`` after what to do (one sentence)."""
 
 
 def setup(state: NowBoardingState) -> Words:
@@ -110,6 +133,8 @@ def setup(state: NowBoardingState) -> Words:
         say = (f"Put {plural(count, 'VIP card')} face-down by the {STAGE_TITLES[stage]} deck; "
                "the box names each one when you serve it." if count else
                f"No VIP card for the {STAGE_TITLES[stage]} deck.")
+    if state.pace == "teach":  # a table new to the game hears why, in one sentence
+        say += " " + SETUP_WHY.get(page, SETUP_WHY["free" if page.startswith("free-") else "vip"])
     name = SETUP_NAMES.get(page, "free tile" if page.startswith("free-") else "VIP cards")
     last = state.page + 1 == len(pages)
     return {"heading": f"Setup {state.page + 1} of {len(pages)}: {name}", "say": say,
@@ -188,11 +213,15 @@ def ready(state: NowBoardingState) -> Words:
     """The ``ready`` step: before a flight."""
     total = data.total_flights(state.players)
     say = "Flip every face-down passenger card."
+    if practice_flight(state):
+        say = ("This first flight is a practice flight, without the clock: take your time, "
+               "and press NEXT when everyone is done. " + say)
     if state.round == 1:
         say += " Flip the Preflight chart to its Upgrades side."
     say += f" To win, at most {to_win(state)} passengers may go undelivered."
     final = "the final round" if state.final_round else f"round {state.round} of {total}"
-    label = "Start the final flight" if state.final_round else "Start flight"
+    label = ("Start the final flight" if state.final_round
+             else "Start the practice flight" if practice_flight(state) else "Start flight")
     return {"heading": f"Ready: {final}", "say": say,
             "then": f"Next: the {STAGE_TITLES[state.stage]} flight",
             "keys": (("next", label), *UNDO)}
@@ -210,8 +239,11 @@ def flight(state: NowBoardingState) -> Words:
         say = "Paused: nobody moves until the flight resumes."
     elif countdown is not None and countdown.state is TimerState.EXPIRED:
         say = "Time is up: the flight is over."
-    elif countdown is not None and not state.strict:
+    elif countdown is not None and countdown.state is TimerState.RUNNING and not state.strict:
         keys += (("hold_next", "Pause"),)
+    elif practice_flight(state):
+        say = ("Practice flight, no clock: move, pick up and deliver passengers, and press "
+               "NEXT when everyone is done.")
     final = "the final flight" if state.final_round else f"round {state.round}"
     return {"heading": f"Flight: {final}, {stage}", "say": say,
             "then": "Next: maintenance", "keys": (*keys, *UNDO)}
