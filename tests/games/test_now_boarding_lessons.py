@@ -19,7 +19,7 @@ from companion.games.now_boarding.lessons import (
 )
 from companion.ui.render import render
 from companion.ui.screen import LINE_WIDTH, TITLE_WIDTH, screen_problems
-from companion.ui.views.lesson import LESSON_STATUS, LESSON_STATUS_PAGE, with_table_page
+from companion.ui.views import LESSON_STATUS, LESSON_STATUS_PAGE, with_table_page
 from companion.ui.views.now_boarding import now_boarding_screen
 
 RULEBOOK = Path("/work/shared/rules/now-boarding.txt")

@@ -111,7 +111,7 @@ from companion.games.now_boarding.data import (
     UPGRADE_ITEMS,
 )
 from companion.games.now_boarding.inputs import hold_next, up_down
-from companion.games.now_boarding.lessons import current_lesson
+from companion.games.now_boarding.lessons import current_lesson, got_it
 from companion.games.now_boarding.record import state_json
 from companion.games.now_boarding.rules import (
     OPTIONS,
@@ -200,11 +200,8 @@ class NowBoarding:
                 return self._restore(state, now)
             case Press(button=Button.BACK) | Hold(button=Button.BACK):
                 raise RuleError("not-allowed", "BACK belongs to the box: menu / hold to undo")
-        lesson = current_lesson(state)
-        if lesson is not None:  # pace=teach: the lesson first; its NEXT is the table's "got it"
-            if action != Press(button=Button.NEXT):
-                raise RuleError("not-allowed", "a lesson first: NEXT got it")
-            return replace(state, lessons_seen=(*state.lessons_seen, lesson.id)), (Play("click"),)
+        if (taught := got_it(state, action)) is not None:  # pace=teach: a lesson first
+            return taught
         if state.step == "over":
             raise RuleError("not-allowed", "game over: BACK menu, hold BACK undo")
         match action:
@@ -229,8 +226,7 @@ class NowBoarding:
 
     def describe(self, state: NowBoardingState, action: GameAction) -> str | None:
         """What ``action`` did at ``state``, for undo's notice (``flight R3 start``)."""
-        lesson = current_lesson(state)
-        if lesson is not None:
+        if (lesson := current_lesson(state)) is not None:
             return f"got it: {lesson.title}"
         flight = f"flight R{state.round}"
         match action, state.step:

@@ -24,9 +24,11 @@ explains); every lesson is filled the same way.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.core.buttons import Button
+from companion.core.game import GameAction, Play, Press, RuleError
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, STAGES
 from companion.games.now_boarding.rules import NowBoardingState, deck_empty, vip_left
 
@@ -209,3 +211,15 @@ def current_lesson(state: NowBoardingState) -> ShownLesson | None:
                                tuple(line.format(**fields) for line in lesson.panel),
                                lesson.text.format(**fields), lesson.more)
     return None
+
+
+def got_it(state: NowBoardingState,
+           action: GameAction) -> tuple[NowBoardingState, tuple[Play, ...]] | None:
+    """The game's answer to ``action`` while a lesson shows: NEXT marks it seen (the table's
+    "got it"), any other input of the game's is refused; None when no lesson shows."""
+    lesson = current_lesson(state)
+    if lesson is None:
+        return None
+    if action != Press(button=Button.NEXT):
+        raise RuleError("not-allowed", "a lesson first: NEXT got it")
+    return replace(state, lessons_seen=(*state.lessons_seen, lesson.id)), (Play("click"),)

@@ -16,10 +16,22 @@ from typing import Any
 from companion.core.app import App, AppState
 from companion.games.registry import GAMES
 from companion.ui.screen import Screen, alert_lines
-from companion.ui.views.lesson import with_table_page
 from companion.ui.views.menu import menu_screen
 
 View = Callable[[Any, float], Screen]
+
+LESSON_STATUS = "NEXT got it"
+LESSON_STATUS_PAGE = "NEXT got it  more on page"
+"""A lesson's status bar on the panel (companion/ui/views/lesson.py), and the same while the
+table page is on: the lesson's whole text and its "More" link are there."""
+
+
+def with_table_page(screen: Screen) -> Screen:
+    """``screen`` as the panel shows it while the table page is on: a lesson points there."""
+    if screen.status == LESSON_STATUS:
+        return replace(screen, status=LESSON_STATUS_PAGE)
+    return screen
+
 
 VIEW_MODULES: Mapping[str, tuple[str, str]] = {
     facts.name: (facts.module, facts.view) for facts in GAMES}

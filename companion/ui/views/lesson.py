@@ -3,19 +3,16 @@
 DESIGN.md rule 16: the state names the lesson (a game's lessons module decides when);
 this module only draws it. On the panel a lesson is its title in the title bar, two or
 three lines in the 12 px font and the status ``NEXT got it`` (``NEXT got it  more on page``
-while the table page is on: :func:`with_table_page`, called by the view that knows). On the
+while the table page is on: ``with_table_page`` in companion/ui/views/__init__.py, which
+knows; it lives there so that start-up loads no game's view). On the
 table page it is the title, the whole text, a "Got it" button (NEXT) and, in the Timer view,
 a "More" link to the lesson's section of the Rules view (the state JSON's ``lesson.more``).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.ui.screen import Screen, Words
-
-LESSON_STATUS = "NEXT got it"
-LESSON_STATUS_PAGE = "NEXT got it  more on page"
+from companion.ui.views import LESSON_STATUS
 
 
 def lesson_panel(title: str, panel: tuple[str, ...]) -> Screen:
@@ -28,10 +25,3 @@ def lesson_words(title: str, text: str) -> Words:
     return {"heading": f"Lesson: {title}", "say": text,
             "then": "Next: the game goes on where it stood",
             "keys": (("next", "Got it"), ("hold_back", "Undo"))}
-
-
-def with_table_page(screen: Screen) -> Screen:
-    """``screen`` as the panel shows it while the table page is on: a lesson points there."""
-    if screen.status == LESSON_STATUS:
-        return replace(screen, status=LESSON_STATUS_PAGE)
-    return screen
