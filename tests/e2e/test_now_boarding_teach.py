@@ -92,7 +92,7 @@ def test_a_teach_game_teaches_every_rule_at_its_first_use(tmp_path):
     assert [lesson["id"] for lesson in before_first_flight] == list(IN_ORDER[:6])
     assert sum(words(lesson["text"]) for lesson in before_first_flight) <= 250
     result = met[-1]["text"]
-    assert result.startswith("You won, with 2 of 3 complaints: 1 from passengers kept "
+    assert result.startswith("You won. Complaints: 2 in all, 1 from passengers kept "
                              "waiting, 0 from unserved VIPs and 1 from the 2 passengers"), result
 
     lines += ["expect phase=over", "expect result=win", "expect complaints=2",

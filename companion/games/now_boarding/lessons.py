@@ -97,10 +97,10 @@ LESSONS: tuple[Lesson, ...] = (
            "goal", lambda s: s.step == "setup"),
     Lesson("vip", "VIP passengers",
            ("A VIP card changes", "the last passenger.", "Unserved: a complaint"),
-           "A VIP card rides on the last passenger drawn and changes that passenger as its "
-           "card says. Serving one is your choice, but every VIP card of a stage must ride "
-           "before that stage's deck runs out: each one still waiting then is a complaint. "
-           "Once its passenger is delivered, the VIP card is done.",
+           "A VIP card rides on the last passenger drawn and changes that passenger as the "
+           "card says. Serving is your choice, but a stage's VIP cards must all ride before "
+           "its deck runs out: each one left then is a complaint. Once its passenger is "
+           "delivered, the VIP card is done.",
            "vip", lambda s: s.step == "vip" and s.page == 0),
     Lesson("weather", "Storms and tailwinds",
            ("Storm: a dot costs 2.", "Tailwind: skip a dot.", "Both ways alike."),
@@ -171,7 +171,7 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson("result", "How it ended",
            ("{verdict}: {complaints} of 3", "anger {anger} VIP {vip} exit {exit}",
             "{flights} flights flown"),
-           "{verdict}, with {complaints} of 3 complaints: {anger} from passengers kept "
+           "{verdict}. Complaints: {complaints} in all, {anger} from passengers kept "
            "waiting, {vip} from unserved VIPs and {exit} from the {undelivered} passengers "
            "left undelivered at the end. {why}",
            "end", lambda s: s.step == "over"),

@@ -76,8 +76,8 @@ SETUP_NAMES = {"board": "the board", "cards": "passenger cards", "planes": "plan
 SETUP_WHY = {
     "board": "Each side of the board is drawn for its number of planes.",
     "cards": "Fewer planes cover fewer airports, so the far ones leave the game.",
-    "planes": "A plane's colour opens the coloured routes of that colour: between you, "
-              "try to reach the whole map.",
+    "planes": "Its home is printed on the back of its cockpit tile, and its colour opens "
+              "the coloured routes of that colour: between you, try to reach the whole map.",
     "free": "A seat carries one more passenger at a time; speed covers one more space each "
             "flight.",
     "decks": "The three decks are the three parts of the day: when one runs out, the next "
@@ -133,8 +133,9 @@ def setup(state: NowBoardingState) -> Words:
         say = (f"Put {plural(count, 'VIP card')} face-down by the {STAGE_TITLES[stage]} deck; "
                "the box names each one when you serve it." if count else
                f"No VIP card for the {STAGE_TITLES[stage]} deck.")
-    if state.pace == "teach":  # a table new to the game hears why, in one sentence
-        say += " " + SETUP_WHY.get(page, SETUP_WHY["free" if page.startswith("free-") else "vip"])
+    why = SETUP_WHY.get(page, SETUP_WHY["free" if page.startswith("free-") else "vip"])
+    if state.pace == "teach" and not (page == "cards" and not data.REMOVED_AIRPORTS[players]):
+        say += " " + why  # a table new to the game hears why, in one sentence
     name = SETUP_NAMES.get(page, "free tile" if page.startswith("free-") else "VIP cards")
     last = state.page + 1 == len(pages)
     return {"heading": f"Setup {state.page + 1} of {len(pages)}: {name}", "say": say,
