@@ -78,6 +78,10 @@ SCENES: dict[str, tuple[str, ...]] = {
                                    *(*("press next",) * 3, "press down", *("press next",) * 4,
                                      "wait 15") * 2,
                                    "press next", "press next"),
+    # pace=teach: the pitch before setup, and the practice flight's ready card (lessons.py).
+    "now-boarding-lesson": ("new now-boarding players=3 pace=teach seed=1",),
+    "now-boarding-practice": ("new now-boarding players=3 pace=teach seed=1",
+                              *("press next",) * 18),
     "now-boarding-lose": (_NEW, *_TO_COUNT, "press up", "press up", "press up",
                           "press next"),
 }

@@ -246,7 +246,9 @@ def flight(state: NowBoardingState) -> Words:
         say = ("Practice flight, no clock: move, pick up and deliver passengers, and press "
                "NEXT when everyone is done.")
     final = "the final flight" if state.final_round else f"round {state.round}"
-    return {"heading": f"Flight: {final}, {stage}", "say": say,
+    heading = ("Practice flight: no clock" if practice_flight(state)
+               else f"Flight: {final}, {stage}")
+    return {"heading": heading, "say": say,
             "then": "Next: maintenance", "keys": (*keys, *UNDO)}
 
 
