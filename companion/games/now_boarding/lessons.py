@@ -2,7 +2,8 @@
 
 DESIGN.md rule 16, "Teaching is data": each lesson is an id, a trigger (a pure predicate on
 the state), a title, the panel's lines, the page's text and the Rules view section its
-"More" opens. What this module promises:
+"More" opens (companion/core/lessons.py holds the mechanism every game shares). What this
+module promises:
 
 - :func:`current_lesson` names the lesson the state shows, or None: the first lesson of
   :data:`LESSONS` (in game order) whose trigger holds and whose id is not in
@@ -23,49 +24,18 @@ explains); every lesson is filled the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from companion.core.buttons import Button
-from companion.core.game import GameAction, Play, Press, RuleError
+from companion.core.game import GameAction, Play
+from companion.core.lessons import Lesson, ShownLesson, answer, first_unseen
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, STAGES
 from companion.games.now_boarding.rules import NowBoardingState, deck_empty, vip_left
-
-Trigger = Callable[[NowBoardingState], bool]
 
 #: The Rules view's sections (the page's ``#rules/<section>``): a lesson's ``more`` is one.
 RULES_SECTIONS = ("goal", "setup", "round", "flight", "planes", "moving", "boarding",
                   "delivering", "weather", "anger", "complaints", "passengers", "stages",
                   "upgrades", "final-round", "end", "vip")
-
-
-@dataclass(frozen=True)
-class Lesson:
-    """One lesson: shown when ``trigger`` first holds at ``pace=teach``."""
-
-    id: str
-    title: str
-    panel: tuple[str, ...]
-    text: str
-    more: str
-    trigger: Trigger
-
-
-@dataclass(frozen=True)
-class ShownLesson:
-    """A lesson as it shows now: its fields filled from the state."""
-
-    id: str
-    title: str
-    panel: tuple[str, ...]
-    text: str
-    more: str
-
-    def to_json(self) -> dict[str, str]:
-        """The state JSON's ``lesson`` object (CONTRACT.md section 3, plus ``more``)."""
-        return {"id": self.id, "title": self.title, "text": self.text, "more": self.more}
-
 
 # -- triggers -----------------------------------------------------------------------------------
 
@@ -87,7 +57,7 @@ def _complained(state: NowBoardingState) -> bool:
 
 # -- the lessons, in game order -----------------------------------------------------------------
 
-LESSONS: tuple[Lesson, ...] = (
+LESSONS: tuple[Lesson[NowBoardingState], ...] = (
     Lesson("pitch", "Welcome aboard",
            ("Fly passengers where", "they want to go.", "3 complaints lose."),
            "Together you run one airline. Passengers wait at airports; fly them where they "
@@ -178,7 +148,6 @@ LESSONS: tuple[Lesson, ...] = (
 )
 
 LESSON_IDS: tuple[str, ...] = tuple(lesson.id for lesson in LESSONS)
-BY_ID = {lesson.id: lesson for lesson in LESSONS}
 
 
 def teaching(state: NowBoardingState) -> bool:
@@ -204,13 +173,7 @@ def current_lesson(state: NowBoardingState) -> ShownLesson | None:
     """The lesson the state shows now (see the module docstring), filled in, or None."""
     if not teaching(state) or state.step == "flight":
         return None
-    for lesson in LESSONS:
-        if lesson.id not in state.lessons_seen and lesson.trigger(state):
-            fields = lesson_fields(state)
-            return ShownLesson(lesson.id, lesson.title,
-                               tuple(line.format(**fields) for line in lesson.panel),
-                               lesson.text.format(**fields), lesson.more)
-    return None
+    return first_unseen(LESSONS, state, state.lessons_seen, lesson_fields)
 
 
 def got_it(state: NowBoardingState,
@@ -220,6 +183,5 @@ def got_it(state: NowBoardingState,
     lesson = current_lesson(state)
     if lesson is None:
         return None
-    if action != Press(button=Button.NEXT):
-        raise RuleError("not-allowed", "a lesson first: NEXT got it")
-    return replace(state, lessons_seen=(*state.lessons_seen, lesson.id)), (Play("click"),)
+    seen = answer(lesson, action)
+    return replace(state, lessons_seen=(*state.lessons_seen, seen)), (Play("click"),)

@@ -19,10 +19,10 @@ never said outside a flight.
 
 from __future__ import annotations
 
+from companion.core.lessons import ShownLesson
 from companion.core.timer import TimerState
 from companion.games.now_boarding import data
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
-from companion.games.now_boarding.lessons import ShownLesson
 from companion.games.now_boarding.rules import (
     NowBoardingState,
     crying_baby_served,
