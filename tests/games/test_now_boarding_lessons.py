@@ -1,6 +1,6 @@
-"""Now Boarding's lessons as data (companion/games/now_boarding/lessons.py): their sizes,
-their Rules sections, their own words, and the mechanism on the pure game (pace=teach only,
-never during a flight, NEXT is "got it", other inputs wait)."""
+"""Now Boarding's lessons as data (companion/games/now_boarding/lessons.py, and v3's): their
+sizes, their Rules sections, their own words, and the mechanism on the pure games (pace=teach
+only, never during a flight or a running Departure, NEXT is "got it", other inputs wait)."""
 
 import re
 from dataclasses import replace
@@ -10,6 +10,7 @@ import pytest
 
 from companion.core.buttons import Button
 from companion.core.game import Hold, Press, RuleError
+from companion.core.lessons import MOST_WORDS, first_unseen
 from companion.games.now_boarding import NowBoarding
 from companion.games.now_boarding.lessons import (
     LESSONS,
@@ -17,6 +18,10 @@ from companion.games.now_boarding.lessons import (
     current_lesson,
     lesson_fields,
 )
+from companion.games.now_boarding_v3.game import NowBoardingV3Game as V3Game
+from companion.games.now_boarding_v3.lessons import LESSONS as V3_LESSONS
+from companion.games.now_boarding_v3.lessons import current_lesson as v3_current_lesson
+from companion.games.now_boarding_v3.lessons import lesson_fields as v3_lesson_fields
 from companion.ui.render import render
 from companion.ui.screen import LINE_WIDTH, TITLE_WIDTH, screen_problems
 from companion.ui.views import LESSON_STATUS, LESSON_STATUS_PAGE, with_table_page
@@ -95,3 +100,41 @@ def test_the_lesson_screen_is_the_panel_the_issue_asks_for():
     on_page = with_table_page(screen)
     assert on_page.status == LESSON_STATUS_PAGE and screen_problems(on_page) == []
     render(on_page)  # draws within the panel
+
+
+V3_RULEBOOK = Path("/work/shared/rules/now-boarding-v3-prototype.txt")
+
+
+@pytest.mark.parametrize("lesson", V3_LESSONS, ids=lambda lesson: f"v3-{lesson.id}")
+def test_every_v3_lesson_fits_the_panel_and_the_page(lesson):
+    for variant in ("basic", "advanced"):
+        state = V3Game().new({"pace": "teach", "variant": variant, "players": "6"}, 1)
+        shown = first_unseen((lesson,), replace(state, step="setup"), (),
+                             v3_lesson_fields)
+        fields = v3_lesson_fields(state)
+        text = lesson.text.format(**fields)
+        assert len(lesson.title) <= TITLE_WIDTH
+        assert 2 <= len(lesson.panel) <= 3
+        assert all(len(line.format(**fields)) <= LINE_WIDTH for line in lesson.panel)
+        assert len(text.split()) <= MOST_WORDS, text
+        assert shown is None or shown.id == "pitch"
+
+
+@pytest.mark.skipif(not V3_RULEBOOK.exists(), reason="the shared rulebook is not on this machine")
+def test_no_v3_lesson_copies_a_run_of_seven_rulebook_words():
+    book = shingles(V3_RULEBOOK.read_text())
+    for lesson in V3_LESSONS:
+        assert not shingles(lesson.text) & book, lesson.id
+
+
+def test_a_v3_lesson_waits_for_next_and_never_shows_over_a_running_departure():
+    game = V3Game()
+    state = game.new({"pace": "teach", "variant": "advanced", "players": "3"}, 1)
+    with pytest.raises(RuleError, match="NEXT got it"):
+        game.step(state, Press(Button.UP), 0.0)
+    state, _ = game.step(state, NEXT, 0.0)  # got it: the pitch
+    state, _ = game.step(state, NEXT, 0.0)  # the setup done: the first Departure
+    assert v3_current_lesson(state).id == "departure"
+    assert state.countdown is not None
+    running = replace(state, countdown=state.countdown.start(0.0))
+    assert v3_current_lesson(running) is None

@@ -198,9 +198,9 @@ export function renderTimer() {
  * (NEXT); here only the "More" link to its section of the Rules view. */
 function renderLesson(lesson) {
   const more = $("#timer-more");
-  more.hidden = !lesson;
+  more.hidden = !lesson?.more;  // a game without a Rules view (v3) has no "More"
   $("#view-timer").classList.toggle("lesson", Boolean(lesson));
-  if (!lesson) return;
+  if (!lesson?.more) return;
   const link = $("#timer-more-link");
   link.href = `#rules/${lesson.more}`;
   link.textContent = `More: ${lesson.title}, the whole rule`;
