@@ -34,17 +34,17 @@ def _departure(state: V3State, redeye: bool) -> bool:
 LESSONS: tuple[Lesson[V3State], ...] = (
     Lesson("pitch", "Welcome aboard",
            ("Send passengers on", "to the airport on", "their tile."),
-           "Each of you runs a hub airport, and later cities too. Passengers turn up at your "
-           "airports wanting the airport printed on their tile, often someone else's. Pass "
-           "them on by jet and commuter before their patience runs out. Three days of six "
-           "rounds: the more you deliver together, the higher the table's score.",
+           "Each of you runs a hub airport, later cities too. Passengers turn up wanting the "
+           "airport printed on their tile, often someone else's. Pass them on by jet and "
+           "commuter before their patience, the colour on top, runs from green through "
+           "yellow to red. Three days of six rounds: deliver all you can together.",
            None, lambda s: s.step == "setup"),
     Lesson("departure", "Departure",
            ("Draw 1 per airport,", "load jets and", "commuters; send jets."),
-           "Every airport of yours draws one passenger, stood upright; one drawn at its own "
-           "destination goes back for another. Load jets at your gates (two seats) "
-           "and commuters (one seat, only between your own airports). Send a jet within its "
-           "range by setting it on that player's runway, facing them. Leave no jet in a "
+           "Each of your airports draws one passenger, stood upright; one drawn at its own "
+           "destination goes back for another. Load jets at your gates (two seats) and "
+           "commuters (one seat, only between your own airports). Send a jet to a hub it can "
+           "reach, at first a neighbour's, on their runway, facing them. Leave no jet in a "
            "gate.",
            None, lambda s: _departure(s, redeye=False)),
     Lesson("arrival", "Arrival",
