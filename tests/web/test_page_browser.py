@@ -92,7 +92,8 @@ def show_view(page, view):
 
 # -- a whole Now Boarding game by tapping --------------------------------------------------------
 
-MENU_TO_TWO_PLAYERS = ["next", "down", *["next"] * 6]  # Now Boarding, players 3 -> 2, start
+# Now Boarding, pace steps (ok), players 3 -> 2, start.
+MENU_TO_TWO_PLAYERS = ["next", "next", "down", *["next"] * 6]
 
 
 def test_browser_plays_a_whole_two_player_now_boarding_game_by_tapping(running_box, page):

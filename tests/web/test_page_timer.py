@@ -173,11 +173,12 @@ def test_timer_view_plays_a_whole_three_player_game(running_box, phone, viewport
     page = phone(viewport)
     name = "portrait" if viewport is PORTRAIT else "landscape"
     box = running_box
-    # The box's menu, from the Timer view: Now Boarding, 3 players (the default), start.
+    # The box's menu, from the Timer view: Now Boarding, pace steps and 3 players (the
+    # defaults), start.
     expect(page.locator("#view-timer")).to_have_attribute("data-mode", "menu")
     expect(page.locator("#timer-choices li.chosen")).to_have_count(1)
     fits(page)
-    for _ in range(7):
+    for _ in range(8):
         settle(page, box)  # the menu's rows share a heading: the chosen one is the news
         assert tap(page, "#timer-primary") == "ok"
     state = box.state()
@@ -185,7 +186,7 @@ def test_timer_view_plays_a_whole_three_player_game(running_box, phone, viewport
 
     seen = set()
     bought = complained = paused = undone = False
-    taps = 7
+    taps = 8
     while (state := box.state())["phase"] != "over":
         taps += 1
         assert taps < 400, "the game does not end"
