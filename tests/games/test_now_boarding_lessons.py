@@ -17,7 +17,9 @@ from companion.games.now_boarding.lessons import (
     RULES_SECTIONS,
     current_lesson,
     lesson_fields,
+    setup_why,
 )
+from companion.games.now_boarding.rules import setup_page, setup_pages
 from companion.games.now_boarding_v3.game import NowBoardingV3Game as V3Game
 from companion.games.now_boarding_v3.lessons import LESSONS as V3_LESSONS
 from companion.games.now_boarding_v3.lessons import current_lesson as v3_current_lesson
@@ -138,3 +140,17 @@ def test_a_v3_lesson_waits_for_next_and_never_shows_over_a_running_departure():
     assert state.countdown is not None
     running = replace(state, countdown=state.countdown.start(0.0))
     assert v3_current_lesson(running) is None
+
+
+@pytest.mark.parametrize("players", ["3", "4"])
+def test_setup_pages_say_why_at_pace_teach_only(players):
+    for pace in ("teach", "steps"):
+        state = replace(GAME.new({"pace": pace, "players": players, "vip": "on"}, 1),
+                        lessons_seen=("pitch",))
+        for page in range(len(setup_pages(state))):
+            at = replace(state, page=page)
+            say = now_boarding_screen(at, 0.0).say
+            key = setup_page(at)
+            why = setup_why(at, key)
+            assert (why != "") is (pace == "teach" and not (key == "cards" and players == "4"))
+            assert say.endswith(why) and len(why.split()) <= 30

@@ -17,6 +17,7 @@ module promises:
   characters (the 12 px font), a page text of at most 60 words; the lessons a table meets
   before its first flight come to at most 250 words together (two minutes of reading).
 - The words are the project's own: rules/now-boarding.txt is the source of the facts only.
+- :data:`SETUP_WHY`: at ``pace=teach`` each setup page also says why, in one sentence.
 
 Texts may hold ``{fields}`` filled from :func:`lesson_fields` (the counts the result lesson
 explains); every lesson is filled the same way.
@@ -29,7 +30,7 @@ from typing import Any
 
 from companion.core.game import GameAction, Play
 from companion.core.lessons import Lesson, ShownLesson, answer, first_unseen
-from companion.games.now_boarding.data import COMPLAINT_LIMIT, STAGES
+from companion.games.now_boarding.data import COMPLAINT_LIMIT, REMOVED_AIRPORTS, STAGES
 from companion.games.now_boarding.rules import NowBoardingState, deck_empty, vip_left
 
 #: The Rules view's sections (the page's ``#rules/<section>``): a lesson's ``more`` is one.
@@ -185,3 +186,26 @@ def got_it(state: NowBoardingState,
         return None
     seen = answer(lesson, action)
     return replace(state, lessons_seen=(*state.lessons_seen, seen)), (Play("click"),)
+
+
+SETUP_WHY = {
+    "board": "Each side of the board is drawn for its number of planes.",
+    "cards": "Fewer planes cover fewer airports, so the far ones leave the game.",
+    "planes": "Its home is printed on the back of its cockpit tile, and its colour opens "
+              "the coloured routes of that colour: between you, try to reach the whole map.",
+    "free": "A seat carries one more passenger at a time; speed covers one more space each "
+            "flight.",
+    "decks": "The three decks are the three parts of the day: when one runs out, the next "
+             "stage begins.",
+    "weather": "Each stage lays its own storms and tailwinds on the routes.",
+    "vip": "Every VIP card must ride during its own stage, or it becomes a complaint.",
+}
+"""Why each setup page matters, said at ``pace=teach`` after what to do (one sentence)."""
+
+
+def setup_why(state: NowBoardingState, page: str) -> str:
+    """At ``pace=teach``, the sentence (with its leading space) saying why a setup page
+    matters; "" at other paces, and for the cards page when no card leaves the game."""
+    if not teaching(state) or (page == "cards" and not REMOVED_AIRPORTS[state.players]):
+        return ""
+    return " " + SETUP_WHY.get(page, SETUP_WHY["free" if page.startswith("free-") else "vip"])

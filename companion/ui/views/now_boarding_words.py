@@ -23,6 +23,7 @@ from companion.core.lessons import ShownLesson
 from companion.core.timer import TimerState
 from companion.games.now_boarding import data
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
+from companion.games.now_boarding.lessons import setup_why
 from companion.games.now_boarding.rules import (
     NowBoardingState,
     crying_baby_served,
@@ -73,21 +74,6 @@ SETUP_NAMES = {"board": "the board", "cards": "passenger cards", "planes": "plan
                "decks": "the stage decks", "weather": "weather"}
 
 
-SETUP_WHY = {
-    "board": "Each side of the board is drawn for its number of planes.",
-    "cards": "Fewer planes cover fewer airports, so the far ones leave the game.",
-    "planes": "Its home is printed on the back of its cockpit tile, and its colour opens "
-              "the coloured routes of that colour: between you, try to reach the whole map.",
-    "free": "A seat carries one more passenger at a time; speed covers one more space each "
-            "flight.",
-    "decks": "The three decks are the three parts of the day: when one runs out, the next "
-             "stage begins.",
-    "weather": "Each stage lays its own storms and tailwinds on the routes.",
-    "vip": "Every VIP card must ride during its own stage, or it becomes a complaint.",
-}
-"""Why each setup page matters, said at ``pace=teach`` after what to do (one sentence)."""
-
-
 def setup(state: NowBoardingState) -> Words:
     """The ``setup`` step: one page of the setup checklist."""
     pages = setup_pages(state)
@@ -133,9 +119,7 @@ def setup(state: NowBoardingState) -> Words:
         say = (f"Put {plural(count, 'VIP card')} face-down by the {STAGE_TITLES[stage]} deck; "
                "the box names each one when you serve it." if count else
                f"No VIP card for the {STAGE_TITLES[stage]} deck.")
-    why = SETUP_WHY.get(page, SETUP_WHY["free" if page.startswith("free-") else "vip"])
-    if state.pace == "teach" and not (page == "cards" and not data.REMOVED_AIRPORTS[players]):
-        say += " " + why  # a table new to the game hears why, in one sentence
+    say += setup_why(state, page)  # pace=teach: why, in one sentence (lessons.py)
     name = SETUP_NAMES.get(page, "free tile" if page.startswith("free-") else "VIP cards")
     last = state.page + 1 == len(pages)
     return {"heading": f"Setup {state.page + 1} of {len(pages)}: {name}", "say": say,
