@@ -209,3 +209,13 @@ def setup_why(state: NowBoardingState, page: str) -> str:
     if not teaching(state) or (page == "cards" and not REMOVED_AIRPORTS[state.players]):
         return ""
     return " " + SETUP_WHY.get(page, SETUP_WHY["free" if page.startswith("free-") else "vip"])
+
+
+def draw_why(state: NowBoardingState) -> str:
+    """At ``pace=teach``, on the first passenger draw of the game only: where the cards go
+    and when they show (with its leading space); "" otherwise."""
+    if not teaching(state) or state.flights:
+        return ""
+    return (" Lay each face-down by the airport printed on its back; the cards turn face up "
+            "when the flight starts, showing where each passenger wants to go and the ticket "
+            "price.")

@@ -23,7 +23,7 @@ from companion.core.lessons import ShownLesson
 from companion.core.timer import TimerState
 from companion.games.now_boarding import data
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
-from companion.games.now_boarding.lessons import setup_why
+from companion.games.now_boarding.lessons import draw_why, setup_why
 from companion.games.now_boarding.rules import (
     NowBoardingState,
     crying_baby_served,
@@ -142,7 +142,7 @@ def _drawing(state: NowBoardingState) -> Words:
         count = draw_count(state)
         return {"heading": heading,
                 "say": f"Draw {plural(count, 'passenger card')} from the {stage} deck and put "
-                       "each on its airport.",
+                       "each on its airport." + draw_why(state),
                 "then": "Next: serve a VIP?" if vip_left(state) else "Next: the next step",
                 "keys": (("next", "Cards drawn"), *UNDO)}
     unserved = vip_left(state)
