@@ -534,7 +534,10 @@ def test_now_boarding_pace_is_an_option_and_a_state_field(pace: str) -> None:
     table = Table(pace=pace)
     body = table.json()
     assert body["pace"] == pace.lower() == body["options"]["pace"]
-    assert body["lesson"] is None
+    # A teach game opens on its pitch (lessons.py); the other paces never teach.
+    assert body["lesson"] == (None if pace.lower() != "teach" else
+                              {"id": "pitch", "title": "Welcome aboard", "more": "goal",
+                               "text": body["lesson"]["text"]})
 
 
 def test_now_boarding_pace_defaults_to_steps_and_is_checked_by_new() -> None:

@@ -1,4 +1,5 @@
-"""Now Boarding properties over random legal button sequences (hypothesis), through the App."""
+"""Now Boarding properties over random legal button sequences (hypothesis), through the App
+(every pace but brisk: a teach game's lessons hold the same books)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ games = st.fixed_dictionaries({
     "timer": st.sampled_from(["official", "off", "5", "relaxed"]),
     "strict": st.sampled_from(["off", "on"]),
     "weather": st.sampled_from(["cards", "digital"]),
+    "pace": st.sampled_from(["steps", "teach"]),
 })
 
 
@@ -97,6 +99,13 @@ class Run:
         assert after["round"] <= flights
         assert len(after["flights"]) <= flights
         assert (after["result"] is None) == (after["step"] != "over")
+        # pace=teach: a lesson never over a flight (so never over a running countdown); other
+        # paces never teach (lessons.py).
+        lesson = after["lesson"]
+        if lesson is not None:
+            assert after["pace"] == "teach" and after["step"] != "flight"
+            assert after["timer"]["state"] != "running"
+            assert len(lesson["text"].split()) <= 60
 
     def undo_redo(self, move: str) -> None:
         """Undo of an accepted action restores the state; doing it again gives the same."""
@@ -129,8 +138,8 @@ class Run:
                 break
             self.t += 0.25
             if self.json()["step"] == "exit" or self.json()["step"] == "anger":
-                while self.json()["pending"]:
-                    self.gesture("down")
+                while self.json()["pending"] and self.json()["lesson"] is None:
+                    self.gesture("down")  # (a lesson showing takes NEXT first)
             self.gesture("next")
         after = self.json()
         assert after["step"] == "over"
@@ -175,9 +184,10 @@ def test_now_boarding_every_game_ends_within_its_rounds(options: dict[str, str],
         if step == "over":
             break
         run.t += 0.25
-        if step == "anger" and pending and run.json()["pending"] == 0 and pending.pop():
+        if step == "anger" and run.json()["lesson"] is None and pending \
+                and run.json()["pending"] == 0 and pending.pop():
             assert run.gesture("up"), "UP refused at anger"
-        if step == "flight" and options["timer"] != "off":
+        if step == "flight" and run.json()["timer"]["state"] == "running":  # (practice: none)
             run.tick(700.0)
             continue
         run.gesture("next")

@@ -20,7 +20,8 @@ from companion.core.game import (
 )
 from companion.core.timer import TimerState
 from companion.games import now_boarding_v3 as v3
-from companion.games.now_boarding_v3.game import NowBoardingV3Game, V3State
+from companion.games.now_boarding_v3.game import NowBoardingV3Game
+from companion.games.now_boarding_v3.state import V3State
 from companion.ui.render import HEIGHT, WIDTH, render
 from companion.ui.screen import (
     Screen,

@@ -1,11 +1,11 @@
 """Now Boarding's moves that change the books, shared by the steps of every pace (pure).
 
 game.py's state machine chooses the steps; these keep the books: complaints (3 lose at once,
-reaching exactly 2 warns), the unserved VIPs of a deck found empty, the start of a flight, and
-``pace=brisk``'s maintenance card done at one press (:func:`turnaround_done`), which keeps the
-books of ``pace=steps`` in the steps' order (DESIGN.md rule 16: a pace changes which steps a
-round has, never the books). :func:`legacy_vip_deal` rebuilds the VIP deal the box made itself
-before the table dealt its own, for games journaled then.
+reaching exactly 2 warns), the unserved VIPs of a deck found empty, the start and end of a
+flight, and ``pace=brisk``'s maintenance card done at one press (:func:`turnaround_done`), which
+keeps the books of ``pace=steps`` in the steps' order (DESIGN.md rule 16: a pace changes which
+steps a round has, never the books). :func:`legacy_vip_deal` rebuilds the VIP deal the box made
+itself before the table dealt its own, for games journaled then.
 """
 
 from __future__ import annotations
@@ -14,11 +14,16 @@ import random
 from dataclasses import replace
 
 from companion.core.game import Play
+from companion.core.timer import TimerState
 from companion.games.now_boarding import data
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, STAGES
 from companion.games.now_boarding.rules import (
     Complaint,
+    Flight,
     NowBoardingState,
+    Step,
+    elapsed,
+    practice_flight,
     turnaround,
     vip_left,
 )
@@ -73,10 +78,28 @@ def vip_complaints(state: NowBoardingState) -> Outcome:
 
 
 def start_flight(state: NowBoardingState, now: float) -> Outcome:
-    """A flight starts: its countdown (when there is one) from the full duration."""
-    countdown = state.countdown.reset().start(now) if state.countdown is not None else None
+    """A flight starts: its countdown (when there is one) from the full duration; a teach
+    game's practice flight keeps its countdown idle (no clock)."""
+    countdown = state.countdown.reset() if state.countdown is not None else None
+    if countdown is not None and not practice_flight(state):
+        countdown = countdown.start(now)
     return replace(state, phase="flight", step="flight", page=0, countdown=countdown,
                    flight_started=now), (Play("flight-start"),)
+
+
+def end_flight(state: NowBoardingState, now: float, how: str) -> Outcome:
+    """A flight ends (``how``: "next" early, "time" run out): its time used is recorded, and
+    maintenance begins at ``anger``, or at ``pace=brisk``'s one card (not after the final
+    round, whose ``exit`` the steps ask). A practice flight's idle countdown stays idle."""
+    used = elapsed(state, now)
+    countdown = state.countdown
+    if countdown is not None and countdown.state is not TimerState.IDLE:
+        countdown = countdown.expire(now) if how == "time" else countdown.end_early(now)
+    flight = Flight(state.round, state.stage, round(used, 3), how, state.final_round)
+    card: Step = "turnaround" if state.pace == "brisk" and not state.final_round else "anger"
+    ended = replace(state, phase="maintenance", step=card, pending=0, page=0,
+                    countdown=countdown, flight_started=None, flights=(*state.flights, flight))
+    return ended, (Play("alarm" if how == "time" else "end"),)
 
 
 def turnaround_done(state: NowBoardingState, now: float) -> Outcome:

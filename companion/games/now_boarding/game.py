@@ -118,6 +118,7 @@ from companion.core.timer import Countdown, TimerState
 from companion.games.now_boarding import data
 from companion.games.now_boarding.books import (
     add_complaints,
+    end_flight,
     legacy_vip_deal,
     start_flight,
     turnaround_done,
@@ -130,17 +131,16 @@ from companion.games.now_boarding.data import (
     UPGRADE_ITEMS,
 )
 from companion.games.now_boarding.inputs import hold_next, up_down
+from companion.games.now_boarding.lessons import current_lesson, got_it
 from companion.games.now_boarding.record import state_json
 from companion.games.now_boarding.rules import (
     OPTIONS,
     PACES,
-    Flight,
     NowBoardingState,
     Step,
     balanced_vip_counts,
     deck_empty,
     draw_count,
-    elapsed,
     setup_pages,
     temp_holder,
     upgrade_row,
@@ -223,6 +223,8 @@ class NowBoarding:
                 return self._restore(state, now)
             case Press(button=Button.BACK) | Hold(button=Button.BACK):
                 raise RuleError("not-allowed", "BACK belongs to the box: menu / hold to undo")
+        if (taught := got_it(state, action)) is not None:  # pace=teach: a lesson first
+            return taught
         if state.step == "over":
             raise RuleError("not-allowed", "game over: BACK menu, hold BACK undo")
         match action:
@@ -247,6 +249,8 @@ class NowBoarding:
 
     def describe(self, state: NowBoardingState, action: GameAction) -> str | None:
         """What ``action`` did at ``state``, for undo's notice (``flight R3 start``)."""
+        if (lesson := current_lesson(state)) is not None:
+            return f"got it: {lesson.title}"
         flight = f"flight R{state.round}"
         match action, state.step:
             case Press(button=Button.NEXT), "ready":
@@ -302,7 +306,7 @@ class NowBoarding:
             case "ready":
                 return start_flight(state, now)
             case "flight":
-                return self._end_flight(state, now, "next")
+                return end_flight(state, now, "next")
             case "anger":
                 if state.page == 0:
                     return replace(state, page=1), (Play("click"),)
@@ -389,22 +393,6 @@ class NowBoarding:
         return (replace(state, phase="flight", step="ready", page=0, countdown=countdown),
                 (Play("click"),))
 
-    def _end_flight(self, state: NowBoardingState, now: float,
-                    how: str) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        used = elapsed(state, now)
-        if state.countdown is not None:
-            countdown = (state.countdown.expire(now) if how == "time"
-                         else state.countdown.end_early(now))
-        else:
-            countdown = None
-        flight = Flight(state.round, state.stage, round(used, 3), how, state.final_round)
-        card: Step = ("turnaround" if state.pace == "brisk" and not state.final_round
-                      else "anger")
-        ended = replace(state, phase="maintenance", step=card, pending=0, page=0,
-                        countdown=countdown, flight_started=None,
-                        flights=(*state.flights, flight))
-        return ended, (Play("alarm" if how == "time" else "end"),)
-
     def _anger(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         state, plays = add_complaints(replace(state, pending=0), state.pending, "anger")
         if state.step == "over":
@@ -431,7 +419,7 @@ class NowBoarding:
             raise RuleError("not-allowed", "no flight timer is running")
         if not countdown.is_due(now):
             raise RuleError("not-allowed", "the flight timer has time left")
-        return self._end_flight(state, now, "time")
+        return end_flight(state, now, "time")
 
     def _restore(self, state: NowBoardingState,
                  now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:

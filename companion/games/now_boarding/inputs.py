@@ -62,6 +62,8 @@ def hold_next(state: NowBoardingState,
     countdown = state.countdown
     if countdown is None:
         raise RuleError("not-allowed", "no timer to pause: timer=off")
+    if countdown.state is TimerState.IDLE:
+        raise RuleError("not-allowed", "no timer to pause: a practice flight")
     if countdown.state is TimerState.PAUSED:
         return replace(state, countdown=countdown.resume(now)), (Play("click"),)
     if state.strict:

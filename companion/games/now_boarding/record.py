@@ -2,8 +2,9 @@
 
 ``state_json`` keeps every field of the contract and adds (never renames): ``options``, ``pace``
 (``teach`` / ``steps`` / ``brisk``, also among the options), ``lesson`` (null, or the lesson
-showing: ``{"id", "title", "text"}``), ``coach`` (the coach's warnings, most urgent first:
-``[{"key", "text"}]``, empty with ``coach=off``; coach.py), ``seed``, ``setup_page`` ({"index",
+showing at ``pace=teach``: ``{"id", "title", "text", "more"}``, ``more`` the Rules view's
+section; lessons.py), ``coach`` (the coach's warnings, most urgent first: ``[{"key",
+"text"}]``, empty with ``coach=off``; coach.py), ``seed``, ``setup_page`` ({"index",
 "count", "key"} during setup's checklist), ``draw`` ({"deck", "count", "empty", "next"} at
 ``passengers``), ``weather_card`` ({"card", "of", "token", "route"} at ``weather``), ``pending``
 (the number being set at ``anger`` / ``exit`` / ``turnaround``), ``turnaround``
@@ -21,7 +22,8 @@ flight), ``flights_total`` (flight phases in a whole game), ``flights``,
 setup: never a card's name), ``vips_served``, ``undelivered`` and ``reason`` (why it ended).
 
 With ``timer=off`` the ``timer`` object is ``{"state": "idle", "remaining": 0.0, "duration":
-0.0}`` throughout; ``elapsed`` then tells how long the flight has run.
+0.0}`` throughout; ``elapsed`` then tells how long the flight has run. The same
+holds before and during a teach game's practice flight (the first, without the clock).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any
 from companion.games.now_boarding import data
 from companion.games.now_boarding.coach import coach
 from companion.games.now_boarding.data import GAME, PREFLIGHT, STAGES, UPGRADE_ITEMS
+from companion.games.now_boarding.lessons import current_lesson
 from companion.games.now_boarding.rules import (
     NowBoardingState,
     deck_empty,
@@ -38,6 +41,7 @@ from companion.games.now_boarding.rules import (
     elapsed,
     next_price,
     plane,
+    practice_flight,
     setup_page,
     setup_pages,
     supply_left,
@@ -140,6 +144,9 @@ def _upgrade(state: NowBoardingState) -> dict[str, Any] | None:
 def state_json(state: NowBoardingState, now: float) -> dict[str, Any]:
     """The ``state`` reply of CONTRACT.md section 3, plus the fields listed above."""
     timer = state.countdown.to_json(now) if state.countdown is not None else dict(OFF_TIMER)
+    if practice_flight(state) and state.step in ("ready", "flight"):
+        timer = dict(OFF_TIMER)  # the practice flight runs without the clock
+    lesson = current_lesson(state)
     body: dict[str, Any] = {
         "game": GAME,
         "players": state.players,
@@ -157,7 +164,7 @@ def state_json(state: NowBoardingState, now: float) -> dict[str, Any]:
         # Added fields (CONTRACT.md allows additions).
         "options": dict(state.options),
         "pace": state.pace,
-        "lesson": None,
+        "lesson": lesson.to_json() if lesson is not None else None,
         "coach": [{"key": advice.key, "text": advice.text} for advice in coach(state)],
         "seed": state.seed,
         "setup_page": ({"index": state.page, "count": len(setup_pages(state)),

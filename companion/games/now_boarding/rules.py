@@ -17,7 +17,7 @@ from companion.core.game import (
     OptionSpec,
     int_between,
 )
-from companion.core.timer import Countdown
+from companion.core.timer import Countdown, TimerState
 from companion.games.now_boarding import data
 from companion.games.now_boarding.data import (
     PREFLIGHT,
@@ -160,6 +160,7 @@ class NowBoardingState:
     complaint_log: tuple[Complaint, ...] = ()
     purchases: tuple[Purchase, ...] = ()
     vips_served: tuple[tuple[int, str, str], ...] = ()
+    lessons_seen: tuple[str, ...] = ()  # pace=teach: the lessons the table said "got it" to
 
     @property
     def stage(self) -> str:
@@ -361,9 +362,15 @@ def elapsed(state: NowBoardingState, now: float) -> float:
     """Seconds of the current flight used so far (0 outside a flight)."""
     if state.step != "flight":
         return 0.0
-    if state.countdown is not None:
+    if state.countdown is not None and state.countdown.state is not TimerState.IDLE:
         return state.countdown.used(now)
     return max(0.0, now - (state.flight_started or 0.0))
+
+
+def practice_flight(state: NowBoardingState) -> bool:
+    """Whether this round's flight is a teach game's practice flight: the first one, flown
+    without the clock (the countdown stays idle; ``elapsed`` counts from its start)."""
+    return state.pace == "teach" and state.round == 1 and not state.final_round
 
 
 def to_win(state: NowBoardingState) -> int:

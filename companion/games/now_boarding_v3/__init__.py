@@ -38,7 +38,7 @@ from companion.games.now_boarding_v3.data import (
     RoundStep,
     Step,
 )
-from companion.games.now_boarding_v3.game import NowBoardingV3Game, V3State
+from companion.games.now_boarding_v3.game import NowBoardingV3Game
 from companion.games.now_boarding_v3.score import (
     DayEndStep,
     airports_per_player,
@@ -53,6 +53,7 @@ from companion.games.now_boarding_v3.score import (
     score,
     supply_runs_short,
 )
+from companion.games.now_boarding_v3.state import V3State
 
 __all__ = [
     "ADVANCED_DEPARTURE_SECONDS",

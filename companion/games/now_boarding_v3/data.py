@@ -6,7 +6,7 @@ during a game.
 
 :data:`Step` is the one owner of the box's step names (the ``step`` strings of the state JSON):
 a closed ``Literal`` that the round's steps (:data:`STEPS`), the day's end
-(``score.end_of_day_steps``) and the state (``game.V3State``) choose from, so no step name is
+(``score.end_of_day_steps``) and the state (``state.V3State``) choose from, so no step name is
 written anywhere as a free string and a ``match`` that misses one is a mypy error. It lives
 here, the lowest module of the package, because the schedule's tables name steps too.
 """

@@ -44,7 +44,7 @@ Illegal input raises :class:`RuleError` with a short reason and never changes th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Final, assert_never
 
 from companion.core.buttons import Button
@@ -70,6 +70,7 @@ from companion.games.now_boarding_v3.data import (
     VARIANTS,
     Step,
 )
+from companion.games.now_boarding_v3.lessons import current_lesson, got_it
 from companion.games.now_boarding_v3.score import (
     airports_per_player,
     departure_seconds,
@@ -80,6 +81,7 @@ from companion.games.now_boarding_v3.score import (
 )
 from companion.games.now_boarding_v3.score import lost_limit as table_lost_limit
 from companion.games.now_boarding_v3.score import score as score_game
+from companion.games.now_boarding_v3.state import PACES, V3State
 
 MIN_TIMER_SECONDS: Final = 5
 MAX_TIMER_SECONDS: Final = 600
@@ -92,6 +94,10 @@ def _timer_value(value: str) -> bool:
 
 
 OPTIONS: Final = (
+    OptionSpec("pace", "Pace", PACES, "steps",
+               explain="How well does the table know v3?",
+               notes=(("teach", "New to it: taught in play"),
+                      ("steps", "Knows it: step by step"))),
     OptionSpec("players", "Players",
                tuple(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)), "4",
                explain="Players at the table"),
@@ -107,27 +113,6 @@ ROUND_STEPS: Final[tuple[Step, ...]] = tuple(step.key for step in STEPS)  # depa
 #: Steps where UP / DOWN change the Lost pile.
 LOST_STEPS: Final[tuple[Step, ...]] = ("arrival", "redeye-lost", "final-purchase")
 OFF_TIMER: Final[dict[str, Any]] = {"state": "idle", "remaining": 0.0, "duration": 0.0}
-
-
-@dataclass(frozen=True)
-class V3State:
-    """A game of the v3 prototype on the box; immutable."""
-
-    players: int
-    variant: str
-    duration: int | None
-    phase: str = "setup"
-    step: Step = "setup"
-    day: int = 1
-    round: int = 1
-    lost: int = 0
-    countdown: Countdown | None = None
-    ended: str | None = None  # how the last Departure ended: "next" or "time"
-    reason: str | None = None  # why the game ended: "day-3", "supply" or "lost"
-    totals: tuple[int, ...] = ()
-    draft: int = 0
-    departures: int = 0
-    short: bool = False  # the "Too few tiles?" choice is on screen (at a Departure)
 
 
 # -- derived facts (pure helpers the view shares) ------------------------------------------------
@@ -193,8 +178,11 @@ class NowBoardingV3Game:
         timer = options.get("timer", "auto")
         if timer not in ("auto", "off") and not _timer_value(timer):
             raise OptionError(f"timer={timer} is not allowed; use timer=auto|off|5..600")
+        pace = options.get("pace", "steps")
+        if pace not in PACES:
+            raise OptionError(f"pace={pace} is not allowed; use pace=teach|steps")
         return V3State(players=int(players_text), variant=variant,
-                       duration=timer_duration(variant, timer))
+                       duration=timer_duration(variant, timer), pace=pace)
 
     def step(self, state: V3State, action: GameAction,
              now: float) -> tuple[V3State, tuple[Play, ...]]:
@@ -208,6 +196,9 @@ class NowBoardingV3Game:
                 return self._expire(state, now)
             case Press(Button.BACK) | Hold(Button.BACK):
                 raise RuleError("not-allowed", "BACK belongs to the box: menu / hold to undo")
+        if (taught := got_it(state, action)) is not None:  # pace=teach: a lesson first
+            return taught
+        match action:
             case Press(button):
                 return self._press(state, button, now)
             case Hold(Button.NEXT):
@@ -382,6 +373,8 @@ class NowBoardingV3Game:
             "reason": state.reason,
             "entry": entry,
             "short": state.short,
+            "pace": state.pace,
+            "lesson": lesson.to_json() if (lesson := current_lesson(state)) else None,
         }
 
     def result(self, state: V3State) -> Any:

@@ -20,6 +20,19 @@ from companion.ui.views.menu import menu_screen
 
 View = Callable[[Any, float], Screen]
 
+LESSON_STATUS = "NEXT got it"
+LESSON_STATUS_PAGE = "NEXT got it  more on page"
+"""A lesson's status bar on the panel (companion/ui/views/lesson.py), and the same while the
+table page is on: the lesson's whole text and its "More" link are there."""
+
+
+def with_table_page(screen: Screen) -> Screen:
+    """``screen`` as the panel shows it while the table page is on: a lesson points there."""
+    if screen.status == LESSON_STATUS:
+        return replace(screen, status=LESSON_STATUS_PAGE)
+    return screen
+
+
 VIEW_MODULES: Mapping[str, tuple[str, str]] = {
     facts.name: (facts.module, facts.view) for facts in GAMES}
 """Game name -> (module in companion.ui.views, view function), from each game's facts
@@ -81,6 +94,8 @@ def table_screen(app: App, state: AppState, now: float, mark: str = "") -> Scree
         screen = Screen("Table companion", ("No game yet.", "Press BACK for", "the menu."))
     else:
         screen = view_for(state.session.game)(state.session.state, now)
+        if app.table_page is not None:
+            screen = with_table_page(screen)
     if screen.selected is not None and not screen.choices:
         # A list the view did not spell out (a menu): the page lists the panel's rows.
         screen = replace(screen, choices=screen.lines, chosen=screen.selected)

@@ -23,6 +23,7 @@ from companion.core.timer import TimerState
 from companion.games.now_boarding import data
 from companion.games.now_boarding.coach import coach
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
+from companion.games.now_boarding.lessons import current_lesson
 from companion.games.now_boarding.rules import (
     NowBoardingState,
     crying_baby_served,
@@ -30,6 +31,7 @@ from companion.games.now_boarding.rules import (
     draw_count,
     next_price,
     plane,
+    practice_flight,
     setup_page,
     setup_pages,
     supply_left,
@@ -44,6 +46,7 @@ from companion.games.now_boarding.rules import (
 )
 from companion.ui.screen import Screen
 from companion.ui.views import now_boarding_words as words
+from companion.ui.views.lesson import lesson_panel
 from companion.ui.views.menu import window
 from companion.ui.views.timer import clock_text
 
@@ -81,6 +84,10 @@ SCENES: dict[str, tuple[str, ...]] = {
     # pace=brisk: the maintenance card after the first flight ran out, one complaint set.
     "now-boarding-turnaround": ("new now-boarding players=3 pace=brisk seed=1", *_TO_FLIGHT,
                                 "wait 15", "press up"),
+    # pace=teach: the pitch before setup, and the practice flight's ready card (lessons.py).
+    "now-boarding-lesson": ("new now-boarding players=3 pace=teach seed=1",),
+    "now-boarding-practice": ("new now-boarding players=3 pace=teach seed=1",
+                              *("press next",) * 18),
     "now-boarding-lose": (_NEW, *_TO_COUNT, "press up", "press up", "press up",
                           "press next"),
 }
@@ -114,7 +121,11 @@ def now_boarding_screen(state: NowBoardingState, now: float) -> Screen:
     """The screen for ``state`` at ``now``: the step's panel with its full-text fields, the
     step in whole sentences for the table page (now_boarding_words.py). The match names every
     step of the game's ``Step`` and has no fallback: mypy says so when one is missing. The
-    coach's warnings (coach.py) come with every step's words (now_boarding_words.py)."""
+    coach's warnings (coach.py) come with every step's words (now_boarding_words.py).
+    A lesson the state names (``pace=teach``, lessons.py) shows before the step."""
+    lesson = current_lesson(state)
+    if lesson is not None:
+        return lesson_panel(lesson.title, lesson.panel).with_words(words.lesson(lesson))
     match state.step:
         case "setup":
             return _setup(state).with_words(words.setup(state))
@@ -286,6 +297,12 @@ def _vip(state: NowBoardingState) -> Screen:
 
 def _ready(state: NowBoardingState) -> Screen:
     flip_cards = ("Flip every face-down", "passenger card.")
+    if practice_flight(state):  # the first flight of a teach game: no clock, said first
+        return Screen("NEXT: practice flight", (
+            "No clock this time.",
+            *flip_cards,
+            "Chart: Upgrades side.",
+        ), status=status_line(state)).with_main(0)
     if state.round == 1:  # the every-round flip is the main line; the chart's flip under it
         return Screen("NEXT: start round 1", (
             *flip_cards,
@@ -302,9 +319,9 @@ def _flight(state: NowBoardingState, now: float) -> Screen:
     title = (f"FINAL FLIGHT R{state.round}" if state.final_round
              else f"FLIGHT R{state.round} {stage}")
     countdown = state.countdown
-    if countdown is None:
-        return Screen(title, big="FLY!", caption="NEXT ends the flight",
-                      status=status_line(state))
+    if countdown is None or practice_flight(state):
+        caption = "practice: NEXT ends it" if practice_flight(state) else "NEXT ends the flight"
+        return Screen(title, big="FLY!", caption=caption, status=status_line(state))
     if countdown.state is TimerState.PAUSED:
         caption = "PAUSED  hold NEXT resume"
     elif state.strict:

@@ -19,15 +19,17 @@ from typing import Any, assert_never
 from companion.core.timer import TimerState
 from companion.games import now_boarding_v3 as v3
 from companion.games.now_boarding_v3.game import (
-    V3State,
     draw,
     lost_limit,
     player_name,
     redeye,
     score_input,
 )
+from companion.games.now_boarding_v3.lessons import current_lesson
+from companion.games.now_boarding_v3.state import V3State
 from companion.ui.screen import LINE_WIDTH, Screen
 from companion.ui.views import now_boarding_v3_words as words
+from companion.ui.views.lesson import lesson_panel
 from companion.ui.views.timer import clock_text
 
 #: NEXT presses from the start of an untimed game to the first score entry: setup, 3 days of
@@ -248,7 +250,11 @@ def now_boarding_v3_screen(state: V3State, now: float) -> Screen:
     """The screen for ``state`` at ``now``: the step's panel with its full-text fields, the
     step in whole sentences for the table page (now_boarding_v3_words.py). The match names
     every step of the game's ``Step`` and has no fallback: mypy says so when one is missing.
-    ``over`` is two screens: a game lost on the Lost pile, else the scored result."""
+    ``over`` is two screens: a game lost on the Lost pile, else the scored result. A lesson
+    the state names (``pace=teach``, the game's lessons.py) shows before the step."""
+    lesson = current_lesson(state)
+    if lesson is not None:
+        return lesson_panel(lesson.title, lesson.panel).with_words(words.lesson(lesson))
     match state.step:
         case "setup":
             return _setup(state).with_words(words.setup(state))

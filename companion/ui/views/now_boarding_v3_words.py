@@ -26,17 +26,19 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from companion.core.lessons import ShownLesson
 from companion.core.timer import TimerState
 from companion.games import now_boarding_v3 as v3
 from companion.games.now_boarding_v3.game import (
     MAX_TOTAL,
-    V3State,
     draw,
     lost_limit,
     player_name,
     redeye,
 )
+from companion.games.now_boarding_v3.state import V3State
 from companion.ui.screen import Words
+from companion.ui.views.lesson import lesson_words
 from companion.ui.views.timer import clock_text
 
 Keys = tuple[tuple[str, str], ...]
@@ -88,6 +90,11 @@ def _lost_keys(state: V3State) -> Keys:
 
 
 # -- setup and the round's steps -----------------------------------------------------------------
+
+
+def lesson(shown: ShownLesson) -> Words:
+    """A lesson (``pace=teach``) before the step it teaches: its text, NEXT "Got it"."""
+    return lesson_words(shown.title, shown.text)
 
 
 def setup(state: V3State) -> Words:

@@ -3,13 +3,13 @@
 The panel cuts every instruction to its 21 or 25 characters (companion/ui/views/now_boarding.py);
 a phone at the table has room for the whole sentence. One function a step (:func:`setup`,
 :func:`passengers`, :func:`weather`, :func:`vip`, :func:`ready`, :func:`flight`, :func:`anger`,
-:func:`upgrades`, :func:`exit`, :func:`over`) gives the fields the table page shows
-(companion/ui/screen.py): the step's name (``heading``), its whole instruction (``say``), what
-comes after it (``then``), the step's whole list with the selected row (``choices``,
-``chosen``: the upgrades), what every button does now (``keys``) and the last action confirmed
-in words (``done``: a purchase, complaints filed). The view (now_boarding.py) chooses the step
-once and pairs its panel with these words; the panel's pixels do not change: these fields are
-never drawn.
+:func:`upgrades`, :func:`exit`, :func:`over`; :func:`lesson` for a lesson) gives the fields
+the table page shows (companion/ui/screen.py): the step's name (``heading``), its whole
+instruction (``say``), what comes after it (``then``), the step's whole list with the selected
+row (``choices``, ``chosen``: the upgrades), what every button does now (``keys``) and the last
+action confirmed in words (``done``: a purchase, complaints filed). The view (now_boarding.py)
+chooses the step once and pairs its panel with these words; the panel's pixels do not change:
+these fields are never drawn.
 
 Rules it keeps: a label names what the gesture does at this state and nothing it does not do
 (no "Pause" with ``strict=on`` or ``timer=off``, no NEXT once the game is over); the VIP
@@ -20,9 +20,11 @@ never said outside a flight.
 
 from __future__ import annotations
 
+from companion.core.lessons import ShownLesson
 from companion.core.timer import TimerState
 from companion.games.now_boarding import data
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
+from companion.games.now_boarding.lessons import draw_why, setup_why
 from companion.games.now_boarding.rules import (
     NowBoardingState,
     crying_baby_served,
@@ -30,6 +32,7 @@ from companion.games.now_boarding.rules import (
     draw_count,
     next_price,
     plane,
+    practice_flight,
     setup_page,
     setup_pages,
     supply_left,
@@ -45,6 +48,7 @@ from companion.games.now_boarding.rules import (
     turnaround as turnaround_plan,
 )
 from companion.ui.screen import Words
+from companion.ui.views.lesson import lesson_words
 from companion.ui.views.now_boarding_phrases import coached, offer
 
 Keys = tuple[tuple[str, str], ...]
@@ -63,6 +67,11 @@ def _before(state: NowBoardingState) -> str:
 
 def _complaints(state: NowBoardingState) -> str:
     return f"{plural(state.complaints, 'complaint')} of {COMPLAINT_LIMIT}"
+
+
+def lesson(shown: ShownLesson) -> Words:
+    """A lesson (``pace=teach``) before the step it teaches: its text, NEXT "Got it"."""
+    return lesson_words(shown.title, shown.text)
 
 
 # -- setup --------------------------------------------------------------------------------------
@@ -129,6 +138,7 @@ def setup(state: NowBoardingState) -> Words:
         if index < len(STAGES) - 1 and not any(state.legacy_vip_deal):
             keys = (("next", f"{count} by the {title} deck"), ("up", "One more"),
                     ("down", "One fewer"), *UNDO)
+    say += setup_why(state, page)  # pace=teach: why, in one sentence (lessons.py)
     name = SETUP_NAMES.get(page, "free tile" if page.startswith("free-") else "VIP cards")
     last = state.page + 1 == len(pages)
     return {"heading": f"Setup {state.page + 1} of {len(pages)}: {name}", "say": say,
@@ -152,7 +162,7 @@ def _drawing(state: NowBoardingState) -> Words:
         count = draw_count(state)
         return {"heading": heading,
                 "say": f"Draw {plural(count, 'passenger card')} from the {stage} deck and put "
-                       "each on its airport.",
+                       "each on its airport." + draw_why(state),
                 "then": "Next: serve a VIP?" if vip_left(state) else "Next: the next step",
                 "keys": (("next", "Cards drawn"), *UNDO)}
     unserved = vip_left(state)
@@ -222,11 +232,15 @@ def ready(state: NowBoardingState) -> Words:
     """The ``ready`` step: before a flight."""
     total = data.total_flights(state.players)
     say = "Flip every face-down passenger card."
+    if practice_flight(state):
+        say = ("This first flight is a practice flight, without the clock: take your time, "
+               "and press NEXT when everyone is done. " + say)
     if state.round == 1:
         say += " Flip the Preflight chart to its Upgrades side."
     say += f" To win, at most {to_win(state)} passengers may go undelivered."
     final = "the final round" if state.final_round else f"round {state.round} of {total}"
-    label = "Start the final flight" if state.final_round else "Start flight"
+    label = ("Start the final flight" if state.final_round
+             else "Start the practice flight" if practice_flight(state) else "Start flight")
     return {"heading": f"Ready: {final}", "say": say,
             "then": f"Next: the {STAGE_TITLES[state.stage]} flight",
             "keys": (("next", label), *UNDO)}
@@ -245,10 +259,15 @@ def flight(state: NowBoardingState) -> Words:
         say = "Paused: nobody moves until the flight resumes."
     elif countdown is not None and countdown.state is TimerState.EXPIRED:
         say = "Time is up: the flight is over."
-    elif countdown is not None and not state.strict:
+    elif countdown is not None and countdown.state is TimerState.RUNNING and not state.strict:
         keys += (("hold_next", "Pause"),)
+    elif practice_flight(state):
+        say = ("Practice flight, no clock: move, pick up and deliver passengers, and press "
+               "NEXT when everyone is done.")
     final = "the final flight" if state.final_round else f"round {state.round}"
-    return {"heading": f"Flight: {final}, {stage}", "say": say,
+    heading = ("Practice flight: no clock" if practice_flight(state)
+               else f"Flight: {final}, {stage}")
+    return {"heading": heading, "say": say,
             "then": "Next: maintenance", "keys": (*keys, *UNDO)}
 
 

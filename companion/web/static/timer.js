@@ -14,6 +14,8 @@
 //   announcement at 10 s and one assertive at the end, through live regions of their own;
 //   vibration (where the browser has it) and spoken cues (speechSynthesis), each with an off
 //   switch in Settings.
+// - A lesson (pace=teach, the state's `lesson`) is a "between" card: its title, its text,
+//   "Got it" (NEXT) and a "More" link to its section of the Rules view (#rules/<section>).
 
 import { $, el, fill, page, sendLine, keyLabel, setting, gameTitle, GESTURE_LINES } from "./common.js";
 
@@ -33,6 +35,7 @@ export function timerMode(state, screen) {
   const keys = screen?.keys ?? {};
   if (!state?.game || state.menu) return "menu";  // the box's menu, over a game or before one
   if (!Object.keys(keys).length && screen?.choices?.length) return "menu";
+  if (state.lesson) return "between";  // a lesson (pace=teach) is a calm card, even at the end
   if (state.result !== null && state.result !== undefined) return "over";
   if (state.game === "now-boarding") {
     if (state.step === "flight") return "flight";
@@ -185,10 +188,23 @@ export function renderTimer() {
     $("#timer-score").textContent = screen?.say ?? "";
   }
   renderCard("timer", screen, mode);
+  renderLesson(state?.lesson ?? null);
   $("#timer-card").hidden = mode === "flight" && !screen?.notice;
   if (mode === "flight") $("#timer-say").textContent = screen?.say ?? "";
   if (mode === "over") $("#timer-say").textContent = "";
   renderControls(mode);
+}
+
+/** A lesson's card (pace=teach): its text is the screen's `say`, "Got it" the primary button
+ * (NEXT); here only the "More" link to its section of the Rules view. */
+function renderLesson(lesson) {
+  const more = $("#timer-more");
+  more.hidden = !lesson?.more;  // a game without a Rules view (v3) has no "More"
+  $("#view-timer").classList.toggle("lesson", Boolean(lesson));
+  if (!lesson?.more) return;
+  const link = $("#timer-more-link");
+  link.href = `#rules/${lesson.more}`;
+  link.textContent = `More: ${lesson.title}, the whole rule`;
 }
 
 const MENU_LABELS = { next: "Choose", up: "Up", down: "Down", back: "Back" };

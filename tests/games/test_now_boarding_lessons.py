@@ -1,0 +1,164 @@
+"""Now Boarding's lessons as data (companion/games/now_boarding/lessons.py, and v3's): their
+sizes, their Rules sections, their own words, and the mechanism on the pure games (pace=teach
+only, never during a flight or a running Departure, NEXT is "got it", other inputs wait)."""
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from companion.core.buttons import Button
+from companion.core.game import Hold, Press, RuleError
+from companion.core.lessons import MOST_WORDS, first_unseen
+from companion.games.now_boarding import NowBoarding
+from companion.games.now_boarding.lessons import (
+    LESSONS,
+    RULES_SECTIONS,
+    current_lesson,
+    lesson_fields,
+    setup_why,
+)
+from companion.games.now_boarding.rules import setup_page, setup_pages
+from companion.games.now_boarding_v3.game import NowBoardingV3Game as V3Game
+from companion.games.now_boarding_v3.lessons import LESSONS as V3_LESSONS
+from companion.games.now_boarding_v3.lessons import current_lesson as v3_current_lesson
+from companion.games.now_boarding_v3.lessons import lesson_fields as v3_lesson_fields
+from companion.ui.render import render
+from companion.ui.screen import LINE_WIDTH, TITLE_WIDTH, screen_problems
+from companion.ui.views import LESSON_STATUS, LESSON_STATUS_PAGE, with_table_page
+from companion.ui.views.now_boarding import now_boarding_screen
+
+RULEBOOK = Path("/work/shared/rules/now-boarding.txt")
+GAME = NowBoarding()
+NEXT = Press(Button.NEXT)
+
+
+def filled(lesson, state):
+    fields = lesson_fields(state)
+    return (tuple(line.format(**fields) for line in lesson.panel),
+            lesson.text.format(**fields))
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.id)
+def test_every_lesson_fits_the_panel_and_the_page(lesson):
+    state = GAME.new({"pace": "teach"}, 1)
+    over = replace(state, step="over", result="win", undelivered=12, complaints=2)
+    for at in (state, over):
+        panel, text = filled(lesson, at)
+        assert len(lesson.title) <= TITLE_WIDTH
+        assert 2 <= len(panel) <= 3 and all(len(line) <= LINE_WIDTH for line in panel), panel
+        assert len(text.split()) <= 60, text
+    assert lesson.more in RULES_SECTIONS
+
+
+def test_the_lessons_have_distinct_ids():
+    assert len({lesson.id for lesson in LESSONS}) == len(LESSONS)
+
+
+def shingles(text, size=7):
+    tokens = re.findall(r"[a-z0-9']+", text.lower())
+    return {tuple(tokens[i:i + size]) for i in range(len(tokens) - size + 1)}
+
+
+@pytest.mark.skipif(not RULEBOOK.exists(), reason="the shared rulebook is not on this machine")
+def test_no_lesson_copies_a_run_of_seven_rulebook_words():
+    book = shingles(RULEBOOK.read_text())
+    for lesson in LESSONS:
+        assert not shingles(lesson.text) & book, lesson.id
+
+
+def test_a_lesson_shows_only_at_pace_teach():
+    for pace in ("steps", "brisk"):
+        assert current_lesson(GAME.new({"pace": pace}, 1)) is None
+    taught = GAME.new({"pace": "teach"}, 1)
+    lesson = current_lesson(taught)
+    assert lesson is not None and lesson.id == "pitch"
+
+
+def test_next_is_got_it_and_other_inputs_wait_for_it():
+    state = GAME.new({"pace": "teach"}, 1)
+    for action in (Press(Button.UP), Press(Button.DOWN), Hold(Button.NEXT)):
+        with pytest.raises(RuleError, match="NEXT got it"):
+            GAME.step(state, action, 0.0)
+    assert GAME.describe(state, NEXT) == "got it: Welcome aboard"
+    seen, _ = GAME.step(state, NEXT, 0.0)
+    assert seen.lessons_seen == ("pitch",) and seen.step == "setup" and seen.page == 0
+    assert current_lesson(seen) is None
+
+
+def test_no_lesson_during_a_flight_even_when_one_is_due():
+    state = GAME.new({"pace": "teach", "timer": "official"}, 1)
+    flying = replace(state, phase="flight", step="flight", round=2)
+    assert current_lesson(flying) is None
+
+
+def test_the_lesson_screen_is_the_panel_the_issue_asks_for():
+    state = GAME.new({"pace": "teach"}, 1)
+    screen = now_boarding_screen(state, 0.0)
+    assert screen.title == "Welcome aboard" and screen.status == LESSON_STATUS
+    assert 2 <= len(screen.lines) <= 3 and screen_problems(screen) == []
+    assert dict(screen.keys)["next"] == "Got it"
+    on_page = with_table_page(screen)
+    assert on_page.status == LESSON_STATUS_PAGE and screen_problems(on_page) == []
+    render(on_page)  # draws within the panel
+
+
+V3_RULEBOOK = Path("/work/shared/rules/now-boarding-v3-prototype.txt")
+
+
+@pytest.mark.parametrize("lesson", V3_LESSONS, ids=lambda lesson: f"v3-{lesson.id}")
+def test_every_v3_lesson_fits_the_panel_and_the_page(lesson):
+    for variant in ("basic", "advanced"):
+        state = V3Game().new({"pace": "teach", "variant": variant, "players": "6"}, 1)
+        shown = first_unseen((lesson,), replace(state, step="setup"), (),
+                             v3_lesson_fields)
+        fields = v3_lesson_fields(state)
+        text = lesson.text.format(**fields)
+        assert len(lesson.title) <= TITLE_WIDTH
+        assert 2 <= len(lesson.panel) <= 3
+        assert all(len(line.format(**fields)) <= LINE_WIDTH for line in lesson.panel)
+        assert len(text.split()) <= MOST_WORDS, text
+        assert shown is None or shown.id == "pitch"
+
+
+@pytest.mark.skipif(not V3_RULEBOOK.exists(), reason="the shared rulebook is not on this machine")
+def test_no_v3_lesson_copies_a_run_of_seven_rulebook_words():
+    book = shingles(V3_RULEBOOK.read_text())
+    for lesson in V3_LESSONS:
+        assert not shingles(lesson.text) & book, lesson.id
+
+
+def test_a_v3_lesson_waits_for_next_and_never_shows_over_a_running_departure():
+    game = V3Game()
+    state = game.new({"pace": "teach", "variant": "advanced", "players": "3"}, 1)
+    with pytest.raises(RuleError, match="NEXT got it"):
+        game.step(state, Press(Button.UP), 0.0)
+    state, _ = game.step(state, NEXT, 0.0)  # got it: the pitch
+    state, _ = game.step(state, NEXT, 0.0)  # the setup done: the first Departure
+    assert v3_current_lesson(state).id == "departure"
+    assert state.countdown is not None
+    running = replace(state, countdown=state.countdown.start(0.0))
+    assert v3_current_lesson(running) is None
+
+
+@pytest.mark.parametrize("players", ["3", "4"])
+def test_setup_pages_say_why_at_pace_teach_only(players):
+    for pace in ("teach", "steps"):
+        state = replace(GAME.new({"pace": pace, "players": players, "vip": "on"}, 1),
+                        lessons_seen=("pitch",))
+        for page in range(len(setup_pages(state))):
+            at = replace(state, page=page)
+            say = now_boarding_screen(at, 0.0).say
+            key = setup_page(at)
+            why = setup_why(at, key)
+            assert (why != "") is (pace == "teach" and not (key == "cards" and players == "4"))
+            assert say.endswith(why) and len(why.split()) <= 30
+
+
+def test_the_first_draw_of_a_teach_game_says_where_the_cards_go():
+    for pace in ("teach", "steps"):
+        state = replace(GAME.new({"pace": pace}, 1), step="passengers",
+                        lessons_seen=("pitch",))
+        said = now_boarding_screen(state, 0.0).say
+        assert ("printed on its back" in said) is (pace == "teach"), said
