@@ -64,7 +64,7 @@ def wait_for_idle(*, idle_load: float = IDLE_LOAD, patience: float = 900.0,
 
 def median_report(reports: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The runs' medians (module docstring)."""
-    merged = _median(list(reports))
+    merged: dict[str, Any] = _median(list(reports))
     for figure in merged.values():
         if isinstance(figure, dict) and "target" in figure:
             figure["met"] = _met(figure, figure["target"])
