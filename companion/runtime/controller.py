@@ -62,7 +62,7 @@ from companion.core.buttons import (
 )
 from companion.core.game import Play, Restore, RuleError
 from companion.core.idle import IdlePolicy
-from companion.core.table_page import TablePage
+from companion.core.table_page import PairOutcome, TablePage, end_pairing
 from companion.core.timer import TimerState
 from companion.core.tunes import SoundSettings
 from companion.protocol.lines import Item
@@ -274,14 +274,21 @@ class Controller:
         if self.idle is not None:
             self.idle.activity(self.now())
 
-    def show_pair_code(self, code: str | None, seconds: float,
-                       client: str | None = None) -> bool:
-        """``client``'s table-page pairing code on the display for ``seconds`` (None: remove
-        it; every client's when ``client`` is None); False when the display has no room."""
-        self.state, shown = self.app.show_pair_code(self.state, client, code,
-                                                    self.now() + seconds)
+    def show_pair_code(self, code: str | None) -> bool:
+        """The pairing window's code on the display (the one shown stays; None closes the
+        window); False while pairing is closed."""
+        if code is None:
+            self.state, shown = end_pairing(self.state), False
+        else:
+            self.state, shown = self.app.show_pair_code(self.state, code, self.now())
         self.refresh()
         return shown
+
+    def judge_pair_code(self, client: str, code: str) -> PairOutcome:
+        """A code typed on the table page by ``client`` (companion/core/table_page.py)."""
+        self.state, outcome = self.app.judge_pair_code(self.state, client, code, self.now())
+        self.refresh()
+        return outcome
 
     # -- output ------------------------------------------------------------------------------
 

@@ -41,6 +41,7 @@ from companion.web.policy import (
     cookie_token,
     decide,
     is_loopback,
+    is_own_loopback,
 )
 from companion.web.routes import ROUTES, Context, Handler, Request, Stream
 
@@ -144,7 +145,8 @@ class HttpHandler(BaseHTTPRequestHandler):
 
     def answer(self, context: Context, path: str) -> None:
         loopback = is_loopback(self.client_address[0])
-        paired = context.pairing.knows(cookie_token(self.headers.get("Cookie")))
+        holder = context.pairing.holder(cookie_token(self.headers.get("Cookie")))
+        paired = holder is not None
         lengths = self.headers.get_all("Content-Length")
         facts = Facts(method=self.command, path=path, loopback=loopback, paired=paired,
                       host=self.headers.get("Host", ""), origin=self.headers.get("Origin"),
@@ -166,7 +168,8 @@ class HttpHandler(BaseHTTPRequestHandler):
             return
         request = Request(context, self.command, path, body, verdict.trusted, paired, loopback,
                           client_key(self.client_address[0]),
-                          self.headers.get("Idempotency-Key"))
+                          self.headers.get("Idempotency-Key"),
+                          own=is_own_loopback(loopback, context.rules), holder=holder)
         try:
             result = cast(Handler, verdict.route.handler)(request)
         except CompanionError as error:

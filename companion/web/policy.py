@@ -217,6 +217,12 @@ def decide(facts: Facts, rules: Rules, routes: Sequence[Route]) -> Allowed | Ref
     return Allowed(route, trusted, length)
 
 
+def is_own_loopback(loopback: bool, rules: Rules) -> bool:
+    """Whether a loopback client is the box itself (its own page, its tools): loopback
+    without ``pair_loopback``. Only it may open pairing over the web (issue #28)."""
+    return loopback and not rules.pair_loopback
+
+
 def is_trusted(facts: Facts, rules: Rules) -> bool:
     """Loopback without ``pair_loopback``, or paired."""
     return (facts.loopback and not rules.pair_loopback) or facts.paired
