@@ -293,8 +293,9 @@ def is_ip(name: str) -> bool:
 
 def client_key(address: str) -> str:
     """Who a peer address is, for every per-client limit (connections, pairing codes,
-    lockouts): the address itself (an IPv4-mapped one as IPv4), but for a global IPv6
-    address its /64, which one household or one attacker holds whole."""
+    lockouts): the address itself (an IPv4-mapped one as IPv4), but for an IPv6 address its
+    /64, which one household or one attacker holds whole; link-local addresses too (issue
+    #28: one guest can take any number of them on one interface)."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
@@ -302,7 +303,7 @@ def client_key(address: str) -> str:
     mapped = getattr(ip, "ipv4_mapped", None)
     if mapped is not None:
         return str(mapped)
-    if ip.version == 6 and not (ip.is_loopback or ip.is_link_local):
+    if ip.version == 6 and not ip.is_loopback:
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip)
 
