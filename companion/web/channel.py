@@ -265,9 +265,10 @@ class WebChannel:
                 self._png = png
         return png
 
-    def subscribe(self) -> Subscriber:
-        """A new event-stream client; its first event is a full ``update``."""
-        subscriber = Subscriber()
+    def subscribe(self, subscriber: Subscriber | None = None) -> Subscriber:
+        """A new event-stream client (``subscriber``, or a fresh one); its first event is a
+        full ``update``. One already closed stays closed."""
+        subscriber = subscriber or Subscriber()
         with self._lock:
             self._subscribers.add(subscriber)
             first = self._update

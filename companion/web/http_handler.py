@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 from typing import Any, Final, Protocol, cast
@@ -36,6 +37,7 @@ from companion.web.policy import (
     BODY_SECONDS,
     HEAD_SECONDS,
     Facts,
+    Kind,
     Refusal,
     client_key,
     cookie_token,
@@ -55,6 +57,12 @@ class Served(Protocol):
     """What the handler needs of its server (companion/web/server.py)."""
 
     context: Context
+
+    def mark(self, request: Any, kind: Kind, trusted: bool | None = None) -> None: ...
+
+    def start_stream(self, request: Any, stop: Callable[[], None]) -> bool: ...
+
+    def stream_flowing(self, request: Any) -> None: ...
 
 
 class HttpHandler(BaseHTTPRequestHandler):
@@ -78,6 +86,8 @@ class HttpHandler(BaseHTTPRequestHandler):
     def handle_one_request(self) -> None:
         """One request: its head read within the bounds, then parsed and answered."""
         self.command, self.request_version, self.requestline = "", "HTTP/1.0", ""
+        served = cast(Served, self.server)
+        served.mark(self.connection, "waiting")  # idle or slow: it may close to make room
         head = self.reader().head(self.head_seconds)
         if head is None:
             self.close_connection = True
@@ -153,6 +163,8 @@ class HttpHandler(BaseHTTPRequestHandler):
                       content_length=None if lengths is None else ", ".join(lengths),
                       chunked=bool(self.headers.get("Transfer-Encoding")),
                       sec_fetch_site=self.headers.get("Sec-Fetch-Site"))
+        # A connection that carried a valid token is never closed for room (issue #28).
+        cast(Served, self.server).mark(self.connection, "busy", trusted=True if paired else None)
         verdict = decide(facts, context.rules, ROUTES)
         if isinstance(verdict, Refusal):
             if verdict.discard:
@@ -193,12 +205,18 @@ class HttpHandler(BaseHTTPRequestHandler):
             self.wfile.write(answer.body)
 
     def stream(self, stream: Stream) -> None:
+        if not cast(Served, self.server).start_stream(self.connection, stream.stop):
+            stream.chunks.close()
+            self.write(error_answer("busy", "too many event streams from unpaired phones; "
+                                            "pair this phone, or try again"), close=True)
+            return
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Accel-Buffering", "no")
         self.send_header("Connection", "close")
         self.end_headers()
+        cast(Served, self.server).stream_flowing(self.connection)
         self.close_connection = True
         try:
             for chunk in stream.chunks:

@@ -37,7 +37,7 @@ from typing import Any, Final
 from companion.protocol.commands import opens_pairing
 from companion.protocol.lines import BadEncoding, Line, NotOneLine, one_line
 from companion.web.answers import Answer, HttpError, json_answer
-from companion.web.channel import WebChannel, screen_body
+from companion.web.channel import Subscriber, WebChannel, screen_body
 from companion.web.idempotency import LineLedger, Pending, check_key
 from companion.web.pairing import CLOSED_MESSAGE, Pairing, PairingRefused, new_code
 from companion.web.policy import COOKIE, Route, Rules
@@ -92,9 +92,11 @@ class Request:
 
 @dataclass(frozen=True)
 class Stream:
-    """An event stream: its chunks, written and flushed as they come."""
+    """An event stream: its chunks, written and flushed as they come; ``stop`` ends it from
+    another thread (the server closing it to make room)."""
 
     chunks: Generator[bytes, None, None]
+    stop: Callable[[], None] = lambda: None
 
 
 Handler = Callable[[Request], Answer | Stream]
@@ -159,11 +161,14 @@ def events(request: Request) -> Answer | Stream:
     """The event stream: a full ``update`` first, then news as it comes."""
     if request.method == "HEAD":
         return Answer(200, "text/event-stream", b"")
-    return Stream(_news(request.context.channel, request.context.stopping))
+    subscriber = Subscriber()
+    return Stream(_news(request.context.channel, request.context.stopping, subscriber),
+                  subscriber.close)
 
 
-def _news(channel: WebChannel, stopping: threading.Event) -> Generator[bytes, None, None]:
-    subscriber = channel.subscribe()
+def _news(channel: WebChannel, stopping: threading.Event,
+          subscriber: Subscriber) -> Generator[bytes, None, None]:
+    channel.subscribe(subscriber)
     try:
         yield b"retry: 1000\n\n"
         while not stopping.is_set():

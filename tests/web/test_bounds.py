@@ -26,18 +26,18 @@ def test_connections_past_the_bound_get_a_json_503(open_stream):
         refused.request("GET", "/api/whoami")
         answer = refused.getresponse()
         assert answer.status == 503
+        assert answer.getheader("Retry-After") == "1"
         assert json.load(answer)["error"] == "busy"
         refused.close()
         # Slots come back when connections end: end the streams from the server's side.
         service.channel.drop_streams()
-        for _ in range(2):
-            assert service.server.slots.acquire(timeout=10)
-        for _ in range(2):
-            service.server.slots.release()
-        again = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        again.request("GET", "/api/whoami")
-        assert again.getresponse().status == 200
-        again.close()
+        statuses = []
+        while 200 not in statuses and len(statuses) < 500:  # until their threads ended
+            again = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            again.request("GET", "/api/whoami")
+            statuses.append(again.getresponse().status)
+            again.close()
+        assert statuses[-1] == 200 and set(statuses) <= {200, 503}
     finally:
         service.channel.close()
 
