@@ -22,6 +22,11 @@ What it promises (DESIGN.md rule 6):
   after a clean stop no game lives only in the ``-wal`` file.
 - A full disk does not stop a write: a ballast file (adapters/disk_reserve.py) is released and
   the write made again at once; :attr:`Journal.on_reserve` is true until the ballast is back.
+- A keyed line (issue #28, 3: the table page's ``Idempotency-Key``) is kept with its line and
+  its reply in ``line_keys``, in the same transaction as the rows the line wrote
+  (:meth:`Journal.together`, :meth:`Journal.keep_line`), so after a kill -9 either both are
+  there or neither; per holder (a pairing token's hash, or ``box``) the last
+  :data:`KEYS_PER_HOLDER` are kept, none older than :data:`KEY_HOURS` hours.
 - SQLite's and the OS's errors stay inside: a disk that refuses to open or write the journal
   raises :class:`~companion.adapters.journal_rows.JournalUnavailable` (a ``JournalError``,
   of the one error family), the library's error as its cause.
@@ -32,11 +37,13 @@ adapters/journal_schema.py; the row checks in adapters/journal_rows.py.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -50,6 +57,7 @@ from companion.adapters.journal_rows import (
 from companion.adapters.journal_schema import (
     DAMAGE_ERRORS,
     FILE_NAME,
+    MIGRATIONS,
     SCHEMA_VERSION,
     is_circumstance,
     is_disk_full,
@@ -67,6 +75,23 @@ __all__ = ["DAMAGE_ERRORS", "FILE_NAME", "SCHEMA_VERSION", "GameSummary", "Journ
 log = logging.getLogger(__name__)
 
 _Result = TypeVar("_Result")
+
+KEYS_PER_HOLDER = 1000
+"""Keyed lines kept per holder (a paired phone's token, or the box): its newest."""
+KEY_HOURS = 24
+"""Keyed lines older than this go (Stripe keeps its idempotency keys 24 hours)."""
+
+
+def hours_before(wall: str, hours: int) -> str | None:
+    """The ISO 8601 UTC text ``hours`` before ``wall`` (as the clock writes it), or None when
+    ``wall`` is not such a date."""
+    try:
+        instant = datetime.fromisoformat(wall)
+    except ValueError:
+        return None
+    if instant.tzinfo is None:
+        return None
+    return (instant.astimezone(UTC) - timedelta(hours=hours)).isoformat(timespec="seconds")
 
 @dataclass(frozen=True)
 class StoredGame:
@@ -104,7 +129,7 @@ class Journal:
     """
 
     schema_version = SCHEMA_VERSION
-    migrations: Mapping[int, tuple[str, ...]] = MappingProxyType({})
+    migrations: Mapping[int, tuple[str, ...]] = MappingProxyType(dict(MIGRATIONS))
     _read_only = False   # True for :meth:`reader`'s read-only view
 
     def __init__(self, path: Path, *, reserve_bytes: int = RESERVE_BYTES) -> None:
@@ -119,6 +144,7 @@ class Journal:
         self.reserve = (None if str(path) == ":memory:"
                         else Reserve(path.parent / RESERVE_NAME, reserve_bytes))
         self._closed = False
+        self._grouped = False
         # A full disk at start may still open on the reserve left by an earlier run.
         self._db = self._with_reserve(lambda: self._open_or_recover(path), restore=False)
         if self.reserve is not None:
@@ -150,6 +176,7 @@ class Journal:
         journal.durable = True
         journal.reserve = None
         journal._closed = False
+        journal._grouped = False
         journal._read_only = True
         try:
             journal._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
@@ -182,10 +209,45 @@ class Journal:
     # -- writing ---------------------------------------------------------------------------
     # Each write is one transaction (all or nothing), made through _with_reserve.
 
+    def together(self, writes: Callable[[], _Result]) -> _Result:
+        """Run ``writes`` (calls of this journal's write methods) as one transaction: all of
+        them land, or none (issue #28, 3: a keyed line's rows and its key)."""
+        def write() -> _Result:
+            self._grouped = True
+            try:
+                with self._db:
+                    return writes()
+            finally:
+                self._grouped = False
+        return self._with_reserve(write)
+
+    def keep_line(self, holder: str, key: str, line: str, reply: str | None,
+                  wall: str) -> None:
+        """Keep a keyed line's key with its line and reply (call it inside :meth:`together`
+        with the line's own writes). The holder's last :data:`KEYS_PER_HOLDER` keys are kept,
+        none older than :data:`KEY_HOURS` hours; another holder's keys are never touched."""
+        statements: list[tuple[str, tuple[Any, ...]]] = [
+            ("INSERT OR REPLACE INTO line_keys (holder, key, line, reply, wall)"
+             " VALUES (?, ?, ?, ?, ?)", (holder, key, line, reply, wall)),
+            ("DELETE FROM line_keys WHERE holder = ? AND rowid NOT IN (SELECT rowid FROM"
+             " line_keys WHERE holder = ? ORDER BY rowid DESC LIMIT ?)",
+             (holder, holder, KEYS_PER_HOLDER))]
+        cutoff = hours_before(wall, KEY_HOURS)
+        if cutoff is not None:
+            statements.append(("DELETE FROM line_keys WHERE holder = ? AND wall < ?",
+                               (holder, cutoff)))
+        self._transaction(*statements)
+
+    def kept_line(self, holder: str, key: str) -> tuple[str, str | None] | None:
+        """The line and reply kept for ``holder``'s ``key``, or None."""
+        row = self._one("SELECT line, reply FROM line_keys WHERE holder = ? AND key = ?",
+                        (holder, key))
+        return None if row is None else (row[0], row[1])
+
     def begin_game(self, game: str, options: Mapping[str, str], seed: int, at: float,
                    wall: str) -> int:
         def write() -> int:
-            with self._db:
+            with self._in_transaction():
                 self._db.execute("UPDATE games SET current = 0 WHERE current = 1")
                 cursor = self._db.execute(
                     "INSERT INTO games (game, options, seed, started_at, started_wall, clock,"
@@ -200,7 +262,7 @@ class Journal:
         """A finished game with no actions (scored from its final count), kept in history;
         the current game stays current. Answers its id."""
         def write() -> int:
-            with self._db:
+            with self._in_transaction():
                 cursor = self._db.execute(
                     "INSERT INTO games (game, options, seed, started_at, started_wall, clock,"
                     " current, result) VALUES (?, ?, 0, ?, ?, ?, 0, ?)",
@@ -339,15 +401,22 @@ class Journal:
 
     def _transaction(self, *statements: tuple[str, tuple[Any, ...]]) -> None:
         def write() -> None:
-            with self._db:
+            with self._in_transaction():
                 for sql, parameters in statements:
                     self._db.execute(sql, parameters)
         self._with_reserve(write)
 
+    def _in_transaction(self) -> contextlib.AbstractContextManager[Any]:
+        """One write's transaction, or nothing inside :meth:`together` (its transaction)."""
+        return contextlib.nullcontext() if self._grouped else self._db
+
     def _with_reserve(self, write: Callable[[], _Result], *, restore: bool = True) -> _Result:
         """Run ``write``; if the disk is full, release the reserve and run it again at once.
         After a write that worked, put the reserve back when the disk has room again.
-        A write the disk still refuses raises JournalUnavailable."""
+        A write the disk still refuses raises JournalUnavailable. Inside :meth:`together`
+        the whole group is what is run again, so a write there just runs."""
+        if self._grouped:
+            return write()
         try:
             result = write()
         except (sqlite3.Error, OSError) as error:

@@ -101,6 +101,9 @@ class LineEvent:
     """Asked by the loop just before it carries the line out: False means the asker withdrew
     it (a web request that gave up waiting, answered 503), so the loop skips it and answers
     nothing: a refused line never takes effect later (issue #19, 4). None: always run."""
+    key: tuple[str, str] | None = None
+    """Whose ``Idempotency-Key`` it carries (holder, key): run once per key, its first reply
+    kept in the journal (issue #28, 3). None: an ordinary line."""
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,8 @@ from companion.core.idle import IdlePolicy
 from companion.core.table_page import PairOutcome, TablePage, end_pairing
 from companion.core.timer import TimerState
 from companion.core.tunes import SoundSettings
-from companion.protocol.lines import Item
+from companion.protocol import commands as proto
+from companion.protocol.lines import Item, Line
 from companion.runtime import commanding
 from companion.runtime.gameclock import Clock, GameClock, is_stale
 from companion.runtime.health import PartHealth
@@ -78,6 +79,7 @@ from companion.runtime.journaling import (
     GameRef,
     JournalWrite,
     JournalWriter,
+    KeepLine,
     KeepScored,
     MakeCurrent,
     SetAside,
@@ -268,6 +270,28 @@ class Controller:
     def command_line(self, text: str) -> str | None:
         """One protocol line's text -> the reply, or ``None`` (a blank or comment line)."""
         return commanding.command_line(self, text)
+
+    def handle_keyed(self, item: Item, holder: str, key: str) -> str | None:
+        """A keyed line (the table page's ``Idempotency-Key``, issue #28, 3): run once per
+        ``holder`` and ``key``. A key already kept answers with its first reply and runs
+        nothing, after a restart or a power cut too (an ``err key-reused`` reply when it came
+        with another line); a new one runs, and its writes and its key reach the journal in
+        one transaction."""
+        text = item.text if isinstance(item, Line) else repr(item)
+        kept = self.writer.kept_line(holder, key)
+        if kept is not None:
+            line, reply = kept
+            if line != text:
+                return proto.err("key-reused", "this key was sent with another line")
+            return reply
+        self.writer.gather()
+        try:
+            reply = self.handle(item)
+        except BaseException:
+            self.writer.keyed(self.now(), None)  # what it wrote is kept, its key is not
+            raise
+        self.writer.keyed(self.now(), KeepLine(holder, key, text, reply, self.clock.wall()))
+        return reply
 
     def note_activity(self) -> None:
         """A command arrived: the panel wakes and its idle time starts again."""

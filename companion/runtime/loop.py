@@ -254,8 +254,9 @@ class EventLoop:
                     shown(was_shown)
             case PairCodeEntered(code, answer, client):
                 answer(controller.judge_pair_code(client, code))
-            case LineEvent(item, reply_to):
-                reply = controller.handle(item)
+            case LineEvent(item, reply_to, _claim, key):
+                reply = (controller.handle(item) if key is None
+                         else controller.handle_keyed(item, *key))
                 if reply_to is not None:
                     reply_to.answer(reply)
 

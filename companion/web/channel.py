@@ -308,11 +308,12 @@ class WebChannel:
         slot.wait(None)
         return slot.reply
 
-    def submit(self, item: Item) -> ReplySlot[str | None]:
+    def submit(self, item: Item, key: tuple[str, str] | None = None) -> ReplySlot[str | None]:
         """Post one protocol line to the loop without waiting for it: its slot (wait on it,
-        or withdraw it); :class:`Busy` when no room frees within the reply timeout."""
+        or withdraw it); :class:`Busy` when no room frees within the reply timeout. ``key``
+        (holder, Idempotency-Key) makes the loop run it once per key, even across restarts."""
         slot: ReplySlot[str | None] = self._post_with_room(
-            lambda slot: LineEvent(item, slot, claim=slot.claim))
+            lambda slot: LineEvent(item, slot, claim=slot.claim, key=key))
         return slot
 
     def enter_pair_code(self, client: str, code: str) -> PairOutcome:

@@ -223,7 +223,8 @@ def line(request: Request) -> Answer:
     if context.lines is None:
         return json_answer({"reply": context.channel.line(item)})
     key = check_key(request.idempotency_key)
-    outcome = context.lines.run(context.channel, request.client, key, item)
+    holder = "box" if request.holder is None else f"token:{request.holder}"
+    outcome = context.lines.run(context.channel, holder, key, item)
     if isinstance(outcome, Pending):
         return json_answer({"pending": True, "id": outcome.key}, 202)
     return json_answer({"reply": outcome.reply})
