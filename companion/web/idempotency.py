@@ -99,15 +99,17 @@ class LineLedger:
         with self._lock:
             return len(self._entries)
 
-    def run(self, channel: WebChannel, client: str, key: str, item: Item) -> Done | Pending:
+    def run(self, channel: WebChannel, client: str, key: str, item: Item, *,
+            durable: bool = True) -> Done | Pending:
         """Carry ``item`` out once for (``client``, ``key``), or give the first result:
         :class:`Done`, :class:`Pending`, or :class:`~companion.web.channel.Busy` (never run).
-        ``client`` is the holder (a token's hash, or ``box``)."""
+        ``client`` is the holder (a token's hash, or ``box``); ``durable`` False for a key of
+        the server's own (no one can retry it: the journal need not keep it)."""
         text = item.text if isinstance(item, Line) else repr(item)
         entry, first = self._entry(client, key, text)
         if first:
             try:
-                entry.slot = channel.submit(item, (client, key))
+                entry.slot = channel.submit(item, (client, key) if durable else None)
             except Busy:
                 self._forget(client, key, entry)
                 raise

@@ -224,7 +224,8 @@ def line(request: Request) -> Answer:
         return json_answer({"reply": context.channel.line(item)})
     key = check_key(request.idempotency_key)
     holder = "box" if request.holder is None else f"token:{request.holder}"
-    outcome = context.lines.run(context.channel, holder, key, item)
+    outcome = context.lines.run(context.channel, holder, key, item,
+                                durable=request.idempotency_key is not None)
     if isinstance(outcome, Pending):
         return json_answer({"pending": True, "id": outcome.key}, 202)
     return json_answer({"reply": outcome.reply})
