@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import logging
 import os
 import socket
 import sys
@@ -48,6 +49,8 @@ from companion.web.policy import (
 )
 from companion.web.routes import Context
 
+log = logging.getLogger(__name__)
+
 MAX_CONNECTIONS: Final = 48
 ACCEPTS_PER_SECOND: Final = 200.0
 """New connections handled a second, at most (a page opens a handful)."""
@@ -60,13 +63,29 @@ BUSY_ANSWER: Final = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: applic
 """The answer to a connection there is no room for (never silence: issue #28)."""
 
 
+_PRIORITY = {"denied": False}
+"""Whether setpriority(2) was refused once (then no thread asks again)."""
+
+
 def lower_priority() -> None:
     """This thread's CPU priority below the loop's: a thread's nice value is its own on Linux
-    (elsewhere ``PRIO_PROCESS`` with a thread id would name a process: nothing is done)."""
-    if sys.platform != "linux":
+    (elsewhere ``PRIO_PROCESS`` with a thread id would name a process: nothing is done).
+
+    Under companion.service the call is allowed by the web drop-in alone
+    (systemd/companion.service.d/web.conf re-allows ``setpriority`` past the unit's
+    ``SystemCallFilter=~@resources``): where a filter still denies it (EPERM), the first
+    refusal is logged with why, and no thread tries again (issue #28, 4)."""
+    if sys.platform != "linux" or _PRIORITY["denied"]:
         return
-    with contextlib.suppress(OSError):
+    try:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WEB_NICENESS)
+    except PermissionError:
+        _PRIORITY["denied"] = True
+        log.warning("the web threads keep the loop's CPU priority: setpriority was refused "
+                    "(a system-call filter without the web drop-in's SystemCallFilter="
+                    "setpriority; run the installer again)")
+    except OSError:
+        return
 
 
 @dataclass(eq=False)

@@ -101,3 +101,27 @@ def test_pair_events_follow_the_snapshots_once_per_change():
     assert sse("pair", {"pending": True}) in late.take(timeout=0)  # with the full update
     channel.observe(Snapshot(state={}, lines=["menu"]))
     assert subscriber.take(timeout=0) == [sse("pair", {"pending": False})]
+
+
+def test_web_threads_stop_asking_for_a_lower_priority_once_a_filter_denies_it(monkeypatch,
+                                                                               caplog):
+    """Issue #28, 4: under a system-call filter that denies setpriority the threads' lower
+    priority did nothing, silently. Now the first refusal says why, and none asks again."""
+    import sys
+
+    from companion.web import server
+
+    if sys.platform != "linux":
+        return
+    calls = []
+
+    def denied(*args):
+        calls.append(args)
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(server.os, "setpriority", denied)
+    monkeypatch.setitem(server._PRIORITY, "denied", False)
+    server.lower_priority()
+    server.lower_priority()
+    assert len(calls) == 1
+    assert "setpriority was refused" in caplog.text
