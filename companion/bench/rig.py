@@ -85,9 +85,11 @@ class BenchBuzzer:
 class Rig:
     """The real wiring (bootstrap) on the real clock, with the bench's display and buzzer."""
 
-    def __init__(self, state_dir: Path, work: float = 0.0, web: bool = False) -> None:
+    def __init__(self, state_dir: Path, work: float = 0.0, web: bool = False,
+                 public_mirror: bool = False) -> None:
         """``web``: the table page on 127.0.0.1 (a port of its own) with ``pair_loopback``,
-        so each loopback address is an unpaired client (bench/web_flood.py)."""
+        so each loopback address is an unpaired client (bench/web_flood.py); ``public_mirror``
+        lets them watch (bench/guest_flood.py)."""
         import io
         import random
 
@@ -105,6 +107,7 @@ class Rig:
         state_dir.mkdir(parents=True, exist_ok=True)
         config = defaults()
         config["web"]["pair_loopback"] = web
+        config["web"]["public_mirror"] = public_mirror
         self.box = build_box(config, backend="fake", clock=MonotonicClock(),
                              state_dir=state_dir, rng=random.Random(1), out=io.StringIO(),
                              instrument=instrument,

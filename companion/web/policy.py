@@ -119,20 +119,23 @@ def admit_connection(client: str, own: bool, held: Sequence[Held],
 
     A new connection's token is not known until its head is read, so it counts as unpaired
     until then (the handler marks it trusted). Unpaired connections get at most
-    ``per_client`` from one client and ``unpaired`` in all; past either, the oldest waiting
-    (idle or slow) unpaired connection goes, of the same client, else of the client that holds
-    the most, and only then a stream. A trusted connection never goes, so a paired phone is
-    never refused for want of a slot while an unpaired one holds one."""
+    ``per_client`` from one client (past it: 503) and ``unpaired`` in all; past that, a client
+    holding less than its fair part (the share over the clients holding it) gets the place of
+    the oldest waiting (idle or slow) unpaired connection of the client that holds the most,
+    else of a stream; one holding its part already gets 503 (closing for it would only make
+    the guests take turns). A trusted connection never goes, so a paired phone, whose new
+    connection holds nothing yet, is never refused for want of a slot while an unpaired one
+    holds one."""
     unpaired = [one for one in held if not one.trusted]
     closing: list[Held] = []
     if not own:
         mine = [one for one in unpaired if one.client == client]
         if len(mine) >= limits.per_client:
-            victim = _oldest(mine)
-            if victim is None:
-                return None
-            closing.append(victim)
-        elif len(unpaired) >= limits.unpaired:
+            return None  # its own share is full: 503, and nothing else is closed for it
+        if len(unpaired) >= limits.unpaired:
+            clients = {one.client for one in unpaired}
+            if len(mine) * len(clients) >= limits.unpaired:
+                return None  # it holds its fair part already: closing for it only churns
             victim = _oldest(_biggest_holder(unpaired)) or _oldest(unpaired)
             if victim is None:
                 return None

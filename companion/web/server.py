@@ -7,7 +7,8 @@ closed for room; unpaired ones share a bounded part, per client (an address, an 
 in all, and the oldest idle or slow one closes when a newcomer needs its place; unpaired event
 streams have their own cap (companion/web/policy.py's :func:`admit_connection` and
 :func:`admit_stream` decide; with no room a short JSON 503 with ``Retry-After`` and close,
-without a thread). It stops cleanly, ending its event streams. Each connection is served by
+without a thread, a second later, so a guest that reconnects at once cannot fill the listen
+backlog ahead of a phone). It stops cleanly, ending its event streams. Each connection is served by
 companion/web/http_handler.py; companion/web/service.py wires the server to the box.
 
 The timer is not for sale (issue #19): the web shares the process, the cores and the GIL with
@@ -30,6 +31,7 @@ import socket
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import ThreadingHTTPServer
@@ -56,6 +58,12 @@ ACCEPTS_PER_SECOND: Final = 200.0
 """New connections handled a second, at most (a page opens a handful)."""
 ACCEPT_BURST: Final = 50.0
 WEB_NICENESS: Final = 10
+REFUSAL_DELAY_SECONDS: Final = 1.0
+"""A connection there is no room for is answered 503 after this (its ``Retry-After``), not at
+once: a guest that reconnects the moment it is refused would otherwise fill the listen
+backlog, and a paired phone's new connection would wait behind it (issue #28)."""
+MAX_DELAYED_REFUSALS: Final = 256
+"""Refused connections held for their delay at once, at most (past it: answered at once)."""
 _BUSY_BODY: Final = b'{"error": "busy", "message": "too many connections; try again"}'
 BUSY_ANSWER: Final = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
                       b"Retry-After: 1\r\nConnection: close\r\nContent-Length: "
@@ -119,6 +127,7 @@ class WebServer(ThreadingHTTPServer):
         self.context = context
         self.limits = limits or ConnectionLimits(total=max_connections)
         self._connections: dict[int, Connection] = {}
+        self._refused: deque[tuple[float, socket.socket]] = deque()
         self._numbers = itertools.count(1)
         self._open_lock = threading.Lock()
         self._tokens = ACCEPT_BURST
@@ -259,7 +268,21 @@ class WebServer(ThreadingHTTPServer):
             self._connections.pop(id(request), None)
 
     def refuse(self, request: socket.socket) -> None:
-        """Too many connections: a short JSON 503 and close, without a thread."""
+        """Too many connections: a short JSON 503 and close, without a thread, after
+        :data:`REFUSAL_DELAY_SECONDS` (the acceptor answers it when it is due:
+        :meth:`service_actions`)."""
+        if len(self._refused) >= MAX_DELAYED_REFUSALS:
+            self._answer_refused(request)
+            return
+        self._refused.append((time.monotonic() + REFUSAL_DELAY_SECONDS, request))
+
+    def service_actions(self) -> None:
+        """Each turn of the acceptor's loop: answer the refused connections that are due."""
+        now = time.monotonic()
+        while self._refused and self._refused[0][0] <= now:
+            self._answer_refused(self._refused.popleft()[1])
+
+    def _answer_refused(self, request: socket.socket) -> None:
         with contextlib.suppress(OSError):
             request.settimeout(1.0)
             request.sendall(BUSY_ANSWER)
@@ -268,6 +291,8 @@ class WebServer(ThreadingHTTPServer):
     def stop(self) -> None:
         self.context.stopping.set()
         self.shutdown()
+        while self._refused:
+            self._answer_refused(self._refused.popleft()[1])
         self.server_close()
 
 

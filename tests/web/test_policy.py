@@ -324,11 +324,17 @@ def test_admission_serves_an_unpaired_client_within_its_share():
     assert admit_connection("10.0.0.9", False, held(7, "10.0.0.9"), LIMITS) == Admit()
 
 
-def test_admission_past_a_clients_share_closes_its_own_oldest_waiting_connection():
+def test_admission_past_a_clients_share_is_503_and_closes_nothing():
     mine = held(8, "10.0.0.9", kind="waiting")
-    assert admit_connection("10.0.0.9", False, mine, LIMITS) == Admit((0,))
-    busy = held(8, "10.0.0.9", kind="busy")
-    assert admit_connection("10.0.0.9", False, busy, LIMITS) is None  # nothing may go: 503
+    assert admit_connection("10.0.0.9", False, mine, LIMITS) is None
+
+
+def test_admission_a_guest_holding_its_fair_part_is_503_not_a_turn_taker():
+    guests = [*held(5, "10.0.0.1"), *held(5, "10.0.0.2", first=100),
+              *held(5, "10.0.0.3", first=200), *held(5, "10.0.0.4", first=300),
+              *held(4, "10.0.0.5", first=400)]
+    assert admit_connection("10.0.0.1", False, guests, LIMITS) is None  # 5 x 5 clients >= 24
+    assert admit_connection("10.0.0.5", False, guests, LIMITS) == Admit((0,))  # 4 x 5 < 24
 
 
 def test_admission_past_the_unpaired_share_closes_the_biggest_holders_oldest():
@@ -380,7 +386,7 @@ def test_admission_keeps_its_bounds_whatever_is_held(rows, newcomer):
     assert unpaired_after <= max(unpaired_before, LIMITS.unpaired)
     mine_after = len([one for one in kept if not one.trusted
                       and one.client == f"10.0.0.{newcomer}"]) + 1
-    assert mine_after <= LIMITS.per_client or not closed
+    assert mine_after <= LIMITS.per_client
 
 
 @pytest.mark.parametrize(("existing", "trusted", "verdict"), [
