@@ -64,7 +64,11 @@ def flood_main(port: int) -> int:
             _open(port, source, True, selector, counts)
         for _ in range(STREAMS_PER_GUEST):
             _open(port, source, False, selector, counts)
-    threading.Thread(target=lambda: (sys.stdin.read(), stop.set()), daemon=True).start()
+    def watch_stdin() -> None:
+        sys.stdin.read()
+        stop.set()
+
+    threading.Thread(target=watch_stdin, daemon=True).start()
     print("flooding", flush=True)
     seen: set[int] = set()
     next_dribble = time.monotonic() + DRIBBLE_SECONDS
@@ -84,7 +88,8 @@ def flood_main(port: int) -> int:
             selector.unregister(sock)
             sock.close()
             counts["closed_by_server"] += 1
-            _open(port, *key.data, selector, counts)
+            source, slow = key.data
+            _open(port, source, slow, selector, counts)
         if time.monotonic() >= next_dribble:
             next_dribble += DRIBBLE_SECONDS
             for key in list(selector.get_map().values()):
