@@ -22,11 +22,8 @@ What it promises (DESIGN.md rule 6):
   after a clean stop no game lives only in the ``-wal`` file.
 - A full disk does not stop a write: a ballast file (adapters/disk_reserve.py) is released and
   the write made again at once; :attr:`Journal.on_reserve` is true until the ballast is back.
-- A keyed line (issue #28, 3: the table page's ``Idempotency-Key``) is kept with its line and
-  its reply in ``line_keys``, in the same transaction as the rows the line wrote
-  (:meth:`Journal.together`, :meth:`Journal.keep_line`), so after a kill -9 either both are
-  there or neither; per holder (a pairing token's hash, or ``box``) the last
-  :data:`KEYS_PER_HOLDER` are kept, none older than :data:`KEY_HOURS` hours.
+- A keyed line's key is kept with the rows it wrote, in one transaction (:meth:`Journal.together`;
+  adapters/journal_keys.py has its rules, issue #28).
 - SQLite's and the OS's errors stay inside: a disk that refuses to open or write the journal
   raises :class:`~companion.adapters.journal_rows.JournalUnavailable` (a ``JournalError``,
   of the one error family), the library's error as its cause.
@@ -43,11 +40,11 @@ import logging
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from companion.adapters import journal_keys
 from companion.adapters.disk_reserve import RESERVE_BYTES, RESERVE_NAME, Reserve
 from companion.adapters.journal_rows import (
     JournalDamage,
@@ -75,23 +72,6 @@ __all__ = ["DAMAGE_ERRORS", "FILE_NAME", "SCHEMA_VERSION", "GameSummary", "Journ
 log = logging.getLogger(__name__)
 
 _Result = TypeVar("_Result")
-
-KEYS_PER_HOLDER = 1000
-"""Keyed lines kept per holder (a paired phone's token, or the box): its newest."""
-KEY_HOURS = 24
-"""Keyed lines older than this go (Stripe keeps its idempotency keys 24 hours)."""
-
-
-def hours_before(wall: str, hours: int) -> str | None:
-    """The ISO 8601 UTC text ``hours`` before ``wall`` (as the clock writes it), or None when
-    ``wall`` is not such a date."""
-    try:
-        instant = datetime.fromisoformat(wall)
-    except ValueError:
-        return None
-    if instant.tzinfo is None:
-        return None
-    return (instant.astimezone(UTC) - timedelta(hours=hours)).isoformat(timespec="seconds")
 
 @dataclass(frozen=True)
 class StoredGame:
@@ -210,8 +190,7 @@ class Journal:
     # Each write is one transaction (all or nothing), made through _with_reserve.
 
     def together(self, writes: Callable[[], _Result]) -> _Result:
-        """Run ``writes`` (calls of this journal's write methods) as one transaction: all of
-        them land, or none (issue #28, 3: a keyed line's rows and its key)."""
+        """Run ``writes`` (this journal's write methods) as one transaction: all, or none."""
         def write() -> _Result:
             self._grouped = True
             try:
@@ -223,25 +202,13 @@ class Journal:
 
     def keep_line(self, holder: str, key: str, line: str, reply: str | None,
                   wall: str) -> None:
-        """Keep a keyed line's key with its line and reply (call it inside :meth:`together`
-        with the line's own writes). The holder's last :data:`KEYS_PER_HOLDER` keys are kept,
-        none older than :data:`KEY_HOURS` hours; another holder's keys are never touched."""
-        statements: list[tuple[str, tuple[Any, ...]]] = [
-            ("INSERT OR REPLACE INTO line_keys (holder, key, line, reply, wall)"
-             " VALUES (?, ?, ?, ?, ?)", (holder, key, line, reply, wall)),
-            ("DELETE FROM line_keys WHERE holder = ? AND rowid NOT IN (SELECT rowid FROM"
-             " line_keys WHERE holder = ? ORDER BY rowid DESC LIMIT ?)",
-             (holder, holder, KEYS_PER_HOLDER))]
-        cutoff = hours_before(wall, KEY_HOURS)
-        if cutoff is not None:
-            statements.append(("DELETE FROM line_keys WHERE holder = ? AND wall < ?",
-                               (holder, cutoff)))
-        self._transaction(*statements)
+        """Keep a keyed line's key with its line and reply (inside :meth:`together`, with the
+        line's own writes): adapters/journal_keys.py."""
+        self._transaction(*journal_keys.keep(holder, key, line, reply, wall))
 
     def kept_line(self, holder: str, key: str) -> tuple[str, str | None] | None:
         """The line and reply kept for ``holder``'s ``key``, or None."""
-        row = self._one("SELECT line, reply FROM line_keys WHERE holder = ? AND key = ?",
-                        (holder, key))
+        row = self._one(journal_keys.LOOKUP, (holder, key))
         return None if row is None else (row[0], row[1])
 
     def begin_game(self, game: str, options: Mapping[str, str], seed: int, at: float,
@@ -407,14 +374,13 @@ class Journal:
         self._with_reserve(write)
 
     def _in_transaction(self) -> contextlib.AbstractContextManager[Any]:
-        """One write's transaction, or nothing inside :meth:`together` (its transaction)."""
-        return contextlib.nullcontext() if self._grouped else self._db
+        return contextlib.nullcontext() if self._grouped else self._db  # together's, if any
 
     def _with_reserve(self, write: Callable[[], _Result], *, restore: bool = True) -> _Result:
         """Run ``write``; if the disk is full, release the reserve and run it again at once.
         After a write that worked, put the reserve back when the disk has room again.
         A write the disk still refuses raises JournalUnavailable. Inside :meth:`together`
-        the whole group is what is run again, so a write there just runs."""
+        a write just runs (the group is what is run again)."""
         if self._grouped:
             return write()
         try:

@@ -51,6 +51,8 @@ log = logging.getLogger(__name__)
 
 BASE_HEADERS: Final = (("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
                        ("Referrer-Policy", "no-referrer"))
+STREAM_HEADERS: Final = (("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
+                         ("X-Accel-Buffering", "no"), ("Connection", "close"))
 
 
 class Served(Protocol):
@@ -205,25 +207,28 @@ class HttpHandler(BaseHTTPRequestHandler):
             self.wfile.write(answer.body)
 
     def stream(self, stream: Stream) -> None:
-        if not cast(Served, self.server).start_stream(self.connection, stream.stop):
-            stream.chunks.close()
-            self.write(error_answer("busy", "too many event streams from unpaired phones; "
-                                            "pair this phone, or try again"), close=True)
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("X-Accel-Buffering", "no")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        cast(Served, self.server).stream_flowing(self.connection)
-        self.close_connection = True
-        try:
-            for chunk in stream.chunks:
-                self.wfile.write(chunk)
-                self.wfile.flush()
-        except OSError:
-            return  # the client went away (or stopped reading: the write timed out)
-        finally:
-            stream.chunks.close()
+        write_stream(self, cast(Served, self.server), stream)
 
+
+def write_stream(handler: HttpHandler, server: Served, stream: Stream) -> None:
+    """An event stream on ``handler``'s connection, if the server has room for it (issue
+    #28: an unpaired client's streams have their own cap), else 503 ``busy``."""
+    if not server.start_stream(handler.connection, stream.stop):
+        stream.chunks.close()
+        handler.write(error_answer("busy", "too many event streams from unpaired phones; "
+                                           "pair this phone, or try again"), close=True)
+        return
+    handler.send_response(200)
+    for name, value in STREAM_HEADERS:
+        handler.send_header(name, value)
+    handler.end_headers()
+    server.stream_flowing(handler.connection)
+    handler.close_connection = True
+    try:
+        for chunk in stream.chunks:
+            handler.wfile.write(chunk)
+            handler.wfile.flush()
+    except OSError:
+        return  # the client went away (or stopped reading: the write timed out)
+    finally:
+        stream.chunks.close()

@@ -462,9 +462,9 @@ WALL = "2026-11-28T02:00:00+00:00"
 
 
 def test_journal_keeps_each_holders_last_keys_and_never_anothers(tmp_path, monkeypatch):
-    from companion.adapters import journal as journal_module
+    from companion.adapters import journal_keys
 
-    monkeypatch.setattr(journal_module, "KEYS_PER_HOLDER", 5)
+    monkeypatch.setattr(journal_keys, "KEYS_PER_HOLDER", 5)
     journal = Journal.in_directory(tmp_path)
     journal.keep_line("token:victim", "victim-key", "press next", "ok", WALL)
     for number in range(8):
