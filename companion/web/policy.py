@@ -262,7 +262,8 @@ class Refusal:
     discard: int = 0
 
 
-UNPAIRED_MESSAGE: Final = ("pair this phone first: ask the box for a code (the page's "
+UNPAIRED_MESSAGE: Final = ("pair this phone first: someone at the box opens pairing (Menu, "
+                           "Table page, Pair a phone), then ask for the code (the page's "
                            "\"Show a code on the box\") and type the digits it shows")
 
 

@@ -27,7 +27,7 @@ function renderState() {
   const pending = !locked && pairing.codeUntil > now;
   $("#pair-start").disabled = locked;
   $("#pair-send").disabled = locked;
-  $("#pair-start").textContent = pending ? "Show a new code on the box" : "Show a code on the box";
+  $("#pair-start").textContent = "Show a code on the box";  // one code a window: asking again keeps it
   const state = $("#pair-state");
   if (locked) {
     state.textContent = `Too many wrong codes: pairing is locked for ${minutes(pairing.lockedUntil - now)}.`;
