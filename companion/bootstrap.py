@@ -49,9 +49,10 @@ class Hardware:
     buzzer: Any
     buttons: Any = None
     led: Any = None
+    shutdown: Any = None  # the shutdown button when the companion watches it
 
     def close(self) -> None:
-        for device in (self.buttons, self.led, self.buzzer):
+        for device in (self.buttons, self.led, self.shutdown, self.buzzer):
             if device is not None:
                 device.close()
         if self.pin_factory is not None:
@@ -125,10 +126,15 @@ def owner_route_guide(config: Config) -> Any:
         raise ConfigError(f"flight_plan.guide: {error}") from None
 
 
+JournalOpener = Callable[[Path], Journal]
+
+
 def build_controller(config: Config, hardware: Hardware, *, clock: Clock, state_dir: Path,
-                     rng: random.Random, simulated: bool = False) -> Controller:
-    """The controller over ``hardware``, its journal in ``state_dir``."""
-    journal = Journal.open_or_in_memory(state_dir)
+                     rng: random.Random, simulated: bool = False,
+                     journal_opener: JournalOpener = Journal.open_or_in_memory) -> Controller:
+    """The controller over ``hardware``, its journal in ``state_dir`` (opened by
+    ``journal_opener``: the bench's modelled SD card and the tests' held write replace it)."""
+    journal = journal_opener(state_dir)
     games = playable_games(owner_route_guide(config))
     from companion.adapters.settings import SettingsFile
 
@@ -137,7 +143,8 @@ def build_controller(config: Config, hardware: Hardware, *, clock: Clock, state_
     controller = Controller(App(games), journal, clock, hardware.display, hardware.buzzer,
                             rng=rng, scorers=scorers(), timing=timing_from(config),
                             simulated=simulated, led=hardware.led,
-                            settings=SettingsFile(state_dir), idle=idle)
+                            settings=SettingsFile(state_dir), idle=idle,
+                            sounder=config["buzzer"]["sounder"])
     preview = getattr(hardware.display, "preview", None)
     if preview is not None:
         # The terminal simulator shows each tune by name (and rings the bell for the alarm).
@@ -265,7 +272,8 @@ def build_box(config: Config, *, backend: str, clock: Clock, state_dir: Path,
               rng: random.Random, drive: Drive = "loop", simulated: bool = False,
               out: TextIO | None = None, serial: bool = False, web: WebAddress | None = None,
               interactive: bool = False, notifier: Notifier | None = None,
-              instrument: Callable[[Hardware], None] | None = None) -> Box:
+              instrument: Callable[[Hardware], None] | None = None,
+              journal_opener: JournalOpener = Journal.open_or_in_memory) -> Box:
     """The whole box on ``backend`` (``pi`` or ``fake``).
 
     ``drive="loop"``: button edges go to an event loop (``out`` gets its ``ready`` line);
@@ -275,7 +283,8 @@ def build_box(config: Config, *, backend: str, clock: Clock, state_dir: Path,
     path); ``web`` serves the table page (UsageError if it cannot listen); ``interactive``
     draws the display in the terminal on ``out`` and takes keys as buttons.
     ``instrument(hardware)`` may wrap parts (record tones, time frames) before the
-    controller is built over them."""
+    controller is built over them; ``journal_opener`` opens the journal in ``state_dir``
+    (the bench and the tests put a modelled card or a held write under it)."""
     relay = EdgeRelay()
     preview_out = out if interactive else None
     footer = ""
@@ -288,7 +297,7 @@ def build_box(config: Config, *, backend: str, clock: Clock, state_dir: Path,
     if instrument is not None:
         instrument(hardware)
     controller = build_controller(config, hardware, clock=clock, state_dir=state_dir, rng=rng,
-                                  simulated=simulated)
+                                  simulated=simulated, journal_opener=journal_opener)
     if drive == "inline":
         relay.target = controller.edge
         return Box(hardware, controller, None)
@@ -305,8 +314,16 @@ def build_box(config: Config, *, backend: str, clock: Clock, state_dir: Path,
     from companion.adapters.power import power_off
 
     # The menu's "Power off": systemctl poweroff on a Pi, a clean stop on the fake backend.
-    controller.power_off_listeners.append(
-        partial(power_off, pi=backend == "pi", stop=loop.stop, out=loop.out))
+    switch_off = partial(power_off, pi=backend == "pi", stop=loop.stop, out=loop.out)
+    controller.power_off_listeners.append(switch_off)
+    shutdown = config["shutdown"]
+    if shutdown["handler"] == "companion" and shutdown["pin"]:
+        # No gpio-shutdown overlay (the Debian card): the same path as the menu's, held.
+        from companion.adapters.gpio import ShutdownButton
+
+        box.hardware.shutdown = ShutdownButton(
+            shutdown["pin"], pin_factory=box.hardware.pin_factory,
+            hold_s=shutdown["hold_ms"] / 1000, on_held=switch_off)
     if interactive:
         from companion.adapters.terminal import Keyboard
 

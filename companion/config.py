@@ -26,6 +26,8 @@ SYSTEM_CONFIG = Path("/etc/companion/companion.toml")
 
 CHOICES: dict[str, tuple[Any, ...]] = {
     "buzzer.kind": ("passive", "active"),
+    "buzzer.sounder": ("piezo", "magnetic", "speaker"),
+    "shutdown.handler": ("overlay", "companion"),
     "display.rotate": (0, 1, 2, 3),
     "display.interface": ("i2c", "spi"),
 }

@@ -76,6 +76,8 @@ from install_files import (
     remove_serial_console,
     restore_serial_console,
     serial_url,
+    shutdown_by_companion,
+    spi_cs_pin,
     wants_uart,
 )
 
@@ -244,11 +246,16 @@ def link_command(inst: Installer, options: Options) -> None:
 
 def merge_config_txt(inst: Installer, options: Options) -> None:
     """The companion block: I2C and the shutdown button always; the board-aware UART lines
-    only when the serial line is an on-board UART or --free-serial was given (now or before)."""
+    only when the serial line is an on-board UART or --free-serial was given (now or before);
+    SPI0 with its chip select on display.spi_cs_pin only for an SPI display."""
     config_txt = inst.boot_file("config.txt")
     body = _source_text(inst, "firmware_config/config.txt.fragment")
     config = inst.path(CONFIG_PATH)
     config_text = config.read_text(encoding="utf-8") if config.exists() else None
+    if shutdown_by_companion(config_text):  # the companion watches the button itself
+        body = "\n".join(line for line in body.splitlines()
+                         if not line.startswith("dtoverlay=gpio-shutdown")) + "\n"
+        inst.say("  (no gpio-shutdown overlay: shutdown.handler = 'companion')")
     free = options.free_serial or bool(inst.read_state().get("free_serial"))
     if wants_uart(config_text, free):
         body = body.rstrip() + "\n" + _source_text(inst, "firmware_config/uart.fragment")
@@ -256,6 +263,11 @@ def merge_config_txt(inst: Installer, options: Options) -> None:
     else:
         inst.say(f"  (no UART lines: serial.url is {serial_url(config_text)!r}; an on-board "
                  "serial URL or --free-serial adds them)")
+    cs_pin = spi_cs_pin(config_text, _source_text(inst, "companion/default_config.toml"))
+    if cs_pin is not None:
+        spi = _source_text(inst, "firmware_config/spi.fragment").replace("{cs_pin}", str(cs_pin))
+        body = body.rstrip() + "\n" + spi
+        inst.say(f"  (SPI0 for the display: /dev/spidev0.0, chip select on GPIO{cs_pin})")
     target = inst.path(config_txt)
     old = target.read_text(encoding="utf-8") if target.exists() else ""
     inst.warnings += [f"{config_txt}: {w}" for w in conflicts(old)]

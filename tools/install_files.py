@@ -30,8 +30,9 @@ from typing import Any, TextIO
 
 SOURCE = Path(__file__).resolve().parent.parent
 
-APT_PACKAGES = ("python3-venv", "python3-pip", "python3-lgpio", "python3-dev", "i2c-tools")
-GROUPS = ("gpio", "i2c", "dialout")
+APT_PACKAGES = ("python3-venv", "python3-pip", "python3-lgpio", "python3-spidev", "python3-dev",
+                "i2c-tools")
+GROUPS = ("gpio", "i2c", "spi", "dialout")
 PREFIX = "/opt/companion"
 VENV = f"{PREFIX}/venv"
 UNIT_NAME = "companion.service"
@@ -62,6 +63,30 @@ def serial_url(config_text: str | None) -> str:
     except (tomllib.TOMLDecodeError, AttributeError):
         return "none"
     return url if isinstance(url, str) else "none"
+
+
+def spi_cs_pin(config_text: str | None, defaults_text: str) -> int | None:
+    """The chip-select GPIO when the config's display is on SPI (display.interface = "spi"),
+    else None. An SPI display without display.spi_cs_pin takes the packaged default's."""
+    try:
+        display = tomllib.loads(config_text or "").get("display", {})
+        default = tomllib.loads(defaults_text)["display"]["spi_cs_pin"]
+    except (tomllib.TOMLDecodeError, AttributeError, KeyError):
+        return None
+    if not isinstance(display, dict) or display.get("interface") != "spi":
+        return None
+    pin = display.get("spi_cs_pin", default)
+    return pin if isinstance(pin, int) and not isinstance(pin, bool) and pin > 1 else None
+
+
+def shutdown_by_companion(config_text: str | None) -> bool:
+    """Whether the config has the companion watch the shutdown button itself
+    (shutdown.handler = "companion"): then config.txt gets no gpio-shutdown overlay."""
+    try:
+        shutdown = tomllib.loads(config_text or "").get("shutdown", {})
+    except (tomllib.TOMLDecodeError, AttributeError):
+        return False
+    return isinstance(shutdown, dict) and shutdown.get("handler") == "companion"
 
 
 def wants_uart(config_text: str | None, free_serial: bool) -> bool:

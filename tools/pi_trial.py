@@ -24,8 +24,14 @@ What it does, in order (each step prints what it downloads and how long it took)
 6. doctor   `companion doctor`.
 7. game     a whole Now Boarding game through `companion simulate` (tools/now_boarding_script.py
             writes the script inside the root with the installed package): every reply `ok`.
-8. bench    `companion bench --short --json`; the figures are printed (emulated arm64: slower
-            than a Pi 4, comparable order to a Zero 2 W; qemu inflates RSS).
+8. idle     waits for the machine's load average to fall (at most --idle-wait seconds) or
+            says it could not; the load is kept with the figures (tools/pi_trial_figures.py).
+9. bench    `companion bench --short --json`, three times (--repeats); the median of each
+            figure is reported, with the load before and after each run, and set beside the
+            targets for emulation (emulated arm64: slower than a Pi 4, comparable order to a
+            Zero 2 W; qemu inflates RSS).
+10. imports `python -X importtime` of `companion run` (as a Pi starts it) inside the root,
+            printed whole: where start-up goes under emulation, module by module.
 Then a summary table (step, result, seconds); exit 1 if any step failed, 2 for bad usage.
 
 Promises: standard library only; no shell; never writes the checkout; deletes a root only when
@@ -58,6 +64,13 @@ from debian_root import (
     remove_root,
     run_proot,
     run_proot_captured,
+)
+from pi_trial_figures import (
+    IDLE_LOAD,
+    emulation_verdict,
+    load_average,
+    median_report,
+    wait_for_idle,
 )
 
 CHECKOUT = Path(__file__).resolve().parent.parent
@@ -108,6 +121,9 @@ class Trial:
     rows: list[tuple[str, str, float]] = field(default_factory=list)
     figures: dict[str, Any] = field(default_factory=dict)
     root: Path = Path()
+    repeats: int = 3
+    idle_load: float = IDLE_LOAD
+    idle_wait: float = 900.0
 
     @property
     def work(self) -> Path:
@@ -248,10 +264,33 @@ def step_game(trial: Trial) -> None:
     trial.figures["game_flights"] = lines.count("wait 60")
 
 
+def step_idle(trial: Trial) -> None:
+    trial.figures["load_before_bench"] = wait_for_idle(
+        idle_load=trial.idle_load, patience=trial.idle_wait, say=trial.say)
+
+
 def step_bench(trial: Trial) -> None:
-    report = json.loads(trial.inside([COMPANION, "bench", "--short", "--json"], timeout=1800))
-    trial.figures["bench"] = report
-    trial.figures["bench_note"] = EMULATED
+    reports, loads = [], []
+    for run in range(1, trial.repeats + 1):
+        before = load_average()
+        report = json.loads(trial.inside([COMPANION, "bench", "--short", "--json"],
+                                         timeout=1800))
+        loads.append({"run": run, "load_before": round(before, 2),
+                      "load_after": round(load_average(), 2)})
+        trial.say(f"bench run {run}/{trial.repeats}: load {loads[-1]['load_before']} -> "
+                  f"{loads[-1]['load_after']}")
+        reports.append(report)
+    trial.figures["bench_runs"] = reports
+    trial.figures["bench_load"] = loads
+    trial.figures["bench"] = median_report(reports)
+    trial.figures["bench_note"] = f"{EMULATED}; medians of {len(reports)} short runs"
+
+
+def step_imports(trial: Trial) -> None:
+    report = trial.inside([VENV_PYTHON, "-c", "from companion.bench.startup import "
+                           "print_import_times; print_import_times()"], timeout=1800)
+    trial.say(report.rstrip())
+    trial.figures["run_import_times"] = report
 
 
 STEPS: tuple[tuple[str, Callable[[Trial], None]], ...] = (
@@ -262,7 +301,9 @@ STEPS: tuple[tuple[str, Callable[[Trial], None]], ...] = (
     ("tools/install.py", step_install),
     ("companion doctor", step_doctor),
     ("whole Now Boarding game", step_game),
-    ("bench --short --json", step_bench),
+    ("wait for an idle machine", step_idle),
+    ("bench --short --json x3", step_bench),
+    ("import times of run", step_imports),
 )
 
 
@@ -294,11 +335,34 @@ def summary(trial: Trial) -> str:
     lines.append(f"{'total':<38}{sum(r[2] for r in trial.rows):>9.1f}")
     bench = trial.figures.get("bench")
     if isinstance(bench, dict):
-        lines.append(f"\nbench --short ({EMULATED}):")
+        lines.append(f"\nbench --short ({trial.figures.get('bench_note', EMULATED)}):")
+        idle = trial.figures.get("load_before_bench")
+        if isinstance(idle, dict):
+            lines.append(f"  load before: {json.dumps(idle)}")
+        for load in trial.figures.get("bench_load", []):
+            lines.append(f"  load during run {load['run']}: {load['load_before']} -> "
+                         f"{load['load_after']}")
         for key, value in bench.items():
-            if key != "machine":
+            if key not in ("machine", "startup_heaviest_imports"):
                 lines.append(f"  {key}: {json.dumps(value)}")
+        lines.append("\ntargets under emulation (medians):")
+        lines += [f"  {what:<46}{json.dumps(value):>10}  {verdict}"
+                  for what, value, verdict in emulation_verdict(bench)]
+    imports = trial.figures.get("run_import_times")
+    if isinstance(imports, str):
+        lines.append("\nslowest imports of run (cumulative us), inside the root:")
+        lines += [f"  {line.strip()}" for line in slowest_imports(imports)]
     return "\n".join(lines)
+
+
+def slowest_imports(report: str, count: int = 12) -> list[str]:
+    """The ``count`` lines of an ``-X importtime`` report with the most cumulative time."""
+    rows = []
+    for line in report.splitlines():
+        parts = line.removeprefix("import time:").split("|")
+        if len(parts) == 3 and parts[1].strip().isdigit():
+            rows.append((int(parts[1]), line))
+    return [line for _, line in sorted(rows, reverse=True)[:count]]
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
@@ -306,11 +370,20 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
                                                  "13 (trixie): install, doctor, a game, bench.")
     parser.add_argument("--json", type=Path, metavar="FILE",
                         help="also write the step times and the figures to FILE")
+    parser.add_argument("--repeats", type=int, default=3, metavar="N",
+                        help="short bench runs whose medians are reported (default 3)")
+    parser.add_argument("--idle-load", type=float, default=IDLE_LOAD, metavar="LOAD",
+                        help=f"load average that counts as idle (default {IDLE_LOAD})")
+    parser.add_argument("--idle-wait", type=float, default=900.0, metavar="SECONDS",
+                        help="how long to wait for it before measuring anyway (default 900)")
     args = parser.parse_args(argv)
+    if args.repeats < 1:
+        parser.error("--repeats must be at least 1")
     if os.geteuid() != 0:
         parser.error("run it as root (debootstrap; the root's files are root's): "
                      "sudo tools/pi-trial")
-    trial = Trial(cache=cache_dir(), out=out)
+    trial = Trial(cache=cache_dir(), out=out, repeats=args.repeats, idle_load=args.idle_load,
+                  idle_wait=args.idle_wait)
     trial.say(f"tools/pi-trial: cache {trial.cache} (outside the checkout). Downloads: "
               "Debian packages from the Debian mirror, and PyPI for the venv; nothing else.")
     status = run_trial(trial)

@@ -426,13 +426,14 @@ def _uart(pic: Picture, pinmap: Mapping[str, Any], top: float) -> float:
     return y1 + 20
 
 
-PANEL_MM = {"ssd1309": (57.0, 29.5, 70.0, 43.0), "sh1106": (31.4, 16.7, 35.4, 33.5),
+PANEL_MM = {"ssd1309-spi": (57.0, 29.5, 70.0, 43.0), "ssd1309": (57.0, 29.5, 70.0, 43.0),
+            "sh1106": (31.4, 16.7, 35.4, 33.5),
             "ssd1306": (23.7, 12.9, 27.0, 27.0)}  # viewing area and module board (typical)
 
 
 def _display(pic: Picture, pinmap: Mapping[str, Any], top: float, panel_id: str) -> float:
     panel = dict(wd.panels(pinmap))[panel_id]
-    part = dict(wd.parts(pinmap))["oled"]
+    part = dict(wd.parts_for(pinmap, panel_id))["oled"]
     by_terminal = {str(w["terminal"]): w for w in part["wires"]}
     local = {str(k): str(v) for k, v in panel.get("local", {}).items()}
     unknown = set(local) - {"RES", "DC", "CS"}
@@ -472,7 +473,8 @@ def _display(pic: Picture, pinmap: Mapping[str, Any], top: float, panel_id: str)
     for terminal in wired:  # the leftmost lead lowest, so no two leads cross
         wire = by_terminal[terminal]
         joint = pic.joint(f"oled:{terminal}", "plug", (xs[terminal], y_pad + 30),
-                          f"OLED {terminal}: plug on the lead for {_pin_words(wire['pin'])}")
+                          f"OLED {terminal}: plug on a lead left whole (female at both ends) "
+                          f"for {_pin_words(wire['pin'])}")
         rank = len(wired) - 1 - wired.index(terminal)
         pic.lead("oled", wire, joint, plug_y=y_pad + 80 + PLUG_GAP * rank)
     return y_pad + 80 + PLUG_GAP * len(wired)
@@ -525,6 +527,7 @@ class StepSpec:
     parts: tuple[str, ...]
     draw: Callable[[Picture, Mapping[str, Any], float], float]
     buzzer: str = ""  # "direct" or "npn": the buzzer choice this step belongs to
+    panel: str = ""   # the panel a display step is for
 
 
 def steps(pinmap: Mapping[str, Any]) -> list[StepSpec]:
@@ -544,7 +547,7 @@ def steps(pinmap: Mapping[str, Any]) -> list[StepSpec]:
                  panel_id: str = panel_id) -> float:
             return _display(pic, data, top, panel_id)
         made.append(StepSpec(f"display-{panel_id}", f"the display: {panel['title']}",
-                             ("oled",), draw))
+                             ("oled",), draw, panel=panel_id))
     return made
 
 
@@ -562,7 +565,7 @@ def picture(pinmap: Mapping[str, Any], spec: StepSpec) -> Picture:
     errors = wd.validate(pinmap)
     if errors:
         raise wd.PinmapError("; ".join(errors))
-    table = dict(wd.parts(pinmap))
+    table = dict(wd.parts_for(pinmap, spec.panel) if spec.panel else wd.parts(pinmap))
     pic = Picture(spec.name, f"Solder step: {spec.title}", spec.parts)
     pic.text(20, 30, pic.title, size=16, weight="bold", fill="#000000")
     y = 52.0
@@ -587,11 +590,18 @@ def picture(pinmap: Mapping[str, Any], spec: StepSpec) -> Picture:
         for line in lines:
             pic.text(20, y, line, fill="#000000", group=f"says:{joint.key}")
             y += wd.LINE
+    leads = sorted((run for run in pic.runs if run.kind == "lead"), key=lambda r: r.pin)
+    ends = {joint.key: joint.kind for joint in pic.joints}
+    soldered = [run.pin for run in leads if ends[next(iter(run.joints))] == "solder"]
     plugs = ", ".join(f"{run.pin} ({str(table[run.part]['name']).split(' (')[0]} "
-                      f"{run.terminal})" for run in sorted(pic.runs, key=lambda r: r.pin)
-                      if run.kind == "lead")
-    for line in wd.wrap(f"Then push each lead's plug onto its header pin: {plugs}.",
-                        WIDTH - 40):
+                      f"{run.terminal})" for run in leads)
+    care = ("Before each soldered lead: thread a 15 mm piece of heat-shrink onto it (it cannot "
+            "go on after the joint), solder, slide it over the joint and shrink it. " if soldered
+            else "")
+    words = (f"{care}Label each lead with its header pin as soon as it is on its part (a tape "
+             f"flag: {', '.join(str(run.pin) for run in leads)}): the ribbon's colours are not "
+             f"the picture's. At the end (step 9), push each plug onto its pin: {plugs}.")
+    for line in wd.wrap(words, WIDTH - 40):
         pic.text(20, y + 4, line, fill="#444444", group="plugs")
         y += wd.LINE
     pic.height = int(y + 14)
@@ -760,6 +770,59 @@ def pictures(pinmap: Mapping[str, Any]) -> dict[str, Picture]:
     return {f"{spec.name}.svg": picture(pinmap, spec) for spec in steps(pinmap)}
 
 
+# -- the leads to keep whole: hardware/README.md's step 1, written from the pictures ----------
+
+README = ROOT / "hardware" / "README.md"
+LEADS_BEGIN = "<!-- leads: written by tools/solder_steps.py from the pin map; do not edit -->"
+LEADS_END = "<!-- leads: end -->"
+
+
+def lead_ends(pic: Picture) -> tuple[list[int], list[int]]:
+    """A picture's leads by what happens at the part's end: (whole: a plug pushed on there,
+    so the lead keeps both its female ends; half: a bare end soldered), as header pins."""
+    kinds = {joint.key: joint.kind for joint in pic.joints}
+    whole, half = [], []
+    for run in sorted((r for r in pic.runs if r.kind == "lead"), key=lambda r: r.pin):
+        (start,) = run.joints
+        (whole if kinds[start] == "plug" else half).append(run.pin)
+    return whole, half
+
+
+def lead_plan(pinmap: Mapping[str, Any]) -> str:
+    """The Markdown of step 1 (indented into its list item): how many leads to keep whole
+    before anything is cut, and each step's leads, whole or half, by header pin (which is also
+    each lead's label)."""
+    specs = steps(pinmap)
+    pics = {spec.name: picture(pinmap, spec) for spec in specs}
+    ends = {name: lead_ends(pic) for name, pic in pics.items()}
+    display = max(len(ends[s.name][0]) for s in specs if s.panel)
+    others = sum(len(ends[s.name][0]) for s in specs if not s.panel)
+    half = (sum(len(ends[s.name][1]) for s in specs if s.buzzer != "direct" and not s.panel)
+            + max(len(ends[s.name][1]) for s in specs if s.panel))
+    spi = next(s for s in specs if s.panel and len(ends[s.name][0]) == display)
+    rows = ["| picture | for | keep whole (plug at both ends): pins | half (bare end "
+            "soldered): pins |", "|---|---|---|---|"]
+    for spec in specs:
+        whole, cut = ends[spec.name]
+        rows.append(f"| `solder/{spec.name}.svg` | {spec.title} | "
+                    f"{', '.join(map(str, whole)) or '-'} | {', '.join(map(str, cut)) or '-'} |")
+    words = (f"**Before you cut anything, peel {display + others} leads off the ribbon and keep "
+             f"them whole** (female at both ends): {display} for the display (the most any panel "
+             f"takes: {dict(wd.panels(pinmap))[spi.panel]['title']}) and {others} for the serial "
+             f"line. Then cut the rest of the ribbon in half: a build solders at most {half} half "
+             "leads. Every lead is labelled with its header pin as soon as its part end is done.")
+    body = ["", *wd.wrap_markdown(words, 93), "", *rows, "", LEADS_END]
+    return "\n".join([LEADS_BEGIN, *(f"   {line}" if line else "" for line in body)])
+
+
+def readme_with_leads(readme: str, plan: str) -> str:
+    """`readme` with its leads block replaced by `plan` (ValueError if it has no block)."""
+    start, end = readme.find(LEADS_BEGIN), readme.find(LEADS_END)
+    if start < 0 or end < start:
+        raise ValueError(f"{README.name} has no {LEADS_BEGIN!r} ... {LEADS_END!r} block")
+    return readme[:start] + plan + readme[end + len(LEADS_END):]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: write (or with --check, compare and check) the step pictures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -778,6 +841,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     status = 0
     if not args.check:
         args.out_dir.mkdir(parents=True, exist_ok=True)
+    if args.pinmap == wd.DEFAULT_PINMAP:  # step 1 of the project's own README
+        current = README.read_text(encoding="utf-8")
+        wanted = readme_with_leads(current, lead_plan(wd.load_pinmap(args.pinmap)))
+        if wanted != current and args.check:
+            print(f"solder_steps: {README}'s leads block is out of date; run python3 "
+                  "tools/solder_steps.py", file=sys.stderr)
+            status = 1
+        elif wanted != current:
+            README.write_text(wanted, encoding="utf-8")
+            print(f"wrote {README} (its leads block)")
     for name, pic in found.items():
         for problem in problems(pic):
             print(f"solder_steps: {name}: {problem}", file=sys.stderr)

@@ -22,10 +22,12 @@ Usage: python3 tools/wiring_diagram.py [--pinmap FILE] [--out-dir DIR] [--check]
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +38,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PINMAP = ROOT / "hardware" / "pinmap.toml"
 DEFAULT_OUT_DIR = ROOT / "hardware"
+# The display's wires per panel as Python, for companion doctor's advice (the doctor runs where
+# hardware/ is not installed): generated here, checked by --check like the drawings.
+DOCTOR_WIRING = ROOT / "companion" / "doctor" / "wiring.py"
 
 # The 40-pin header of every Raspberry Pi since the B+ (Zero, 2, 3, 4, 5): physical pin ->
 # (label, BCM number or None). Pins 27/28 are the HAT ID EEPROM bus; leave them alone.
@@ -175,12 +180,44 @@ def panels(pinmap: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
     return list(table.items())
 
 
+def parts_for(pinmap: Mapping[str, Any], panel_id: str) -> list[tuple[str, Mapping[str, Any]]]:
+    """The parts of one build: the panel's own `wires` (an SPI panel) replace the OLED's I2C
+    wires, with the panel's `name`, `note` and `config` where it gives them."""
+    panel = dict(panels(pinmap))[panel_id]
+    if "wires" not in panel:
+        return parts(pinmap)
+    built: list[tuple[str, Mapping[str, Any]]] = []
+    for part_id, part in parts(pinmap):
+        own = {key: panel[key] for key in ("name", "note", "config", "wires") if key in panel}
+        built.append((part_id, {**part, **own} if part_id == "oled" else part))
+    return built
+
+
 def validate(pinmap: Mapping[str, Any]) -> list[str]:
-    """Every disagreement between the pin map and the header, as messages (empty: all good)."""
+    """Every disagreement between the pin map and the header, as messages (empty: all good).
+    Each panel's build is checked on its own (an SPI panel brings its own wires)."""
+    errors: list[str] = []
+    for panel_id, _ in panels(pinmap):
+        errors += [e for e in _validate_build(parts_for(pinmap, panel_id), panel_id)
+                   if e not in errors]
+    for panel_id, panel in panels(pinmap):
+        order = panel.get("order")
+        oled = {w["terminal"] for w in dict(parts_for(pinmap, panel_id)).get("oled", {})
+                .get("wires", [])}
+        if not isinstance(order, list) or not oled <= set(order):
+            errors.append(f"panels.{panel_id}: order must name every OLED wire {sorted(oled)}")
+        extra = set(order or []) - oled - set(panel.get("local", {}))
+        if extra:
+            errors.append(f"panels.{panel_id}: terminals {sorted(extra)} have no wire and no "
+                          "`local` text")
+    return errors
+
+
+def _validate_build(built: Sequence[tuple[str, Mapping[str, Any]]], panel_id: str) -> list[str]:
     errors: list[str] = []
     gpio_owner: dict[int, str] = {}
     pin_owner: dict[int, str] = {}
-    for part_id, part in parts(pinmap):
+    for part_id, part in built:
         wires = part.get("wires")
         if not isinstance(wires, list) or not wires:
             errors.append(f"parts.{part_id}: no wires")
@@ -210,16 +247,9 @@ def validate(pinmap: Mapping[str, Any]) -> list[str]:
             else:
                 other = gpio_owner.setdefault(bcm, part_id)
                 if other != part_id:
-                    errors.append(f"{where}: GPIO{bcm} is already used by parts.{other}")
-    for panel_id, panel in panels(pinmap):
-        order = panel.get("order")
-        oled = {w["terminal"] for w in dict(parts(pinmap)).get("oled", {}).get("wires", [])}
-        if not isinstance(order, list) or not oled <= set(order):
-            errors.append(f"panels.{panel_id}: order must name every OLED wire {sorted(oled)}")
-        extra = set(order or []) - oled - set(panel.get("local", {}))
-        if extra:
-            errors.append(f"panels.{panel_id}: terminals {sorted(extra)} have no wire and no "
-                          "`local` text")
+                    errors.append(f"{where}: GPIO{bcm} is already used by parts.{other}"
+                                  + (f" (with panels.{panel_id})" if part_id == "oled" or
+                                     other == "oled" else ""))
     return errors
 
 
@@ -239,6 +269,11 @@ def wrap(text: str, width: float, size: int = 11, weight: str = "normal") -> lis
     if line:
         lines.append(line)
     return lines or [""]
+
+
+def wrap_markdown(text: str, width: int = 96) -> list[str]:
+    """`text` broken at spaces into Markdown source lines of at most `width` characters."""
+    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
 
 
 def _pin_xy(pin: int) -> tuple[int, int]:
@@ -275,21 +310,22 @@ def layout(pinmap: Mapping[str, Any], panel_id: str) -> Layout:
         raise PinmapError("; ".join(errors))
     panel = dict(panels(pinmap))[panel_id]
     out = Layout(title=str(panel["title"]), width=WIDTH)
+    built = parts_for(pinmap, panel_id)
     used: dict[int, str] = {}
-    for part_id, part in parts(pinmap):
+    for part_id, part in built:
         for wire in part["wires"]:
             used[wire["pin"]] = part_id
     _draw_header(out, used)
 
     sides: dict[str, list[tuple[str, Mapping[str, Any]]]] = {"left": [], "right": []}
-    for part_id, part in parts(pinmap):
+    for part_id, part in built:
         sides["left" if part["wires"][0]["pin"] % 2 else "right"].append((part_id, part))
     bottom = TOP + 20 * ROW
     for side, members in sides.items():
         members.sort(key=lambda item: min(w["pin"] for w in item[1]["wires"]))
         bottom = max(bottom, _draw_side(out, side, members, panel))
 
-    y = _draw_table(out, pinmap, bottom + 44)
+    y = _draw_table(out, built, bottom + 44)
     out.height = int(y + 24)
     _draw_title(out, panel)
     return out
@@ -385,13 +421,13 @@ def _draw_side(out: Layout, side: str, members: Sequence[tuple[str, Mapping[str,
 COLUMNS = ((BOX_LEFT_X, 210), (BOX_LEFT_X + 222, 330), (BOX_LEFT_X + 566, 394))
 
 
-def _draw_table(out: Layout, pinmap: Mapping[str, Any], y: float) -> float:
+def _draw_table(out: Layout, built: Sequence[tuple[str, Mapping[str, Any]]], y: float) -> float:
     """The table under the picture: each part, its wires in words, its note (wrapped)."""
     for (x, _), head in zip(COLUMNS, ("Part", "Wires (terminal: header pin)", "Note"),
                             strict=True):
         out.texts.append(Text(x, y, head, size=12, weight="bold"))
     y += 6
-    for part_id, part in parts(pinmap):
+    for part_id, part in built:
         wires = ", ".join(
             f"{w['terminal']}: pin {w['pin']} " + (f"GPIO{w['bcm']}" if "bcm" in w else
                                                   HEADER[w["pin"]][0])
@@ -411,13 +447,47 @@ def _draw_table(out: Layout, pinmap: Mapping[str, Any], y: float) -> float:
     return y
 
 
+def setting_words(panel: Mapping[str, Any]) -> str:
+    """The config lines a panel needs, as the diagrams and steps print them."""
+    words = f"display.driver = \"{panel['driver']}\""
+    if panel.get("interface", "i2c") != "i2c":
+        words += f", display.interface = \"{panel['interface']}\""
+    return words
+
+
+def doctor_wiring(pinmap: Mapping[str, Any]) -> str:
+    """companion/doctor/wiring.py: each panel's driver, interface and display wires."""
+    lines = ['"""The display\'s wires for each panel the box is built for, for companion doctor\'s',
+             "advice (the doctor runs where hardware/ is not installed).", "",
+             "Generated by tools/wiring_diagram.py from hardware/pinmap.toml: do not edit. Run",
+             'python3 tools/wiring_diagram.py after changing the pin map (--check says when this',
+             'file is stale)."""', "", "from typing import NamedTuple", "", "",
+             "class PanelWiring(NamedTuple):",
+             '    """One panel: its luma driver and interface, and (terminal, header pin, pin',
+             '    label) for each wire from the module to the header."""', "",
+             "    title: str", "    driver: str", "    interface: str",
+             "    wires: tuple[tuple[str, int, str], ...]", "", "",
+             "PANELS: dict[str, PanelWiring] = {"]
+    for panel_id, panel in panels(pinmap):
+        oled = dict(parts_for(pinmap, panel_id))["oled"]
+        lines.append(f"    {json.dumps(panel_id)}: PanelWiring(")
+        said = (str(panel["title"]), str(panel["driver"]), str(panel.get("interface", "i2c")))
+        lines.append(f"        {', '.join(json.dumps(word) for word in said)}, (")
+        for wire in oled["wires"]:
+            lines.append(f"            ({json.dumps(str(wire['terminal']))}, {int(wire['pin'])}, "
+                         f"{json.dumps(HEADER[int(wire['pin'])][0])}),")
+        lines.append("        )),")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 def _draw_title(out: Layout, panel: Mapping[str, Any]) -> None:
     out.texts.append(Text(BOX_LEFT_X, 30, f"The table companion: wiring with the {panel['title']}"
                           " panel", size=16, weight="bold"))
     intro = ("Raspberry Pi 40-pin header seen from above, pin 1 (square) top left. Each wire "
              "ends at its pin's label tag. Filled pins are used; BCM numbers are what the "
              "software and config use. Grey rows in a box are soldered at the part, not wired "
-             f"to the Pi. Dashed: optional. Set display.driver = \"{panel['driver']}\".")
+             f"to the Pi. Dashed: optional. Set {setting_words(panel)}.")
     for i, line in enumerate(wrap(intro, WIDTH - 40)):
         out.texts.append(Text(BOX_LEFT_X, 52 + LINE * i, line, fill="#444444", group="intro"))
     legend_x = BOX_LEFT_X
@@ -535,6 +605,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     status = 0
     if not args.check:
         args.out_dir.mkdir(parents=True, exist_ok=True)
+    if args.pinmap == DEFAULT_PINMAP:  # the doctor's copy follows the project's own pin map
+        module = doctor_wiring(load_pinmap(args.pinmap))
+        current = DOCTOR_WIRING.read_text(encoding="utf-8") if DOCTOR_WIRING.exists() else ""
+        if args.check and current != module:
+            print(f"wiring_diagram: {DOCTOR_WIRING} is out of date with {args.pinmap}; "
+                  "run python3 tools/wiring_diagram.py", file=sys.stderr)
+            status = 1
+        elif not args.check and current != module:
+            DOCTOR_WIRING.write_text(module, encoding="utf-8")
+            print(f"wrote {DOCTOR_WIRING}")
     for name, drawing in found.items():
         problems = geometry_problems(drawing)
         for problem in problems:

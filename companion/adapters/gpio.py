@@ -121,3 +121,24 @@ class GpioLed:
 
     def close(self) -> None:
         self.device.close()
+
+
+class ShutdownButton:
+    """The shutdown button watched by the companion itself (``shutdown.handler =
+    "companion"``), for a system without the gpio-shutdown overlay (the Debian card image):
+    held for ``hold_s`` seconds, it calls ``on_held`` once (the menu's "Power off" path);
+    a short press does nothing, so a knock cannot switch the box off."""
+
+    def __init__(self, pin: int, *, pin_factory: Any, hold_s: float,
+                 on_held: Callable[[], object]) -> None:
+        from gpiozero import Button as GpioButton
+
+        self.device = GpioButton(pin, pull_up=True, hold_time=hold_s, pin_factory=pin_factory)
+
+        def held() -> None:  # gpiozero would hand a one-argument callable the device
+            on_held()
+
+        self.device.when_held = held
+
+    def close(self) -> None:
+        self.device.close()

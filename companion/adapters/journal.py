@@ -9,7 +9,9 @@ What it promises (DESIGN.md rule 6):
 - A checkpoint of the game clock is kept per game, so that after a power cut the clock
   resumes at most one checkpoint interval behind where it was.
 - Writes are durable before they return (WAL journal, ``synchronous=FULL``): a power cut
-  loses at most the action being written, never one already acknowledged.
+  loses at most the action being written, never one already acknowledged. (The runtime
+  makes a button's write right after the press's frame, and acknowledges a line to a
+  machine only after its write returned: docs/journal.md, "What a power cut can lose".)
 - A file that is not a journal of this schema (damaged, truncated, another program's, a
   newer schema), a row this program could not have written (a wrong type, an unknown action,
   an action of a game that has no begin row), or a write-ahead log that lost committed frames
@@ -34,7 +36,6 @@ adapters/journal_schema.py; the row checks in adapters/journal_rows.py.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import sqlite3
@@ -99,7 +100,7 @@ class GameSummary:
     result: Any
 
 
-class Journal:
+class Journal(journal_keys.KeyedLines):
     """The SQLite journal in ``state_dir``; see the module docstring.
 
     Schema versions migrate forward: a journal of an older version is brought up to
@@ -189,28 +190,6 @@ class Journal:
     # -- writing ---------------------------------------------------------------------------
     # Each write is one transaction (all or nothing), made through _with_reserve.
 
-    def together(self, writes: Callable[[], _Result]) -> _Result:
-        """Run ``writes`` (this journal's write methods) as one transaction: all, or none."""
-        def write() -> _Result:
-            self._grouped = True
-            try:
-                with self._db:
-                    return writes()
-            finally:
-                self._grouped = False
-        return self._with_reserve(write)
-
-    def keep_line(self, holder: str, key: str, line: str, reply: str | None,
-                  wall: str) -> None:
-        """Keep a keyed line's key with its line and reply (inside :meth:`together`, with the
-        line's own writes): adapters/journal_keys.py."""
-        self._transaction(*journal_keys.keep(holder, key, line, reply, wall))
-
-    def kept_line(self, holder: str, key: str) -> tuple[str, str | None] | None:
-        """The line and reply kept for ``holder``'s ``key``, or None."""
-        row = self._one(journal_keys.LOOKUP, (holder, key))
-        return None if row is None else (row[0], row[1])
-
     def begin_game(self, game: str, options: Mapping[str, str], seed: int, at: float,
                    wall: str) -> int:
         def write() -> int:
@@ -220,6 +199,7 @@ class Journal:
                     "INSERT INTO games (game, options, seed, started_at, started_wall, clock,"
                     " current) VALUES (?, ?, ?, ?, ?, ?, 1)",
                     (game, json.dumps(dict(options), sort_keys=True), seed, at, wall, at))
+                self._commit_point()
             assert cursor.lastrowid is not None
             return cursor.lastrowid
         return self._with_reserve(write)
@@ -235,6 +215,7 @@ class Journal:
                     " current, result) VALUES (?, ?, 0, ?, ?, ?, 0, ?)",
                     (game, json.dumps(dict(options), sort_keys=True), at, wall, at,
                      json.dumps(result)))
+                self._commit_point()
             assert cursor.lastrowid is not None
             return cursor.lastrowid
         return self._with_reserve(write)
@@ -371,10 +352,14 @@ class Journal:
             with self._in_transaction():
                 for sql, parameters in statements:
                     self._db.execute(sql, parameters)
+                self._commit_point()
         self._with_reserve(write)
 
-    def _in_transaction(self) -> contextlib.AbstractContextManager[Any]:
-        return contextlib.nullcontext() if self._grouped else self._db  # together's, if any
+    def _before_commit(self) -> None:
+        """Called inside every write's transaction, after its statements and before its
+        commit (where SQLite syncs the log): nothing here. The seam for a journal on a
+        modelled SD card (the bench's :mod:`companion.bench.sd_card`) and for a write held
+        before its sync (the tests' :mod:`companion.testing.held_journal`)."""
 
     def _with_reserve(self, write: Callable[[], _Result], *, restore: bool = True) -> _Result:
         """Run ``write``; if the disk is full, release the reserve and run it again at once.

@@ -9,12 +9,20 @@ rows the line wrote, so after a kill -9 either both are there or neither. What i
   key of another holder is another row, and the pruning below never touches another holder.
 - Per holder the newest :data:`KEYS_PER_HOLDER` are kept, none older than :data:`KEY_HOURS`
   hours (as Stripe keeps its keys a day), pruned in the same transaction as each new one.
+- :class:`KeyedLines` gives the journal ``together`` (writes in one transaction: inside it a
+  write neither commits nor calls the commit seam, ``_before_commit``, which runs once for
+  the group), ``keep_line`` and ``kept_line``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final
+from typing import Any, Final, Protocol, TypeVar
+
+_Result = TypeVar("_Result")
 
 KEYS_PER_HOLDER: Final = 1000
 """Keyed lines kept per holder (a paired phone's token, or the box): its newest."""
@@ -49,3 +57,54 @@ def hours_before(wall: str, hours: int) -> str | None:
     if instant.tzinfo is None:
         return None
     return (instant.astimezone(UTC) - timedelta(hours=hours)).isoformat(timespec="seconds")
+
+
+class _Journal(Protocol):
+    """What :class:`KeyedLines` uses of adapters/journal.py's ``Journal``."""
+
+    _db: sqlite3.Connection
+    _grouped: bool
+
+    def _transaction(self, *statements: tuple[str, tuple[Any, ...]]) -> None: ...
+
+    def _one(self, sql: str, parameters: tuple[Any, ...] = ()) -> Any: ...
+
+    def _with_reserve(self, write: Callable[[], _Result], *,
+                      restore: bool = True) -> _Result: ...
+
+    def _before_commit(self) -> None: ...
+
+
+class KeyedLines:
+    """The journal's keyed lines and its one-transaction group (mixed into ``Journal``)."""
+
+    def together(self: _Journal, writes: Callable[[], _Result]) -> _Result:
+        """Run ``writes`` (this journal's write methods) as one transaction: all, or none."""
+        def write() -> _Result:
+            self._grouped = True
+            try:
+                with self._db:
+                    result = writes()
+                    self._before_commit()  # once, for the whole group
+                    return result
+            finally:
+                self._grouped = False
+        return self._with_reserve(write)
+
+    def keep_line(self: _Journal, holder: str, key: str, line: str, reply: str | None,
+                  wall: str) -> None:
+        """Keep a keyed line's key with its line and reply (inside :meth:`together`, with the
+        line's own writes)."""
+        self._transaction(*keep(holder, key, line, reply, wall))
+
+    def kept_line(self: _Journal, holder: str, key: str) -> tuple[str, str | None] | None:
+        """The line and reply kept for ``holder``'s ``key``, or None."""
+        row = self._one(LOOKUP, (holder, key))
+        return None if row is None else (row[0], row[1])
+
+    def _in_transaction(self: _Journal) -> contextlib.AbstractContextManager[Any]:
+        return contextlib.nullcontext() if self._grouped else self._db  # together's, if any
+
+    def _commit_point(self: _Journal) -> None:
+        if not self._grouped:  # inside together(), its own commit is the one
+            self._before_commit()

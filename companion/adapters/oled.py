@@ -8,6 +8,12 @@ What it promises:
   part of a frame goes over the bus, and the panel still ends up with exactly the frame.
   ``display.partial_updates = false`` in the config goes back to luma's full frames; other
   drivers always get luma's own ``display()``.
+- ``display.interface = "spi"`` (the 7-pin 2.42 in SSD1309 as sold) builds luma's own SPI
+  interface (``luma.core.interface.serial.spi``) on SPI0, device 0 (its chip select is the
+  spi0-1cs overlay's ``cs0_pin``, so the kernel drives it), with data/command and reset on
+  the GPIOs the config names. luma drives those two lines through an RPi.GPIO-style object;
+  :class:`GpiozeroLines` is that object over gpiozero, so they go through the same pin
+  factory as the buttons (lgpio on every Pi, the Pi 5 included; mock pins in tests).
 - The fake backend uses ``luma.core.device.dummy``: the same ``display(image)`` call, the
   frame kept in memory.
 - :class:`Display` sends a frame to the device only when it differs from the last one, keeps
@@ -26,8 +32,11 @@ from PIL import Image
 # Display that mirrors frames to it.
 from companion.adapters.terminal import TerminalPreview
 
-__all__ = ["Display", "TerminalPreview", "dummy_device", "luma_arguments", "partial_device",
-           "real_device"]
+__all__ = ["SPI_DRIVERS", "Display", "GpiozeroLines", "TerminalPreview", "dummy_device",
+           "luma_arguments", "partial_device", "real_device", "spi_device"]
+
+# The SPI panels the box is built for, by luma driver name (hardware/pinmap.toml's SPI panel).
+SPI_DRIVERS = ("ssd1309", "ssd1306", "sh1106")
 
 LUMA_OPTIONS = ("display", "interface", "i2c_port", "i2c_address", "spi_port", "spi_device",
                 "width", "height", "rotate")
@@ -47,8 +56,11 @@ def luma_arguments(options: Mapping[str, Any]) -> list[str]:
 
 
 def real_device(options: Mapping[str, Any]) -> Any:
-    """A luma device for real hardware, built by luma's own argument parser and factory,
-    wrapped for partial updates unless ``options["partial_updates"]`` is false."""
+    """A luma device for real hardware, built by luma's own argument parser and factory (I2C)
+    or :func:`spi_device` (SPI), wrapped for partial updates unless
+    ``options["partial_updates"]`` is false."""
+    if options.get("interface") == "spi":
+        return partial_device(spi_device(options), bool(options.get("partial_updates", True)))
     from luma.core import cmdline
 
     parser = cmdline.create_parser(description="companion display", autocomplete=False)
@@ -58,6 +70,71 @@ def real_device(options: Mapping[str, Any]) -> Any:
         raise ValueError(f"bad display options {dict(options)}") from exit_error
     device = cmdline.create_device(arguments)
     return partial_device(device, bool(options.get("partial_updates", True)))
+
+
+class GpiozeroLines:
+    """The part of RPi.GPIO that luma's SPI interface uses (``setup``, ``output``,
+    ``cleanup``, ``OUT``/``HIGH``/``LOW``), as gpiozero output devices: each line is claimed
+    through gpiozero's pin factory, BCM numbers."""
+
+    OUT = "out"
+    IN = "in"
+    HIGH = 1
+    LOW = 0
+    BCM = "BCM"
+
+    def __init__(self, pin_factory: Any = None) -> None:
+        self._factory = pin_factory
+        self._lines: dict[int, Any] = {}
+
+    def setmode(self, mode: str) -> None:
+        """BCM numbering is the only one there is here."""
+
+    def setup(self, pin: int, direction: str, initial: int = LOW) -> None:
+        if direction != self.OUT:
+            raise ValueError(f"GPIO{pin}: only outputs are needed for the display")
+        from gpiozero import DigitalOutputDevice
+
+        self.cleanup(pin)
+        self._lines[pin] = DigitalOutputDevice(pin, initial_value=bool(initial),
+                                               pin_factory=self._factory)
+
+    def output(self, pin: int, value: int) -> None:
+        self._lines[pin].value = 1 if value else 0
+
+    def cleanup(self, pins: int | Sequence[int] | None = None) -> None:
+        chosen = (list(self._lines) if pins is None else
+                  [pins] if isinstance(pins, int) else list(pins))
+        for pin in chosen:
+            line = self._lines.pop(pin, None)
+            if line is not None:
+                line.close()
+
+
+def spi_device(options: Mapping[str, Any], *, spi: Any = None,
+               lines: GpiozeroLines | None = None) -> Any:
+    """luma's device for an SPI panel: SPI0 device 0 (``spi``: a spidev.SpiDev-like object,
+    the real one by default), data/command on ``spi_dc_pin``, reset on ``spi_reset_pin``."""
+    from luma.core.interface.serial import spi as luma_spi
+    from luma.oled import device as drivers
+
+    driver = str(options.get("display", options.get("driver", "")))
+    if driver not in SPI_DRIVERS:
+        raise ValueError(f"display.driver = {driver!r} over SPI: use one of "
+                         f"{', '.join(SPI_DRIVERS)}")
+    if spi is None:
+        import spidev
+
+        spi = spidev.SpiDev()
+    lines = GpiozeroLines() if lines is None else lines
+    serial = luma_spi(spi=spi, gpio=lines, port=0, device=0,
+                      bus_speed_hz=int(options.get("spi_speed_hz", 8_000_000)),
+                      gpio_DC=int(options["spi_dc_pin"]), gpio_RST=int(options["spi_reset_pin"]))
+    device = getattr(drivers, driver)(serial, width=int(options.get("width", 128)),
+                                      height=int(options.get("height", 64)),
+                                      rotate=int(options.get("rotate", 0)))
+    device.gpio_lines = lines  # closed with the device (Display.close)
+    return device
 
 
 def partial_device(device: Any, enabled: bool = True) -> Any:
@@ -124,3 +201,6 @@ class Display:
         cleanup = getattr(self.device, "cleanup", None)
         if cleanup is not None:
             cleanup()
+        lines = getattr(self.device, "gpio_lines", None)  # an SPI panel's DC and RES
+        if lines is not None:
+            lines.cleanup()

@@ -28,6 +28,8 @@ The package, one module per concern (each says what it measures and how):
 - :mod:`.timing`: ``timer_end_error_ms`` and the naive loop beside it,
   ``work_countdown_end_error_ms``, ``input_to_frame_ms``, ``idle_cpu_percent``,
   ``flight_cpu_percent``;
+- :mod:`.game_press`: ``game_press_to_frame_ms`` and ``serial_ack_ms`` (NEXT through a
+  journaled Now Boarding game on the bench's modelled SD card, :mod:`.sd_card`);
 - :mod:`.session`: ``rss_mb``, ``memory_growth``;
 - :mod:`.web`: ``web_event_to_client_ms``, ``web_rss_mb`` (the table page);
 - :mod:`.web_flood`: ``timer_end_error_ms_under_web_flood`` (the alarm while unpaired

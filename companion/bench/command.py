@@ -6,7 +6,8 @@ process and 20 event-stream clients), the timer under an unpaired web flood (a w
 flood process, alone), a paired phone's answers among guests holding the page's slots (the
 same), then the event-loop scenario in this
 process while three workers run beside it (the naive loop, the naive loop with work, the
-countdown with work), then the long session in a worker of its own.
+countdown with work), then NEXT presses through a journaled game on the modelled SD card
+(alone), then the long session in a worker of its own.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from companion.bench.figures import (
     scalar,
     with_target,
 )
+from companion.bench.game_press import run_game_press_scenario
 from companion.bench.idle import measure_idle_wakeups
 from companion.bench.report import format_report
 from companion.bench.startup import measure_startup
@@ -130,6 +132,9 @@ def run(*, short: bool, progress: Callable[[str], None] | None = None) -> dict[s
         loop_figures = run_loop_scenario(Path(temporary) / "loop", plan)
         say("waiting for the workers")
         results = {name: finish_worker(process) for name, process in workers.items()}
+        say(f"game presses: {plan['presses']} NEXT in Now Boarding on a modelled SD card, "
+            f"{plan['presses'] // 2} serial press lines")
+        game_presses = run_game_press_scenario(Path(temporary) / "game", plan)
         say(f"long session: {plan['games']} games on a fake clock")
         session = finish_worker(start_worker(["session", str(plan["games"]),
                                               str(Path(temporary) / "session")]))
@@ -148,6 +153,7 @@ def run(*, short: bool, progress: Callable[[str], None] | None = None) -> dict[s
     report["naive_sleep_loop_work_end_error_ms"] = distribution(results["naive_work"]["errors_ms"])
     report["input_to_frame_ms"] = with_target(
         distribution(loop_figures["input_ms"]), "input_to_frame_ms")
+    report.update(game_presses)
     idle = max(loop_figures["menu_cpu_percent"], loop_figures["between_cpu_percent"])
     report["idle_cpu_percent"] = scalar(idle, "idle_cpu_percent",
                                         menu=loop_figures["menu_cpu_percent"],

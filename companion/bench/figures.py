@@ -20,6 +20,10 @@ TARGETS: dict[str, Any] = {
     "timer_end_error_ms": {"min": 0.0, "p99": 2.0, "max": 5.0},
     "work_countdown_end_error_ms": {"min": 0.0, "max": 2.0},
     "input_to_frame_ms": {"p99": 5.0},
+    # NEXT in a journaled game on the modelled 30 ms SD card, and against the same presses
+    # without the model (issue #29); its serial ok waits for the sync by design.
+    "game_press_to_frame_ms": {"p99": 10.0, "ratio_p50": 1.5},
+    "serial_ack_ms": {"min": 30.0, "p99": 50.0},
     "frame_bytes_timer_tick": 0.15,  # of a full frame
     "frame_bytes_unchanged": 0,
     "idle_cpu_percent": 0.5,

@@ -4,7 +4,8 @@ What it promises: the controller, the event loop, gpiozero ``MockFactory`` pins 
 real ``ssd1306`` driver with partial updates (on a counting I2C bus, which takes no time) are
 the ones ``companion run`` uses; the rig only wraps the display and the buzzer to note when a
 frame was finished and when the alarm started, and times the loop's wake-ups and the
-journal's writes, so a late alarm can be explained.
+journal's writes, so a late alarm can be explained. It may put the serial line on a
+pseudo-terminal and the journal on the bench's modelled SD card (bench/game_press.py).
 """
 
 from __future__ import annotations
@@ -86,14 +87,19 @@ class Rig:
     """The real wiring (bootstrap) on the real clock, with the bench's display and buzzer."""
 
     def __init__(self, state_dir: Path, work: float = 0.0, web: bool = False,
+                 serial: bool = False,
+                 journal_opener: Callable[[Path], Any] | None = None, *,
                  public_mirror: bool = False) -> None:
         """``web``: the table page on 127.0.0.1 (a port of its own) with ``pair_loopback``,
-        so each loopback address is an unpaired client (bench/web_flood.py); ``public_mirror``
-        lets them watch (bench/guest_flood.py)."""
+        so each loopback address is an unpaired client (bench/web_flood.py). ``serial``: the
+        serial line on a pseudo-terminal (``self.box.serial_path``). ``journal_opener``: the
+        journal under another disk (bench/sd_card.py), else the real one as ``run`` opens it.
+        ``public_mirror``: unpaired clients may watch (bench/guest_flood.py)."""
         import io
         import random
 
         from companion.adapters.clock import MonotonicClock
+        from companion.adapters.journal import Journal
         from companion.bootstrap import Hardware, WebAddress, build_box
         from companion.config import defaults
 
@@ -108,10 +114,13 @@ class Rig:
         config = defaults()
         config["web"]["pair_loopback"] = web
         config["web"]["public_mirror"] = public_mirror
+        if serial:
+            config["serial"]["url"] = "pty"
         self.box = build_box(config, backend="fake", clock=MonotonicClock(),
                              state_dir=state_dir, rng=random.Random(1), out=io.StringIO(),
-                             instrument=instrument,
-                             web=WebAddress("127.0.0.1", 0) if web else None)
+                             instrument=instrument, serial=serial,
+                             web=WebAddress("127.0.0.1", 0) if web else None,
+                             journal_opener=journal_opener or Journal.open_or_in_memory)
         assert self.box.loop is not None
         self.hardware, self.controller, self.loop = (self.box.hardware, self.box.controller,
                                                      self.box.loop)

@@ -133,9 +133,11 @@ def measure_startup(runs: int) -> dict[str, Any]:
     return report
 
 
-def heaviest_imports(command: list[str], environment: dict[str, str],
-                     count: int = 8) -> list[dict[str, Any]]:
-    """The top-level imports that took longest (cumulative ms) in one ``-X importtime`` run."""
+def import_times(command: list[str], environment: dict[str, str],
+                 timeout: float = 30) -> str:
+    """Python's ``-X importtime`` report of ``command`` (a ``companion run``) up to its first
+    line of output (``ready``, or ``web=``/``serial=`` just before it): one line per module,
+    ``self [us] | cumulative | name``, the tree's depth in the name's indent."""
     import subprocess
 
     process = subprocess.Popen([command[0], "-X", "importtime", *command[1:]],  # noqa: S603
@@ -144,9 +146,28 @@ def heaviest_imports(command: list[str], environment: dict[str, str],
     assert process.stdout is not None
     process.stdout.readline()
     process.terminate()
-    _, errors = process.communicate(timeout=30)
+    _, errors = process.communicate(timeout=timeout)
+    return errors.decode(errors="replace")
+
+
+def print_import_times() -> None:
+    """``companion run --backend fake --serial none --no-web`` (the start a Pi makes) under
+    ``-X importtime``, its report on standard output: tools/pi-trial runs this inside the
+    emulated root, so start-up cost under emulation is visible module by module."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="companion-importtime-") as temporary:
+        environment = box_environment(str(Path(temporary) / "pycache"))
+        command = run_command(str(Path(temporary) / "state"), web=False)
+        import_times(command, environment, timeout=600)  # warm: bytecode compiled once
+        print(import_times(command, environment, timeout=600), end="")
+
+
+def heaviest_imports(command: list[str], environment: dict[str, str],
+                     count: int = 8) -> list[dict[str, Any]]:
+    """The top-level imports that took longest (cumulative ms) in one ``-X importtime`` run."""
     modules: list[tuple[int, str]] = []
-    for line in errors.decode(errors="replace").splitlines():
+    for line in import_times(command, environment).splitlines():
         if not line.startswith("import time:") or "self [us]" in line:
             continue
         _, cumulative, name = line[len("import time:"):].split("|")

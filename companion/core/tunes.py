@@ -12,6 +12,8 @@ What it promises:
   below its resonance (the old 1.5-2.8 kHz warnings) is markedly quieter.
 - Every tune has its own note sequence, so the table can tell events apart by ear, and every
   event the table must hear (:data:`EVENT_TUNES`) has a tune of its own.
+- The alarm tunes follow the sounder: :func:`tunes_for` moves them to a magnetic buzzer's or a
+  speaker's loud frequency (:data:`SOUNDERS`); the piezo's are :data:`TUNES` themselves.
 - How loud: :class:`SoundSettings` (a volume step and mute, chosen in the menu and remembered
   in the state dir); :data:`VOLUME_DUTY` turns the volume step into the passive buzzer's PWM
   duty. An active buzzer has no volume: it can only be muted.
@@ -90,6 +92,41 @@ ALARM_TUNES = ("warning", "warning-final", "warning-10", "warning-5", "warning-3
 
 FINAL_WARNING_SECONDS = 3
 """Marks at or below this many seconds left get the more urgent beep."""
+
+
+@dataclass(frozen=True)
+class Sounder:
+    """What makes the sound (``buzzer.sounder`` in the config) and where it is loudest:
+    ``loud_hz``, the frequency the time-up alarm sits on, and the source of that figure."""
+
+    loud_hz: float
+    source: str
+
+
+SOUNDERS: dict[str, Sounder] = {
+    "piezo": Sounder(RESONANCE_HZ, "Murata PKM17EPPH4001-B0: 4.0 kHz resonance (datasheet)"),
+    "magnetic": Sounder(2400.0, "CUI CD-1206 magnetic transducer: rated at 2400 Hz "
+                                "(datasheet)"),
+    "speaker": Sounder(2500.0, "a small speaker on a class-D amplifier has no sharp resonance; "
+                               "2-5 kHz is where the ear is most sensitive (ISO 226 equal-"
+                               "loudness contours), and 2.5 kHz is less shrill than 4 kHz"),
+}
+"""The sounders the box is built for (hardware/README.md, Sound), by config name."""
+
+
+def tunes_for(sounder: str) -> dict[str, Tune]:
+    """The tunes tuned for ``sounder``: the alarm tunes (:data:`ALARM_TUNES`) moved as a whole
+    so the time-up alarm sits on its loud frequency (every interval kept, so each warning stays
+    its own), the others as they are. KeyError for a sounder not in :data:`SOUNDERS`."""
+    factor = SOUNDERS[sounder].loud_hz / RESONANCE_HZ
+    return {name: tuple((None if f is None else round(f * factor), s) for f, s in tune)
+            if name in ALARM_TUNES else tune for name, tune in TUNES.items()}
+
+
+def loud_band(sounder: str) -> tuple[float, float]:
+    """Where ``sounder``'s alarm tunes sit: :data:`LOUD_BAND` moved with them."""
+    factor = SOUNDERS[sounder].loud_hz / RESONANCE_HZ
+    return LOUD_BAND[0] * factor, LOUD_BAND[1] * factor
 
 
 def warning_tune(mark: float) -> str:

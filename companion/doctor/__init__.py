@@ -49,13 +49,16 @@ CHECKS: tuple[DoctorCheck, ...] = (
     DoctorCheck("board", "the board model (from the device tree)", checks.check_board),
     DoctorCheck("config", "the config file parses and names no pin twice", checks.check_config),
     DoctorCheck("boot-config",
-                "config.txt enables I2C, puts gpio-shutdown on shutdown.pin (never GPIO3) and, "
-                "for an on-board serial line, the UART this board needs",
+                "config.txt enables I2C, puts gpio-shutdown on shutdown.pin (never GPIO3), for "
+                "an SPI display SPI0 with its chip select on display.spi_cs_pin and, for an "
+                "on-board serial line, the UART this board needs",
                 boot.check_boot_config),
     DoctorCheck("i2c-bus", "the I2C device for the display exists and this user may open it",
                 checks.check_i2c_bus),
-    DoctorCheck("display", "something answers at the display's I2C address",
-                checks.check_display),
+    DoctorCheck("spi-bus", "an SPI display's bus (/dev/spidev0.0) exists and this user may "
+                "open it", checks.check_spi_bus),
+    DoctorCheck("display", "something answers at the display's I2C address (an SPI panel "
+                "cannot answer: the wiring to look at)", checks.check_display),
     DoctorCheck("i2c-speed", "the I2C bus runs at 400 kHz (the running bus, else config.txt)",
                 boot.check_i2c_speed),
     DoctorCheck("display-driver",

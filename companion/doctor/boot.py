@@ -187,6 +187,21 @@ def check_power(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> 
 
 
 _SHUTDOWN_PIN = re.compile(r"\bgpio_pin=(\d+)")
+_CS0_PIN = re.compile(r"\bcs0_pin=(\d+)")
+
+
+def _spi_lines_missing(lines: list[str], cs_pin: Any) -> list[str]:
+    """What config.txt lacks for an SPI display: SPI0 with one chip select on the config's
+    display.spi_cs_pin (firmware_config/spi.fragment)."""
+    overlays = [line for line in lines if line.startswith("dtoverlay=spi0-1cs")]
+    if not overlays:
+        return [f"no dtoverlay=spi0-1cs,cs0_pin={cs_pin}: the SPI display has no bus"]
+    found = _CS0_PIN.search(overlays[-1])
+    pin = int(found.group(1)) if found else 8  # the overlay's own default, CE0
+    if pin != cs_pin:
+        return [f"{overlays[-1]} puts the chip select on GPIO{pin} but display.spi_cs_pin "
+                f"is {cs_pin}"]
+    return []
 
 
 def check_boot_config(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
@@ -200,17 +215,24 @@ def check_boot_config(config: Mapping[str, Any], probe: DoctorProbe, ctx: Contex
     if not any(line.startswith("dtparam=") and "i2c_arm=on" in line for line in lines):
         problems.append("I2C is not enabled (dtparam=i2c_arm=on)")
     wanted = _get(config, "shutdown.pin", 0)
+    by_companion = _get(config, "shutdown.handler", "overlay") == "companion"
     overlays = [line for line in lines if line.startswith("dtoverlay=gpio-shutdown")]
     for line in overlays:
         found = _SHUTDOWN_PIN.search(line)
         pin = int(found.group(1)) if found else 3  # the overlay's own default
         if pin in (2, 3):
             problems.append(f"{line} takes GPIO{pin}, the OLED's I2C line")
+        elif by_companion:
+            problems.append(f"{line} and the companion (shutdown.handler = 'companion') both "
+                            f"watch the shutdown button: remove the line, or set "
+                            f"shutdown.handler = 'overlay'")
         elif isinstance(wanted, int) and wanted > 0 and pin != wanted:
             problems.append(f"{line} watches GPIO{pin} but shutdown.pin is {wanted}")
-    if isinstance(wanted, int) and wanted > 0 and not overlays:
+    if isinstance(wanted, int) and wanted > 0 and not overlays and not by_companion:
         problems.append(f"no dtoverlay=gpio-shutdown: the shutdown button on GPIO{wanted} "
                         "does nothing")
+    if str(_get(config, "display.interface", "i2c")) == "spi":
+        problems += _spi_lines_missing(lines, _get(config, "display.spi_cs_pin", 0))
     if serial_kind(str(_get(config, "serial.url", "none"))) == "onboard":
         missing = uart_lines_missing(lines, probe.board_model())
         if missing:

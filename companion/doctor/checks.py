@@ -17,6 +17,8 @@ from typing import Any
 
 from companion.bounded import BoundedInputError, loads_toml
 from companion.doctor.probe import DoctorProbe
+from companion.doctor.wiring import PANELS as WIRING
+from companion.doctor.wiring import PanelWiring
 
 BOOT_DIRS = ("/boot/firmware", "/boot")
 SERVICE = "companion"
@@ -49,10 +51,22 @@ def _get(config: Mapping[str, Any], dotted: str, default: Any) -> Any:
     return node
 
 
+SPI_ROLES = {"display DC": "display.spi_dc_pin", "display RES": "display.spi_reset_pin",
+             "display CS": "display.spi_cs_pin"}
+# SPI0's own lines (MOSI, SCLK, and MISO, which the spi0-1cs overlay claims too).
+SPI0_BUS = {10: "MOSI", 11: "SCLK", 9: "MISO"}
+
+
+def is_spi(config: Mapping[str, Any]) -> bool:
+    return str(_get(config, "display.interface", "i2c")) == "spi"
+
+
 def _pins(config: Mapping[str, Any]) -> dict[str, int]:
     """The BCM pins the config uses, by role (0 = not fitted, left out)."""
     roles = {f"button {b}": f"buttons.{b}" for b in ("next", "up", "down", "back")}
     roles |= {"buzzer": "buzzer.pin", "led": "led.pin", "shutdown button": "shutdown.pin"}
+    if is_spi(config):
+        roles |= SPI_ROLES
     found = {}
     for role, key in roles.items():
         value = _get(config, key, 0)
@@ -105,9 +119,13 @@ def check_config(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) ->
             return Check("config", False, f"GPIO{pin} is both the {seen[pin]} and the {role}",
                          f"give each part its own pin in {path} (see hardware/pinmap.toml)")
         seen[pin] = role
-        if pin in (2, 3):
+        if pin in (2, 3) and not is_spi(config):
             return Check("config", False, f"the {role} is on GPIO{pin}, the OLED's I2C line",
                          f"move the {role} off GPIO2/GPIO3 in {path}")
+        if pin in SPI0_BUS and is_spi(config):
+            return Check("config", False, f"the {role} is on GPIO{pin}, SPI0's "
+                         f"{SPI0_BUS[pin]} (the display's bus)",
+                         f"move the {role} off GPIO9, GPIO10 and GPIO11 in {path}")
     return Check("config", True, detail)
 
 
@@ -134,9 +152,33 @@ def check_i2c_bus(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -
     return Check("i2c-bus", True, f"{device} is there and opens")
 
 
+SPI_DEVICE = "/dev/spidev0.0"
+
+
+def check_spi_bus(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
+    """An SPI display's bus: SPI0 with its one chip select, /dev/spidev0.0, opens."""
+    if not is_spi(config):
+        return Check("spi-bus", True, "display.interface = 'i2c': no SPI display to check")
+    if not probe.exists(SPI_DEVICE):
+        return Check("spi-bus", False, f"{SPI_DEVICE} does not exist",
+                     "switch SPI0 on with the display's chip select: sudo python3 "
+                     "tools/install.py (it writes dtparam=spi=on and dtoverlay=spi0-1cs,"
+                     f"cs0_pin={_get(config, 'display.spi_cs_pin', 0)} into config.txt), "
+                     "then sudo reboot")
+    if not probe.can_open(SPI_DEVICE):
+        return Check("spi-bus", False, f"{SPI_DEVICE}: permission denied",
+                     _group_fix("spi", probe))
+    ctx["spi_ok"] = True
+    return Check("spi-bus", True, f"{SPI_DEVICE} is there and opens")
+
+
 def check_display(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
     port = int(_get(config, "display.i2c_port", 1))
     address = int(_get(config, "display.i2c_address", 0x3C))
+    if is_spi(config):
+        # SPI has no acknowledge: nothing answers back, so the check is the picture itself.
+        return Check("display", True, "an SPI panel cannot answer back: if the menu does not "
+                     f"appear, {wiring_advice(config)}")
     if (skipped := _not_i2c(config, "display")) is not None:
         return skipped
     if not ctx.get("i2c_ok"):
@@ -146,9 +188,8 @@ def check_display(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -
     if error is not None:
         return Check("display", False, f"nothing answers at 0x{address:02X} on bus {port} "
                      f"({error})",
-                     "check the wiring: VCC to pin 1 (3.3 V), GND to pin 6, SDA to pin 3, "
-                     f"SCL to pin 5; run i2cdetect -y {port} to see which address answers "
-                     "(some modules use 0x3D: set display.i2c_address)")
+                     f"{wiring_advice(config)}; run i2cdetect -y {port} to see which "
+                     "address answers (some modules use 0x3D: set display.i2c_address)")
     return Check("display", True, f"a device answers at 0x{address:02X} on bus {port}")
 
 
@@ -156,6 +197,25 @@ PANELS = {"ssd1309": "2.42 in SSD1309 (recommended)", "sh1106": "1.3 in SH1106",
           "ssd1306": "0.96 in SSD1306"}
 """The panels the box is built and tested for (hardware/README.md), by luma driver name. All
 three take partial updates (adapters/oled_pages.py)."""
+
+
+def panel_wiring(config: Mapping[str, Any]) -> PanelWiring | None:
+    """The pin map's panel for the configured driver and interface (doctor/wiring.py, written
+    from hardware/pinmap.toml), or None when the box is not built for it."""
+    driver = str(_get(config, "display.driver", "ssd1306"))
+    interface = str(_get(config, "display.interface", "i2c"))
+    return next((panel for panel in WIRING.values()
+                 if (panel.driver, panel.interface) == (driver, interface)), None)
+
+
+def wiring_advice(config: Mapping[str, Any]) -> str:
+    """"check the wiring: VCC to pin 1 (3V3), ..." for the configured panel, from the pin map:
+    no pin is written here by hand."""
+    panel = panel_wiring(config)
+    if panel is None:
+        return "check the wiring against hardware/wiring-<panel>.svg for your panel"
+    wires = ", ".join(f"{terminal} to pin {pin} ({label})" for terminal, pin, label in panel.wires)
+    return f"check the wiring ({panel.title}): {wires}"
 PANEL_SIZE = (128, 64)
 
 
@@ -196,9 +256,11 @@ def check_pins(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> C
         return Check("pins", False, "not checked: no usable GPIO chip", "fix gpio first")
     failures = []
     for role, pin in _pins(config).items():
-        if role == "shutdown button":
-            continue  # the gpio-shutdown overlay owns it
-        error = probe.claim_pin(pin, output=role in ("buzzer", "led"))
+        if role == "display CS" or (role == "shutdown button" and _get(
+                config, "shutdown.handler", "overlay") != "companion"):
+            continue  # the spi0-1cs and gpio-shutdown overlays own them
+        error = probe.claim_pin(pin, output=role in ("buzzer", "led", "display DC",
+                                                     "display RES"))
         if error is not None:
             failures.append(f"{role} GPIO{pin}: {error}")
     if failures:
@@ -206,4 +268,5 @@ def check_pins(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> C
                      "find what holds the pin: pinctrl get <pin> (Bookworm) and "
                      "grep -n 'dtoverlay\\|dtparam' /boot/firmware/config.txt; a pwm overlay "
                      "on GPIO18 takes the buzzer pin from gpiozero: remove it")
-    return Check("pins", True, "buzzer, LED and button pins are free")
+    extra = ", display DC and RES" if is_spi(config) else ""
+    return Check("pins", True, f"buzzer, LED{extra} and button pins are free")

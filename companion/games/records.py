@@ -9,8 +9,10 @@ What it promises, per game (one CSV row per round, turn or meaningful step, neve
 button press; every chart has a title, labelled axes with units and tick labels):
 
 - ``now-boarding``: one row per round (flight phase): the flight time used and the complaints
-  filed in that round's maintenance, by source, with the running total. Chart: flight time
-  used per round against the timer, and complaints per round against the loss at 3.
+  filed in that round's maintenance, by source (waiting passengers, unserved VIPs,
+  undelivered at the end), with the running total, in all and by source (the last row splits
+  the whole game's). Chart: flight time used per round against the timer, and complaints
+  per round by source against the loss at 3.
 - ``now-boarding-v3``: one row per round of the 3 days: the Departure time used and the Lost
   pile at the round's end. Chart: the Lost pile per round (against the advanced variant's
   limit) and the Departure time used per round.
@@ -125,24 +127,37 @@ def history_of(game: str, timeline: Sequence[Moment]) -> History | None:
 # -- Now Boarding ------------------------------------------------------------------------------
 
 
+#: Where a Now Boarding complaint comes from (the state's ``complaints_by_round`` keys), in
+#: the chart's words and colours.
+COMPLAINT_SOURCES: Final = (("anger", "waiting passengers", ALARM),
+                            ("vip", "unserved VIPs", "#8e44ad"),
+                            ("exit", "undelivered at the end", "#d68910"))
+
+
 def now_boarding(timeline: Sequence[Moment]) -> History:
     final = timeline[-1].state
     by_round = {row["round"]: row for row in final.get("complaints_by_round", [])}
+    sources = [source for source, _, _ in COMPLAINT_SOURCES]
     columns = ("round", "stage", "time_used_s", "ended", "final", "complaints",
-               "complaints_anger", "complaints_vip", "complaints_exit", "complaints_total")
+               "complaints_anger", "complaints_vip", "complaints_exit", "complaints_total",
+               *(f"complaints_{source}_total" for source in sources))
     rows: list[tuple[Cell, ...]] = []
     used: list[tuple[int, float]] = []
-    filed: list[tuple[int, float]] = []
+    filed: dict[str, list[tuple[int, float]]] = {source: [] for source in sources}
     running: list[tuple[int, float]] = []
     total = 0
+    so_far = dict.fromkeys(sources, 0)
     for flight in final.get("flights", []):
         number = int(flight["round"])
         added = by_round.get(number, {"anger": 0, "vip": 0, "exit": 0, "total": 0})
         total += added["total"]
+        for source in sources:
+            so_far[source] += added[source]
+            filed[source].append((number, float(added[source])))
         rows.append((number, flight["stage"], flight["used"], flight["ended"], flight["final"],
-                     added["total"], added["anger"], added["vip"], added["exit"], total))
+                     added["total"], added["anger"], added["vip"], added["exit"], total,
+                     *(so_far[source] for source in sources)))
         used.append((number, float(flight["used"])))
-        filed.append((number, float(added["total"])))
         running.append((number, float(total)))
     duration = float(final.get("timer", {}).get("duration") or 0.0)
     time_marks = (Mark(duration, f"timer {duration:g} s"),) if duration > 0 else ()
@@ -152,7 +167,8 @@ def now_boarding(timeline: Sequence[Moment]) -> History:
         panels=(
             Panel("flight time used (s)", (Series("time used", tuple(used)),), time_marks),
             Panel("complaints",
-                  (Series("filed in the round", tuple(filed), colour=ALARM),
+                  (*(Series(name, tuple(filed[source]), colour=colour)
+                     for source, name, colour in COMPLAINT_SOURCES),
                    Series("total so far", tuple(running), kind="step", colour="#333333")),
                   (Mark(3, "lost at 3"),), whole=True),
         ),

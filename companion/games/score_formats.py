@@ -1,7 +1,8 @@
 """What ``companion score`` reads, per game, in words and as a valid example (CONTRACT.md 4).
 
-``companion score --help`` (and ``companion score GAME --help``) shows :data:`FORMATS`;
-``companion score GAME --example`` prints :data:`EXAMPLES`. Every example scores cleanly
+``companion score --help`` (and ``companion score GAME --help``) shows :data:`FORMATS` and,
+from :data:`OPTIONAL`, what each input may leave out; ``companion score GAME --example`` prints
+:data:`EXAMPLES`. Every example scores cleanly
 (tests/e2e/test_cli_score.py feeds each one through ``companion score``), so the help can
 never teach a format the scorers refuse.
 
@@ -16,23 +17,39 @@ from typing import Any, Final
 
 FORMATS: Final[dict[str, str]] = {
     "now-boarding": (
-        "players (2-5), complaints (filed during play); optional, default 0: undelivered "
-        "(passengers not delivered at the end), unserved_vips (at most the VIP cards dealt)."),
+        "players (2-5), complaints (filed during play), undelivered (passengers not delivered "
+        "at the end), unserved_vips (at most the VIP cards dealt)."),
     "now-boarding-v3": (
-        "players: 3-6 of {name, passengers: [values]} or {name, total}; optional: variant "
-        "(basic, the default, or advanced), lost (the Lost pile; required in advanced)."),
+        "players: 3-6 of {name, passengers: [values]} or {name, total}; lost (the Lost pile, "
+        "in both variants); variant (basic or advanced)."),
     "overbooked": (
         "players: 1-4 of {name, seats: [rows like 'RR.|BBG'], overbooked, vouchers, "
-        "bonus_cards (advanced only)}; optional: variant (base or advanced), events: [ids], "
-        "solo: {scenario, difficulty} with one player. Seats: R couple, W child, B G Y "
-        "friends, . empty, | aisle; every row the same width."),
+        "bonus_cards}; variant (base or advanced), events: [ids], solo: {scenario, "
+        "difficulty} with one player. Seats: R couple, W child, B G Y friends, . empty, "
+        "| aisle; every row the same width."),
     "planes": "players: 2-4 of {name, goals: [VP of each scored goal card], boarded (0-5)}.",
     "flight-plan": (
         "routes: a route guide file (path relative to the score file) or the routes inline "
-        "[{number, from, to, regions: [2 of NA SA EU AF AP ME], optional cargo (false), "
-        "hubs, price, revenue, use_fee}]; players: {name, routes: [numbers], hubs: [cities], "
-        "fleets: [short medium long ultra-long cargo], deactivated: [routes, hubs or fleets]}."),
+        "[{number, from, to, regions: [2 of NA SA EU AF AP ME], cargo, hubs, price, revenue, "
+        "use_fee}]; players: {name, routes: [numbers], hubs: [cities], fleets: [short medium "
+        "long ultra-long cargo], deactivated: [routes, hubs or fleets]}."),
 }
+
+OPTIONAL: Final[dict[str, dict[str, str]]] = {
+    "now-boarding": {},
+    "now-boarding-v3": {"variant": "basic"},
+    "overbooked": {"variant": "base", "events": "none", "solo": "not a solo game",
+                   "players[].bonus_cards": "0; required in the advanced variant"},
+    "planes": {},
+    "flight-plan": {"routes[].cargo": "false", "routes[].hubs": "none",
+                    "routes[].price": "not given", "routes[].revenue": "not given",
+                    "routes[].use_fee": "not given"},
+}
+"""The fields a game's input may leave out, by path (``players[].x``: every player's ``x``),
+each with what leaving it out means. Every other field of :data:`FORMATS` is required: a
+missing one is refused (tests/games/test_score_formats.py removes each field of each example
+and checks the scorer agrees with this table)."""
+
 
 EXAMPLES: Final[dict[str, dict[str, Any]]] = {
     "now-boarding": {"players": 3, "complaints": 1, "undelivered": 3, "unserved_vips": 0},
@@ -118,14 +135,32 @@ def example_text(game: str) -> str:
     return "\n".join(lines)
 
 
+def _field_words(path: str) -> str:
+    """``players[].bonus_cards`` as "a player's bonus_cards"; a top-level key as itself."""
+    container, marker, field = path.partition("[].")
+    return f"a {container.removesuffix('s')}'s {field}" if marker else path
+
+
+def optional_text(game: str) -> str:
+    """The line of ``--help`` that names what ``game``'s input may leave out."""
+    fields = OPTIONAL[game]
+    if not fields:
+        return "every field is required."
+    named = [f"{_field_words(path)} ({meaning})" for path, meaning in fields.items()]
+    return f"optional, every other field required: {', '.join(named)}."
+
+
 def help_text(game: str | None = None) -> str:
     """The input format of one game (or of every game) with its example, for ``--help``."""
     games = [game] if game in FORMATS else list(FORMATS)
     parts = [textwrap.fill("input: one JSON object (or a .toml file of the same shape). Unknown "
-                           "keys are refused; fields not marked optional are required.", 78)]
+                           "keys are refused; every field is required unless listed as "
+                           "optional.", 78)]
     for name in games:
         description = textwrap.fill(f"{name}: {FORMATS[name]}", 78, subsequent_indent="  ")
+        optional = textwrap.fill(optional_text(name), 78, initial_indent="  ",
+                                 subsequent_indent="  ")
         example = textwrap.indent(example_text(name), "  ")
-        parts.append(f"{description}\n  example:\n{example}")
+        parts.append(f"{description}\n{optional}\n  example:\n{example}")
     parts.append("'companion score GAME --example' prints a valid file to start from.")
     return "\n\n".join(parts)

@@ -4,10 +4,20 @@
 keyboard, a protocol line from a channel, the passing of time) goes through it:
 
 1. the pure core computes the new state and the effects;
-2. journal effects are queued and written first (DESIGN.md rule 6, through
-   :class:`~companion.runtime.journaling.JournalWriter`), then tunes start and the display is
-   redrawn, only if the screen model changed. One exception: time-driven tunes (a warning, the
-   alarm) sound before their journal write, see :meth:`Controller.tick`.
+2. for an input (a button, a key, a protocol line: :meth:`Controller.edge`,
+   :meth:`Controller.gesture`, :meth:`Controller.handle`) the hand is answered at once and
+   the disk right behind it (DESIGN.md rule 6): journal effects are queued
+   (:class:`~companion.runtime.journaling.JournalWriter`, held), tunes start, the display is
+   redrawn (only if the screen model changed) and the :attr:`Controller.frame_listeners`
+   (the table page's live view) hear of it; then the queued writes are made, still on this
+   thread, before the call returns. So a line's reply, which the loop sends only once
+   ``handle`` has returned, always comes after its action is on disk, and the loop takes no
+   other input while a write is pending: the queue past a frame holds one input's writes.
+   A power cut between that frame and its write loses that one press (the box comes back at
+   the step before it); nothing acknowledged to a machine is ever lost (docs/journal.md).
+   Time-driven work (:meth:`Controller.tick`: a warning, the alarm, an expiry, a checkpoint)
+   sounds first and writes at once, before the loop redraws. A journal read (the menu's list
+   of past games, resuming one) makes the queued writes first, so it sees every action.
 
 Volume and mute (:class:`~companion.core.tunes.SoundSettings`) are loaded from the settings
 store at start-up and applied to the tune player; a :class:`~companion.core.app.SoundChanged`
@@ -32,7 +42,8 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -64,7 +75,7 @@ from companion.core.game import Play, Restore, RuleError
 from companion.core.idle import IdlePolicy
 from companion.core.table_page import PairOutcome, TablePage, end_pairing
 from companion.core.timer import TimerState
-from companion.core.tunes import SoundSettings
+from companion.core.tunes import SoundSettings, tunes_for
 from companion.protocol import commands as proto
 from companion.protocol.lines import Item, Line
 from companion.runtime import commanding
@@ -106,7 +117,7 @@ class Controller:
                  buzzer: Buzzer, *, rng: random.Random, scorers: Scorers,
                  timing: GestureTiming | None = None, simulated: bool = False,
                  led: StatusLed | None = None, settings: SettingsStore | None = None,
-                 idle: IdlePolicy | None = None) -> None:
+                 idle: IdlePolicy | None = None, sounder: str = "piezo") -> None:
         self.app = app
         self.clock = clock
         self.output = Output(display, led)
@@ -119,11 +130,14 @@ class Controller:
         self.game_clock = GameClock(clock, journal.last_clock())
         self.writer = JournalWriter(journal)
         self.state = AppState(next_seed=self._draw_seed(), last_tick=self.now())
-        self.tunes = TunePlayer(buzzer)
+        self.tunes = TunePlayer(buzzer, tunes_for(sounder))
         # Called when "Forget phones" is chosen (the table page revokes its pairings).
         self.forget_phones_listeners: list[Callable[[], None]] = []
         # Called when "Power off" is confirmed (bootstrap: adapters/power.py).
         self.power_off_listeners: list[Callable[[], object]] = []
+        # Called after an input's frame, before its journal write (the loop: the table
+        # page's live view answers the hand as the panel does).
+        self.frame_listeners: list[Callable[[], object]] = []
         # Idle dimming and the screen saver (core/idle.py); None: the panel never dims.
         self.idle = None if idle is None else IdleScreen(
             idle, self.now(), display if isinstance(display, Dimmable) else None)
@@ -244,32 +258,68 @@ class Controller:
     def edge(self, button: Button, pressed: bool, at: float | None = None) -> None:
         """A raw edge from a button (gpiozero callback, or a test)."""
         at = self.now() if at is None else at
-        if self.idle is not None and self.idle.swallow(button, pressed, at):
-            self.refresh()  # the press only woke the panel
-            return
-        self.recognizer, gestures = self.recognizer.on_edge(Edge(button, pressed, at))
-        for gesture in gestures:
-            self.act_on(gesture)
-        self.refresh()
+        with self._frame_first():
+            if self.idle is not None and self.idle.swallow(button, pressed, at):
+                self.refresh()  # the press only woke the panel
+                return
+            self.recognizer, gestures = self.recognizer.on_edge(Edge(button, pressed, at))
+            for gesture in gestures:
+                self.act_on(gesture)
+            self.refresh()
 
     def gesture(self, kind: str, button: Button) -> None:
         """A gesture from a source that has no edges (the terminal keyboard)."""
-        self.tick()
-        if self.idle is not None and self.idle.swallow_gesture(self.now()):
-            self.refresh()  # the key only woke the panel
-            return
-        gesture_kind: GestureKind = ("hold" if kind == "hold" else "chord" if kind == "chord"
-                                     else "press")
-        self.act_on(Gesture(gesture_kind, button, self.now()))
-        self.refresh()
+        with self._frame_first():
+            self.tick()
+            if self.idle is not None and self.idle.swallow_gesture(self.now()):
+                self.refresh()  # the key only woke the panel
+                return
+            gesture_kind: GestureKind = ("hold" if kind == "hold" else "chord"
+                                         if kind == "chord" else "press")
+            self.act_on(Gesture(gesture_kind, button, self.now()))
+            self.refresh()
 
     def handle(self, item: Item) -> str | None:
-        """One protocol line (or a line-splitter fault) -> the reply, or ``None``."""
-        return commanding.handle(self, item)
+        """One protocol line (or a line-splitter fault) -> the reply, or ``None``; the
+        line's journal writes are on disk (or refused, and the screen says so) when it
+        returns, so the caller may acknowledge it."""
+        with self._frame_first():
+            return commanding.handle(self, item)
 
     def command_line(self, text: str) -> str | None:
-        """One protocol line's text -> the reply, or ``None`` (a blank or comment line)."""
-        return commanding.command_line(self, text)
+        """One protocol line's text -> the reply, or ``None`` (a blank or comment line);
+        its writes are made before it returns, as for :meth:`handle`."""
+        with self._frame_first():
+            return commanding.command_line(self, text)
+
+    @contextmanager
+    def _frame_first(self) -> Iterator[None]:
+        """One input: the journal writes it makes wait while it is decided, sounded and
+        drawn; then the frame listeners hear, then the writes are made (module docstring).
+        Nested inputs (a line's ``tick``) write when the outermost one ends."""
+        if self.writer.held:
+            yield
+            return
+        self.writer.held = True
+        try:
+            yield
+        finally:
+            self.writer.held = False
+            if self.writer.unsaved:
+                for listener in self.frame_listeners:
+                    listener()
+                self._catch_up()
+
+    def _catch_up(self, now: float | None = None) -> None:
+        """Make the queued journal writes; show what they changed (a failed write's SAVE!
+        mark, the reserve's FULL!, a notice) on a frame of its own."""
+        now = self.now() if now is None else now
+        mark = self._mark()
+        if self.writer.catch_up(now):
+            news = self.writer.news
+            self._show_journal_news()
+            if news or self._mark() != mark:
+                self.refresh(now)
 
     def handle_keyed(self, item: Item, holder: str, key: str) -> str | None:
         """A keyed line (the table page's ``Idempotency-Key``, issue #28, 3): run once per
@@ -284,13 +334,15 @@ class Controller:
             if line != text:
                 return proto.err("key-reused", "this key was sent with another line")
             return reply
-        self.writer.gather()
-        try:
-            reply = self.handle(item)
-        except BaseException:
-            self.writer.keyed(self.now(), None)  # what it wrote is kept, its key is not
-            raise
-        self.writer.keyed(self.now(), KeepLine(holder, key, text, reply, self.clock.wall()))
+        with self._frame_first():  # the frame first, then the line's writes and key together
+            self.writer.gather()
+            try:
+                reply = self.handle(item)
+            except BaseException:
+                self.writer.keyed(self.now(), None)  # what it wrote is kept, its key is not
+                raise
+            self.writer.keyed(self.now(), KeepLine(holder, key, text, reply,
+                                                   self.clock.wall()))
         return reply
 
     def note_activity(self) -> None:
@@ -320,7 +372,7 @@ class Controller:
         return screen_for(self.app, self.state, self.now(), self._mark())
 
     def _mark(self) -> str:
-        if not self.writer.saved:
+        if self.writer.refused:
             return "SAVE!"
         return "FULL!" if self.writer.on_reserve else ""
 
@@ -405,8 +457,9 @@ class Controller:
         self.perform(effects, gesture.at)
 
     def perform(self, effects: list[Any], now: float, sound_first: bool = False) -> None:
-        # Journal first: an action is durable before anything else shows it happened
-        # (except time-driven tunes, see tick()).
+        # Journal writes are queued first, in order. Outside an input they are made here at
+        # once, before the tunes (time-driven tunes sound even before that, see tick());
+        # inside one, right after its frame (_frame_first).
         if sound_first:
             self._start_tunes(effects, now)
         for effect in effects:
@@ -441,6 +494,7 @@ class Controller:
                             self.state = replace(self.state, notice=FORGET_FAILED)
                 case PowerOff():
                     self.refresh(now)  # "Powering off" on the panel before it goes
+                    self.writer.catch_up(now)  # and every accepted action on disk
                     for switch_off in self.power_off_listeners:
                         switch_off()
         if any(isinstance(effect, (JournalNew, JournalSetAside, ResumeGame))
@@ -454,6 +508,7 @@ class Controller:
         """Replay past game ``game_id`` from the journal and make it current (the menu's
         "Resume a game"). A countdown that was running when it was replaced comes back
         paused, as after a power cut."""
+        self.writer.catch_up(now)  # the replay reads the journal: it must hold every action
         try:
             stored = self.journal.game(game_id)
             # Instants mean something only within a game: never go on from before the
@@ -477,7 +532,9 @@ class Controller:
             self.perform(effects, now)
 
     def _list_resumable(self) -> None:
-        """Refresh the menu's list of resumable games from the journal."""
+        """Refresh the menu's list of resumable games from the journal (the queued writes
+        first: a new game's begin row sets the one before it aside)."""
+        self.writer.catch_up(self.now())
         try:
             past = tuple(game for game in self.journal.unfinished()
                          if game.id != self.game_id)

@@ -3,8 +3,15 @@
 What it promises (DESIGN.md rule 6, "one event log"):
 - A write is queued and the queue is written at once, in order, each write one SQLite
   transaction, so nothing already saved is touched by a later failure.
+- While :attr:`JournalWriter.held` is set (the controller holds it while one input is decided
+  and drawn, see runtime/controller.py), writes are only queued; the controller writes them
+  with :meth:`JournalWriter.catch_up` right after the frame, on the same thread, before it
+  answers the input's line and before the loop takes the next input. So the queue past a
+  frame holds one input's writes at most, in order, and nothing is acknowledged to a machine
+  before its write was made. A journal read (the menu's list of past games, resuming one)
+  catches up first, so it sees every accepted action.
 - When the disk refuses (full, read-only, unplugged), writes stay queued in memory, play goes
-  on, :attr:`JournalWriter.saved` turns false (the screen shows a mark) and writing is retried
+  on, :attr:`JournalWriter.refused` turns true (the screen shows a mark) and writing is retried
   with backoff (:class:`~companion.runtime.health.PartHealth`).
 - Each queued write keeps a reference to the game it belongs to (:class:`GameRef`), so a game
   started while the disk refuses takes nothing from another: a game's id is known only once its
@@ -201,6 +208,8 @@ class JournalWriter:
         self.game: GameRef | None = None
         # Notices for the screen, oldest first; the controller takes them.
         self.news: list[str] = []
+        # Set by the controller while an input's frame comes first: writes wait in the queue.
+        self.held = False
         self._on_reserve = journal.on_reserve
         # Where a keyed line's writes gather until its key is known (see :meth:`keyed`).
         self._gathering: list[tuple[GameRef, JournalWrite]] | None = None
@@ -214,6 +223,13 @@ class JournalWriter:
     def saved(self) -> bool:
         """Whether everything accepted so far is on disk (a durable journal, nothing queued)."""
         return not self.unsaved and self.journal.durable
+
+    @property
+    def refused(self) -> bool:
+        """Whether accepted writes wait because the disk refused them (or the journal is the
+        in-memory stand-in): the screen's SAVE! mark. A write merely held behind its frame
+        is not refused."""
+        return not self.journal.durable or (bool(self.unsaved) and self.health.failing)
 
     def resume(self, game_id: int) -> None:
         """Writes from now on go to a game already in the journal (after a restore)."""
@@ -229,7 +245,8 @@ class JournalWriter:
         self._queue(now, GameRef(), write)
 
     def write(self, now: float, write: JournalWrite) -> None:
-        """Queue one journal write for the current game and write everything queued."""
+        """Queue one journal write for the current game and write everything queued (unless
+        :attr:`held`: then :meth:`catch_up` writes it)."""
         if self.game is None:
             return  # no game in play: nothing to save
         self._queue(now, self.game, write)
@@ -266,8 +283,16 @@ class JournalWriter:
             self._gathering.append((game, write))
             return
         self.unsaved.append((game, write))
-        if self.health.may_try(now):
-            self.flush(now)
+        if not self.held:
+            self.catch_up(now)
+
+    def catch_up(self, now: float) -> bool:
+        """Write what is queued, unless the disk is refusing and its retry is not due yet
+        (the queue then waits, as for any refused write). True if something was tried."""
+        if not self.unsaved or not self.health.may_try(now):
+            return False
+        self.flush(now)
+        return True
 
     @property
     def on_reserve(self) -> bool:

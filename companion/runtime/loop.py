@@ -22,8 +22,14 @@ What it promises:
   skipped and answered nothing: its asker was told it was refused, and it never runs.
 - **Mirrors hear what changed.** A channel with an ``observe`` method (the table page) gets a
   :class:`~companion.runtime.channels.Snapshot` after each refresh that changed the state or
-  the screen, and before ``ready``. With no such channel nothing is built. A snapshot's screen
-  is drawn without the pairing code (:func:`companion.ui.views.mirror_screen`).
+  the screen, and before ``ready``; for an input that writes to the journal, right after its
+  frame and before that write (the controller's ``frame_listeners``), as the panel shows it.
+  With no such channel nothing is built. A snapshot's screen is drawn without the pairing
+  code (:func:`companion.ui.views.mirror_screen`).
+- **A line is answered after its journal write.** The controller makes an input's writes
+  before ``handle`` returns (after the frame); only then does the loop answer the line, and
+  only then does it take the next event, so replies keep the order of the lines and nothing
+  is acknowledged before it is on disk (DESIGN.md rule 6).
 - **A pairing code is the core's.** The table page posts a new code to show
   (:class:`PairCodeEvent`) and asks whether an entered code is the one shown
   (:class:`PairCodeEntered`); the answer comes from the state alone
@@ -113,6 +119,8 @@ class EventLoop:
             cast(Observer, channel) for channel in self.channels
             if callable(getattr(channel, "observe", None))]
         self._published: tuple[object, object] | None = None
+        if self.observers:  # the page's live view hears an input with the panel, before
+            controller.frame_listeners.append(self._publish)  # its journal write
         # SimpleQueue.put is reentrant, so the signal handler may post safely.
         self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self._wake_read, self._wake_write = os.pipe()

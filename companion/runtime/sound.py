@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol, runtime_checkable
 
-from companion.core.tunes import TUNES, VOLUME_DUTY, SoundSettings
+from companion.core.tunes import TUNES, VOLUME_DUTY, SoundSettings, Tune
 from companion.runtime.health import PartHealth
 
 RECORDED_TUNES = 200
@@ -57,8 +57,9 @@ TuneListener = Callable[[str, bool], None]
 class TunePlayer:
     """Plays named tunes (core/tunes.py) on a buzzer; see the module docstring."""
 
-    def __init__(self, buzzer: Buzzer) -> None:
+    def __init__(self, buzzer: Buzzer, tunes: Mapping[str, Tune] = TUNES) -> None:
         self.buzzer = buzzer
+        self.tunes = tunes  # tuned for the sounder fitted (core/tunes.py tunes_for)
         self.health = PartHealth("buzzer")
         self.notes: list[tuple[float, float | None]] = []
         self.played: deque[str] = deque(maxlen=RECORDED_TUNES)
@@ -88,7 +89,7 @@ class TunePlayer:
             return
         at = now
         notes: list[tuple[float, float | None]] = []
-        for frequency, seconds in TUNES[name]:
+        for frequency, seconds in self.tunes[name]:
             notes.append((at, frequency))
             at += seconds
         notes.append((at, None))

@@ -38,19 +38,39 @@ class PtyBox:
     """A running ``companion run --backend fake --serial pty`` (see the module docstring).
     With ``log=True`` its standard error is kept for :meth:`wait_for_log`."""
 
-    def __init__(self, state_dir: Path, *, log: bool = False) -> None:
+    def __init__(self, state_dir: Path, *, log: bool = False,
+                 command: list[str] | None = None) -> None:
+        """``command`` (our own interpreter's arguments) runs another box that prints
+        ``serial=`` (and perhaps ``web=``) before ``ready``, with its standard input a pipe
+        (:meth:`tell`), as ``companion.testing.held_box`` does."""
+        arguments = command or ["-m", "companion", "run", "--backend", "fake", "--serial",
+                                "pty", "--state-dir", str(state_dir), "--no-web"]
         self.process = subprocess.Popen(  # noqa: S603 - our own interpreter, fixed arguments
-            [sys.executable, "-m", "companion", "run", "--backend", "fake", "--serial", "pty",
-             "--state-dir", str(state_dir), "--no-web"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE if log else subprocess.DEVNULL)
+            [sys.executable, *arguments],
+            stdin=subprocess.DEVNULL if command is None else subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE if log else subprocess.DEVNULL)
         assert self.process.stdout is not None
         deadline = time.monotonic() + 30
         path = read_line(self.process.stdout.fileno(), deadline).removeprefix("serial=")
+        self.web_url: str | None = None
         ready = read_line(self.process.stdout.fileno(), deadline)
+        if ready.startswith("web="):
+            self.web_url = ready.removeprefix("web=")
+            ready = read_line(self.process.stdout.fileno(), deadline)
         if ready != "ready":
             raise AssertionError(f"expected 'ready', got {ready!r}")
         self.peer: int | None = os.open(path, os.O_RDWR | os.O_NOCTTY)
+
+    def tell(self, line: str) -> None:
+        """One line on the box's standard input (a box started with ``command``)."""
+        assert self.process.stdin is not None, "only a box started with a command reads"
+        self.process.stdin.write(line.encode() + b"\n")
+        self.process.stdin.flush()
+
+    def read_output(self, seconds: float = 15) -> str:
+        """The next line the box prints on its standard output."""
+        assert self.process.stdout is not None
+        return read_line(self.process.stdout.fileno(), time.monotonic() + seconds)
 
     def send(self, line: str) -> None:
         """Write one protocol line and read nothing (as a power cut would interrupt it)."""
@@ -89,7 +109,7 @@ class PtyBox:
         if self.peer is not None:
             os.close(self.peer)
             self.peer = None
-        for stream in (self.process.stdout, self.process.stderr):
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             if stream is not None:
                 stream.close()
         return self.process.returncode

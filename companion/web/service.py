@@ -49,6 +49,7 @@ class WebService:
                                static=static_root(), history=history, lines=LineLedger(clock))
         self.server = WebServer(self.context, settings.host, settings.port, max_connections)
         self._thread: threading.Thread | None = None
+        self._switch_interval_before: float | None = None
         self.channel.on_start.append(self.serve)
         self.channel.on_close.append(self.stop)
 
@@ -68,8 +69,10 @@ class WebService:
         if self._thread is not None:
             return
         # The loop waking for a deadline waits for the GIL at most one switch interval while
-        # a web thread holds it: 1 ms, not CPython's 5 ms, while the web is on (issue #19).
-        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_SECONDS))
+        # a web thread holds it: 1 ms, not CPython's 5 ms, while the web is on (issue #19);
+        # stop() puts the interval back, so it is shortened only while the page is served.
+        self._switch_interval_before = sys.getswitchinterval()
+        sys.setswitchinterval(min(self._switch_interval_before, SWITCH_INTERVAL_SECONDS))
         self._thread = threading.Thread(target=self.server.serve_forever, args=(0.2,),
                                         name="web-server", daemon=True)
         self._thread.start()
@@ -81,3 +84,6 @@ class WebService:
         self.server.stop()
         self._thread.join(timeout=5)
         self._thread = None
+        if self._switch_interval_before is not None:
+            sys.setswitchinterval(self._switch_interval_before)
+            self._switch_interval_before = None

@@ -14,6 +14,14 @@
 //   modules differ: measure yours and change `modules` below before printing.
 // - Button holes: the nominal panel-hole size of 16 mm and 12 mm momentary buttons, +0.3 mm.
 // - Buzzer: Murata PKM17EPPH4001-B0, 17 mm across (datasheet).
+// - Button nuts: typical sellers' hex nuts, 20 mm across flats for 16 mm buttons and 15 mm for
+//   12 mm ones; the case keeps their corners (across flats / cos 30) clear of the posts, the
+//   walls, the display and each other, however the nut ends up turned.
+// - The shutdown button (12 mm) goes through the back wall, away from the cable, above the Pi's
+//   tallest part; the status LED (5 mm) through the lid, left of the buzzer.
+// - The OLED's standoffs: printed under the lid at its four screws, as tall as the module's
+//   glass (typical: measure yours), so the board rests on them and the screws do not bend it
+//   against the glass.
 
 board = "pi4";      // "pi4", "pi5" or "zero2"
 panel = "ssd1309";  // "ssd1309" (2.42 in), "sh1106" (1.3 in) or "ssd1306" (0.96 in)
@@ -42,20 +50,29 @@ function pi_spec(b) =
     /* pi4, pi5 */ [85, 56, 16, [[3.5, 3.5], [61.5, 3.5], [3.5, 52.5], [61.5, 52.5]], 11.2];
 
 // [board w, board h, window w, window h, window centre offset from the board centre (x, y),
-//  screw holes' spacing (x, y), screw hole d, module depth below the lid incl. its pins]
+//  screw holes' spacing (x, y), screw hole d, module depth below the lid incl. its pins,
+//  glass thickness in front of the board (the standoffs' height)]
 function panel_spec(p) =
-    p == "ssd1309" ? [70.0, 43.0, 57.0, 29.5, [0, 1.0], [65.0, 38.0], 3.2, 8] :
-    p == "sh1106"  ? [35.4, 33.5, 31.4, 16.7, [0, 1.5], [30.4, 28.5], 2.2, 8] :
-    /* ssd1306 */    [27.3, 27.8, 23.7, 12.9, [0, 1.5], [23.5, 23.8], 2.2, 8];
+    p == "ssd1309" ? [70.0, 43.0, 57.0, 29.5, [0, 1.0], [65.0, 38.0], 3.2, 8, 2.2] :
+    p == "sh1106"  ? [35.4, 33.5, 31.4, 16.7, [0, 1.5], [30.4, 28.5], 2.2, 8, 1.8] :
+    /* ssd1306 */    [27.3, 27.8, 23.7, 12.9, [0, 1.5], [23.5, 23.8], 2.2, 8, 1.6];
 
 P = pi_spec(board);
 M = panel_spec(panel);
-pitch = button_d + 12;
-zone = max(button_d + 10, 24);            // the buttons' strip along the front, inside
+nut_flats = button_d == 16 ? 20 : 15;     // the front buttons' hex nut (typical)
+nut_d = nut_flats / cos(30);              // across its corners: the circle it sweeps
+pitch = max(button_d + 12, nut_d + 2);
+zone = max(button_d + 10, 24, nut_d + 2); // the buttons' strip along the front, inside
 buzzer_d = 17;
 buzzer_zone = buzzer_d + 2 * gap;
+shutdown_d = 12;                          // the shutdown button, through the back wall
+shutdown_nut_d = 15 / cos(30);            // its nut, across the corners
+shutdown_body = 22;                       // how far its body and lugs reach into the case
+led_d = 5;                                // the status LED, through the lid
+standoff_d = M[6] + 3.2;                  // the OLED's printed standoffs
 
-in_w = max(P[0] + 2 * post, M[0] + 2 * gap + 2 * post, 3 * pitch + button_d + 2 * post + 2,
+in_w = max(P[0] + 2 * post, M[0] + 2 * gap + 2 * post,
+           3 * pitch + nut_d + 2 * post + 2 * gap,
            M[0] + buzzer_zone + 2 * gap + 2 * post);
 in_d = max(zone + gap + P[1] + 1, zone + gap + M[1] + gap + buzzer_zone);
 pi_tall = max(P[2], 1.6 + 8.5 + plug_room);   // board + header + plugs, or its tallest port
@@ -75,6 +92,15 @@ buzzer_c = [W - wall - post - buzzer_zone / 2, D - wall - buzzer_zone / 2];
 pi_origin = [wall + (in_w - P[0]) / 2, D - wall - 1 - P[1]];  // the board's lower-left corner
 function pi_hole(h) = pi_origin + [P[0] - h[0], P[1] - h[1]];  // turned half round
 cable = [pi_origin[0] + P[0] - P[4], floor_t + standoff + 1.6 + 1.6, 14, 9];  // x, z, w, h
+// The shutdown button: in the back wall on the side away from the cable slot (the left on a
+// Pi 4/5, the right on a Zero 2 W), its nut clear of that corner post, its body above the Pi's
+// tallest part (the Pi 4/5's USB and Ethernet block ends up on the left) and its nut clear of
+// the lid.
+shutdown_x_left = wall + post + gap + shutdown_nut_d / 2;
+shutdown = [cable[0] > W / 2 ? shutdown_x_left : W - shutdown_x_left,
+            floor_t + standoff + 1.6 + P[2] + 1 + shutdown_nut_d / 2];  // x, z
+// The LED: in the lid, on the buzzer's row, in the back-left corner's room.
+led_c = [wall + post + gap + 2 * led_d, buzzer_c[1]];
 sound = [[0, 0], [-4, 0], [4, 0], [0, -4], [0, 4], [-3, -3], [3, 3], [-3, 3], [3, -3]];
 
 echo("case", board = board, panel = panel, button_d = button_d);
@@ -88,6 +114,14 @@ for (i = [0 : 3])
 for (s = sound)
     echo("hole", "sound", buzzer_c[0] + s[0], buzzer_c[1] + s[1], 2.2);
 echo("hole", "cable", cable[0], cable[1], cable[2], cable[3]);
+echo("hole", "shutdown", shutdown[0], shutdown[1], shutdown_d + tolerance, shutdown_nut_d,
+     shutdown_body);
+echo("hole", "led", led_c[0], led_c[1], led_d + 0.2);
+echo("nut", "button", nut_d);
+echo("module", "oled", display_c[0], display_c[1], M[0], M[1], M[7]);
+for (sx = [-1, 1], sy = [-1, 1])
+    echo("standoff", "oled", display_c[0] + sx * M[5][0] / 2, display_c[1] + sy * M[5][1] / 2,
+         standoff_d, M[8]);
 for (h = P[3])
     echo("boss", "pi", pi_hole(h)[0], pi_hole(h)[1]);
 echo("buzzer", buzzer_c[0], buzzer_c[1], buzzer_d);
@@ -116,6 +150,9 @@ module tray() {
         // The power cable's way out, through the back wall at the Pi's power connector.
         translate([cable[0] - cable[2] / 2, D - wall - 1, cable[1] - cable[3] / 2])
             cube([cable[2], wall + 2, cable[3]]);
+        // The shutdown button's hole in the back wall.
+        translate([shutdown[0], D - wall - 1, shutdown[1]]) rotate([-90, 0, 0])
+            cylinder(d = shutdown_d + tolerance, h = wall + 2);
         // Vents along both sides, low and high, for air past the Pi.
         for (x = [-1, W - wall - 1], k = [0 : 3])
             translate([x, D / 2 - 18 + k * 10, floor_t + 6]) cube([wall + 2, 4, in_h - 14]);
@@ -132,11 +169,18 @@ module lid() {
                     cylinder(d = buzzer_d + 3.2, h = 4);
                     translate([0, 0, -1]) cylinder(d = buzzer_d + tolerance, h = 6);
                 }
+            // The OLED's standoffs: its board rests on them, its glass just touches the lid.
+            for (sx = [-1, 1], sy = [-1, 1])
+                translate([display_c[0] + sx * M[5][0] / 2, display_c[1] + sy * M[5][1] / 2,
+                           -M[8]])
+                    cylinder(d = standoff_d, h = M[8] + 0.01);
         }
         translate([window_c[0] - M[2] / 2, window_c[1] - M[3] / 2, -1]) cube([M[2], M[3], lid_t + 2]);
         for (sx = [-1, 1], sy = [-1, 1])
-            translate([display_c[0] + sx * M[5][0] / 2, display_c[1] + sy * M[5][1] / 2, -1])
-                cylinder(d = M[6], h = lid_t + 2);
+            translate([display_c[0] + sx * M[5][0] / 2, display_c[1] + sy * M[5][1] / 2,
+                       -M[8] - 1])
+                cylinder(d = M[6], h = lid_t + M[8] + 2);
+        translate([led_c[0], led_c[1], -1]) cylinder(d = led_d + 0.2, h = lid_t + 2);
         for (i = [0 : 3])
             translate([button_xy(i)[0], button_xy(i)[1], -1]) cylinder(d = button_d + tolerance, h = lid_t + 2);
         for (s = sound)

@@ -14,10 +14,13 @@ from companion.core.tunes import (
     EVENT_TUNES,
     LOUD_BAND,
     RESONANCE_HZ,
+    SOUNDERS,
     TUNES,
     VOLUME_DUTY,
     SoundSettings,
+    loud_band,
     tune_length,
+    tunes_for,
     warning_tune,
 )
 from companion.games.now_boarding import NowBoarding
@@ -209,3 +212,31 @@ def test_tunes_now_boarding_v3_a_new_day_is_a_stage_change() -> None:
 ])
 def test_tunes_each_standard_warning_mark_has_its_own_tune(mark: float, tune: str) -> None:
     assert warning_tune(mark) == tune
+
+
+@pytest.mark.parametrize("sounder", sorted(SOUNDERS))
+def test_tunes_follow_the_sounder_fitted(sounder: str) -> None:
+    """Each sounder's alarm tunes sit in its own loud band with time-up on its loud frequency;
+    the intervals are kept, so every warning stays its own by pitch and beeps; the other tunes
+    do not move; every note stays in the passive buzzer's 110-7040 Hz."""
+    tuned = tunes_for(sounder)
+    low, high = loud_band(sounder)
+    assert tuned["alarm"] == ((round(SOUNDERS[sounder].loud_hz), 1.2),)
+    for name in ALARM_TUNES:
+        notes = [f for f, _ in tuned[name] if f is not None]
+        assert all(low <= f <= high for f in notes), name
+        assert [s for _, s in tuned[name]] == [s for _, s in TUNES[name]]
+    shapes = [(sum(1 for f, _ in tuned[n] if f), max(f for f, _ in tuned[n] if f))
+              for n in ALARM_TUNES]
+    assert len(set(shapes)) == len(shapes)
+    for name, tune in TUNES.items():
+        if name not in ALARM_TUNES:
+            assert tuned[name] == tune
+        assert all(110 <= f <= 7040 for f, _ in tuned[name] if f is not None)
+    if sounder == "piezo":
+        assert tuned == TUNES
+
+
+def test_tunes_refuse_a_sounder_the_box_is_not_built_for() -> None:
+    with pytest.raises(KeyError):
+        tunes_for("siren")

@@ -3,13 +3,18 @@
 import io
 import json
 import subprocess
+import sys
 import tomllib
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from companion.doctor import CHECKS, SystemProbe, run_doctor
+from companion import cli
+from companion.adapters.gpio import mock_pin_factory
+from companion.doctor import CHECKS, SystemProbe, report, run_doctor
+from companion.doctor.report import ReportParts, write_report
 
 DEFAULTS = Path(__file__).resolve().parents[2] / "companion" / "default_config.toml"
 GOOD_CONFIG_TXT = ("dtparam=audio=on\n[all]\ndtparam=i2c_arm=on\n"
@@ -140,12 +145,20 @@ def test_doctor_reports_a_missing_i2c_device_with_the_fix():
     assert any(line.startswith("FAIL  display") for line in lines)
 
 
-def test_doctor_reports_a_silent_display_with_the_wiring():
-    probe = FakePi(service="active", i2c_present=set())
-    status, text = _run(probe)
+@pytest.mark.parametrize("panel", ["ssd1309", "sh1106", "ssd1306"])
+def test_doctor_reports_a_silent_display_with_the_pin_maps_wiring(panel):
+    """The advice names each of the panel's wires on the pin the pin map gives it (GND on pin
+    9, not a pin written by hand), read here from hardware/pinmap.toml itself."""
+    pinmap = tomllib.loads((DEFAULTS.parents[1] / "hardware" / "pinmap.toml").read_text())
+    config = _defaults()
+    config["display"]["driver"] = pinmap["panels"][panel]["driver"]
+    status, text = _run(FakePi(service="active", i2c_present=set()), config)
     assert status == 1
     assert "nothing answers at 0x3C on bus 1" in text
-    assert "i2cdetect -y 1" in text
+    fix = next(line for line in text.splitlines() if "i2cdetect -y 1" in line)
+    for wire in pinmap["parts"]["oled"]["wires"]:
+        assert f"{wire['terminal']} to pin {wire['pin']} (" in fix
+    assert "GND to pin 9 (GND)" in fix and "pin 6" not in fix
 
 
 def test_doctor_reports_a_busy_buzzer_pin_and_skips_pins_while_the_service_runs():
@@ -452,3 +465,237 @@ def test_doctor_checks_the_display_driver_is_a_recommended_panel(driver, size, o
     line = next(line for line in text.splitlines() if "display-driver" in line)
     assert line.startswith("OK " if ok else "FAIL") and said in line
     assert status == (0 if ok else 1)
+
+
+SPI_CONFIG_TXT = GOOD_CONFIG_TXT + "dtparam=spi=on\ndtoverlay=spi0-1cs,cs0_pin=13\n"
+
+
+def _spi_config(**display):
+    config = _defaults()
+    config["display"].update(driver="ssd1309", interface="spi", **display)
+    return config
+
+
+def _spi_pi(**changes):
+    probe = FakePi(**changes)
+    probe.devices.add("/dev/spidev0.0")
+    probe.files["/boot/firmware/config.txt"] = SPI_CONFIG_TXT
+    probe.groups.add("spi")
+    return probe
+
+
+def test_doctor_passes_an_spi_panel_built_as_the_pin_map_says():
+    probe = _spi_pi()  # the service stopped, so the doctor claims the pins itself
+    status, text = _run(probe, _spi_config())
+    assert status == 1  # only because the service is not running here
+    assert [line.split()[1] for line in text.splitlines() if line.startswith("FAIL")] == \
+        ["service"], text
+    assert "OK    spi-bus      /dev/spidev0.0 is there and opens" in text
+    assert "i2c-speed    no I2C display" in text
+    # DC and RES are claimed as outputs; CS belongs to the spi0-1cs overlay.
+    config = _spi_config()["display"]
+    assert {config["spi_dc_pin"], config["spi_reset_pin"]} <= set(probe.claimed)
+    assert config["spi_cs_pin"] not in probe.claimed
+    assert "display DC and RES" in text
+    # Nothing answers back over SPI: the display line names the pin map's SPI wiring.
+    line = next(line for line in text.splitlines() if line.startswith("OK    display "))
+    for terminal, pin in (("SDA", 19), ("SCL", 23), ("RES", 29), ("DC", 31), ("CS", 33)):
+        assert f"{terminal} to pin {pin} (" in line
+
+
+@pytest.mark.parametrize(("change", "check", "says", "fix"), [
+    (lambda p, c: p.devices.discard("/dev/spidev0.0"), "spi-bus",
+     "/dev/spidev0.0 does not exist", "dtoverlay=spi0-1cs,cs0_pin=13"),
+    (lambda p, c: (p.devices.discard("/dev/spidev0.0"), p.devices.add("/dev/spidev0.0"),
+                   setattr(p, "can_open", lambda path: path != "/dev/spidev0.0")),
+     "spi-bus", "permission denied", "group spi"),
+    (lambda p, c: p.files.update({"/boot/firmware/config.txt": GOOD_CONFIG_TXT}), "boot-config",
+     "no dtoverlay=spi0-1cs,cs0_pin=13", "tools/install.py"),
+    (lambda p, c: c["display"].update(spi_cs_pin=26), "boot-config",
+     "puts the chip select on GPIO13 but display.spi_cs_pin is 26", "tools/install.py"),
+    (lambda p, c: c["led"].update(pin=10), "config", "the led is on GPIO10, SPI0's MOSI",
+     "off GPIO9, GPIO10 and GPIO11"),
+    (lambda p, c: c["display"].update(spi_dc_pin=17), "config",
+     "GPIO17 is both the button next and the display DC", "its own pin"),
+])
+def test_doctor_names_what_is_wrong_with_an_spi_panel(change, check, says, fix):
+    probe, config = _spi_pi(), _spi_config()
+    change(probe, config)
+    status, text = _run(probe, config)
+    assert status == 1
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"FAIL  {check} "))
+    assert says in lines[at], lines[at]
+    assert fix in lines[at + 1], lines[at + 1]
+
+
+def test_doctor_skips_the_spi_bus_for_an_i2c_panel():
+    status, text = _run(FakePi(service="active"))
+    assert status == 0
+    assert "OK    spi-bus      display.interface = 'i2c'" in text
+
+
+# -- companion doctor --report FILE: one complete file on the fake backend ----------------------
+
+SECTIONS = ("## Machine", "## Settings", "## Doctor checks", "## Buttons", "## Buzzer and LED",
+            "## Short bench (companion bench --short)", "## Summary")
+BENCH = "companion bench (short) on Linux: every figure within its target"
+
+
+class Maker:
+    """The person at the box: presses each button the report asks for (on gpiozero's mock
+    pins), answers its questions, and remembers every prompt."""
+
+    def __init__(self, factory, config, *, dead=(), answers=None):
+        self.factory = factory
+        self.pins = {name.upper(): config["buttons"][name] for name in report.FRONT_BUTTONS}
+        self.dead = set(dead)  # buttons whose wire is broken: pressing does nothing
+        self.answers = answers or {}
+        self.prompts = []
+
+    def __call__(self, prompt):
+        self.prompts.append(prompt)
+        for name, pin in self.pins.items():
+            if name in self.dead:
+                continue
+            if prompt.startswith(f"Press {name} "):
+                self.factory.pin(pin).drive_low()  # pressed: the pull-up's line to ground
+            elif prompt.startswith(f"Let go of {name}"):
+                self.factory.pin(pin).drive_high()
+        for start, answer in self.answers.items():
+            if prompt.startswith(start):
+                return answer
+        return ""
+
+
+def _report(tmp_path, *, dead=(), answers=None, probe=None, config=None):
+    config = config or _defaults()
+    factory = mock_pin_factory()
+    maker = Maker(factory, config, dead=dead, answers=answers or {
+        "The buzzer should sound": "y", "If you have a sound meter": "78",
+        "The status LED": "y"})
+    parts = ReportParts(probe or FakePi(), factory, maker, lambda: BENCH, say=maker,
+                        now=lambda: datetime(2026, 11, 28, 3, 0, tzinfo=UTC))
+    target = tmp_path / "report.md"
+    try:
+        status = write_report(target, config, parts, config_path="/etc/companion/companion.toml")
+    finally:
+        factory.close()
+    return status, target.read_text(encoding="utf-8"), maker, factory
+
+
+def test_report_on_a_good_build_is_complete_and_passes(tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "PRESS_TIMEOUT_S", 0)
+    status, text, maker, _ = _report(tmp_path)
+    positions = [text.index(section) for section in SECTIONS]
+    assert positions == sorted(positions)
+    assert text.startswith("# companion doctor report, 2026-11-28 03:00 UTC")
+    for fact in ("- board: Raspberry Pi 4 Model B Rev 1.5", "- OS: ", "- kernel: ",
+                 "- Python: 3.", "- companion: ", "- display.driver = 'ssd1306'"):
+        assert fact in text
+    assert "- OK display: a device answers at 0x3C on bus 1" in text
+    # One prompt per press and per release, in the order of the buttons.
+    presses = [p.split()[1] for p in maker.prompts if p.startswith("Press ")]
+    assert presses == ["NEXT", "UP", "DOWN", "BACK"]
+    for name in ("NEXT", "UP", "DOWN", "BACK"):
+        assert f"- {name} (GPIO" in text and "): OK: pressed and released" in text
+    assert "- buzzer (passive, piezo) at 4000 Hz: OK: heard" in text
+    assert "- level at 50 cm: 78 dB (measured by the maker)" in text
+    assert "- LED (GPIO24): OK: lit" in text
+    assert BENCH in text
+    # The service is inactive in FakePi: that one doctor check fails, and the summary says so.
+    assert "- FAIL service:" in text and "  - fix: sudo systemctl enable --now companion" in text
+    assert "- 1 doctor check(s) failed, 0 hardware test(s) failed" in text
+    assert status == 1
+
+
+def test_report_names_a_dead_button_a_silent_buzzer_and_a_dark_led(tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "PRESS_TIMEOUT_S", 0)
+    status, text, _, _ = _report(tmp_path, dead={"DOWN"}, answers={
+        "The buzzer should sound": "n", "The status LED": "no"})
+    assert "- DOWN (GPIO22): FAIL: no press seen" in text
+    assert "- UP (GPIO27): OK: pressed and released" in text
+    assert "- buzzer (passive, piezo) at 4000 Hz: FAIL: answered 'n'" in text
+    assert "- LED (GPIO24): FAIL: answered 'no'" in text
+    assert "- level at 50 cm: not measured" in text
+    assert "3 hardware test(s) failed" in text
+    assert status == 1
+    for section in SECTIONS:
+        assert section in text
+
+
+def test_report_plays_the_alarm_of_the_sounder_fitted(tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "PRESS_TIMEOUT_S", 0)
+    config = _defaults()
+    config["buzzer"]["sounder"] = "speaker"
+    _, text, _, _ = _report(tmp_path, config=config)
+    assert "- buzzer (passive, speaker) at 2500 Hz: OK: heard" in text
+
+
+def test_report_leaves_the_pins_alone_while_the_service_runs(tmp_path):
+    status, text, maker, _ = _report(tmp_path, probe=FakePi(service="active"))
+    assert not maker.prompts  # nothing asked: the service holds the pins
+    assert text.count("- not run: the companion service is running") == 2
+    assert "sudo systemctl stop companion" in text
+    assert BENCH in text and "## Summary" in text
+    assert status == 0
+
+
+def test_report_section_that_breaks_says_why_and_the_file_is_still_complete(tmp_path):
+    def broken_bench():
+        raise RuntimeError("the bench could not start a worker")
+
+    factory = mock_pin_factory()
+    parts = ReportParts(FakePi(service="active"), factory, lambda prompt: "", broken_bench)
+    target = tmp_path / "report.md"
+    write_report(target, _defaults(), parts, config_path="x.toml")
+    factory.close()
+    text = target.read_text(encoding="utf-8")
+    assert "- could not run: RuntimeError: the bench could not start a worker" in text
+    for section in SECTIONS:
+        assert section in text
+
+
+def test_doctor_report_from_the_command_line_on_the_fake_backend(tmp_path, monkeypatch,
+                                                                 capsys):
+    """`companion doctor --report FILE --backend fake`: the maker's answers come from standard
+    input; off a Pi the checks say so, the file is still complete."""
+    monkeypatch.setattr(report, "PRESS_TIMEOUT_S", 0)
+    monkeypatch.setattr(report, "default_bench", lambda: BENCH)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("y\n\ny\n"))
+    target = tmp_path / "build-report.md"
+    status = cli.main(["doctor", "--report", str(target), "--backend", "fake"])
+    out = capsys.readouterr().out
+    assert f"Wrote {target}" in out
+    text = target.read_text(encoding="utf-8")
+    for section in SECTIONS:
+        assert section in text
+    assert "- buzzer (passive, piezo) at 4000 Hz: OK: heard" in text
+    assert "FAIL: no press seen" in text  # nobody pressed the mock buttons
+    assert status == 1
+
+
+@pytest.mark.parametrize("bad", ["/nonexistent-dir/report.md"])
+def test_doctor_report_to_a_place_it_cannot_write_is_a_clear_error(bad, monkeypatch, capsys):
+    monkeypatch.setattr(report, "PRESS_TIMEOUT_S", 0)
+    monkeypatch.setattr(report, "default_bench", lambda: BENCH)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert cli.main(["doctor", "--report", bad, "--backend", "fake"]) == 2
+    assert "cannot write it" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("config_txt", "ok", "says"), [
+    (GOOD_CONFIG_TXT.replace("dtoverlay=gpio-shutdown,gpio_pin=21\n", ""), True, "enables"),
+    (GOOD_CONFIG_TXT, False, "both watch the shutdown button"),
+])
+def test_doctor_with_the_companion_watching_the_shutdown_button(config_txt, ok, says):
+    """shutdown.handler = "companion" (the Debian card): no overlay is needed, an overlay as
+    well is one handler too many, and the doctor claims the pin like the others."""
+    probe = FakePi()
+    probe.files["/boot/firmware/config.txt"] = config_txt
+    config = _defaults()
+    config["shutdown"]["handler"] = "companion"
+    _status, text = _run(probe, config)
+    line = next(line for line in text.splitlines() if " boot-config " in line)
+    assert line.startswith("OK" if ok else "FAIL") and says in line
+    assert config["shutdown"]["pin"] in probe.claimed

@@ -380,3 +380,46 @@ def test_install_enables_without_starting_where_systemd_is_not_running(
     module.enable_service(inst, module.Options())
     assert ran == expected
     assert ("not running here" in out.getvalue()) == (not running)
+
+
+@pytest.mark.parametrize(("config", "cs_pin"), [
+    (None, None),                                                  # I2C, the default
+    ('[display]\ninterface = "i2c"\n', None),
+    ('[display]\ndriver = "ssd1309"\ninterface = "spi"\n', 13),    # the pin map's CS
+    ('[display]\ninterface = "spi"\nspi_cs_pin = 26\n', 26),       # a CS moved in the config
+])
+def test_install_switches_spi0_on_only_for_an_spi_display(tmp_path, config, cs_pin):
+    """SPI0 and its chip select on display.spi_cs_pin (the spi0-1cs overlay's cs0_pin) are
+    written into config.txt's companion block only when the display is on SPI; a re-install
+    changes nothing."""
+    root = _fresh_pi(tmp_path)
+    if config is not None:
+        mine = root / "etc/companion/companion.toml"
+        mine.parent.mkdir(parents=True)
+        mine.write_text(config)
+    out = _install(root)
+    boot_config = (root / "boot/firmware/config.txt").read_text()
+    block = boot_config[boot_config.index(_tool().BEGIN):]
+    lines = [line for line in block.splitlines() if line and not line.startswith("#")]
+    if cs_pin is None:
+        assert not any("spi" in line for line in lines)
+        assert "SPI0 for the display" not in out
+    else:
+        assert "dtparam=spi=on" in lines
+        assert f"dtoverlay=spi0-1cs,cs0_pin={cs_pin}" in lines
+        assert f"chip select on GPIO{cs_pin}" in out
+        assert "Summary: 0 changed" in _install(root)
+    assert "python3-spidev" in out  # luma's SPI bus, from the distribution
+
+
+def test_install_leaves_out_the_shutdown_overlay_when_the_companion_watches_the_button(
+        tmp_path):
+    root = _fresh_pi(tmp_path)
+    mine = root / "etc/companion/companion.toml"
+    mine.parent.mkdir(parents=True)
+    mine.write_text('[shutdown]\nhandler = "companion"\n')
+    out = _install(root)
+    boot_config = (root / "boot/firmware/config.txt").read_text()
+    assert "dtoverlay=gpio-shutdown" not in boot_config
+    assert "dtparam=i2c_arm=on" in boot_config
+    assert "no gpio-shutdown overlay" in out

@@ -12,6 +12,7 @@ installed sources, so any change to them makes it cold again: CI leaves it out u
 The rest (the VM's command line, the test-only parts of the image) runs always.
 """
 
+import io
 import os
 import subprocess
 import sys
@@ -43,28 +44,53 @@ def test_pi_boot_vm_has_no_network_and_boots_the_whole_card(tmp_path):
     assert all(str(tmp_path) in a for a in argv if a.startswith(("socket,", "file,")))
 
 
-def test_pi_boot_parts_never_reach_a_flashable_card(tmp_path):
-    staging = tmp_path / "root"
-    (staging / "etc/companion").mkdir(parents=True)
-    (staging / "etc/companion/companion.toml").write_text(
+def _fake_layer(folder):
+    """A companion layer's shape, as stage_root reads it: the config, systemd's unit folder,
+    the firmware folder."""
+    (folder / "etc/companion").mkdir(parents=True)
+    (folder / "etc/companion/companion.toml").write_text(
         '[serial]\nurl = "/dev/serial0"\n', encoding="utf-8")
-    layout._add_qemu_parts(staging)
-    dropin = staging / "etc/systemd/system/companion.service.d/pi-boot.conf"
-    assert "--backend fake" in dropin.read_text(encoding="utf-8")
-    assert 'url = "/dev/ttyAMA0"' in (staging / "etc/companion/companion.toml").read_text(
+    (folder / "etc/systemd/system").mkdir(parents=True)
+    (folder / "boot/firmware").mkdir(parents=True)
+    (folder / "boot/firmware/config.txt").write_text("arm_64bit=1\n", encoding="utf-8")
+    return folder
+
+
+QEMU_ONLY = ("etc/systemd/system/pi-boot-agent.service",
+             "etc/systemd/system/multi-user.target.wants/pi-boot-agent.service",
+             "etc/systemd/system/companion.service.d/pi-boot.conf",
+             "usr/local/lib/pi-boot-agent.py")
+
+
+def test_pi_boot_parts_never_reach_a_flashable_card(tmp_path):
+    layer = _fake_layer(tmp_path / "layer")
+    clock = debian.Clock(out=io.StringIO())
+    # tools/pi-boot's variant: its agent, the fake-backend drop-in, the emulated serial port
+    booted = tmp_path / "qemu/root"
+    booted.parent.mkdir()
+    layout.stage_root(layer, booted, clock, qemu=True)
+    assert all((booted / part).exists() or (booted / part).is_symlink() for part in QEMU_ONLY)
+    assert "--backend fake" in (booted / QEMU_ONLY[2]).read_text(encoding="utf-8")
+    assert 'url = "/dev/ttyAMA0"' in (booted / "etc/companion/companion.toml").read_text(
         encoding="utf-8")
-    agent_unit = (staging / "etc/systemd/system/pi-boot-agent.service").read_text(
-        encoding="utf-8")
+    agent_unit = (booted / QEMU_ONLY[0]).read_text(encoding="utf-8")
     assert "BindsTo=dev-hvc1.device" in agent_unit
     assert "StartLimitIntervalSec=0" in agent_unit
-    # the flashable variant has none of it
-    plain = tmp_path / "plain"
-    (plain / "etc/companion").mkdir(parents=True)
-    assert not (plain / "etc/systemd/system/pi-boot-agent.service").exists()
+    # the flashable variant, staged from the same layer, has none of it
+    flashable = tmp_path / "card/root"
+    flashable.parent.mkdir()
+    layout.stage_root(layer, flashable, clock, qemu=False)
+    assert (flashable / "etc/fstab").exists()  # it was staged
+    assert not [part for part in QEMU_ONLY
+                if (flashable / part).exists() or (flashable / part).is_symlink()]
+    assert (flashable / "etc/companion/companion.toml").read_text(encoding="utf-8") == \
+        '[serial]\nurl = "/dev/serial0"\n'
 
 
 @pytest.mark.slow
 @pytest.mark.full_system(ready=ASKED or WARM)
+# tools/pi-boot's own bound (3 h) and its report
+@pytest.mark.timeout(3 * 3600 + 600)
 def test_pi_boot_checks_pass_under_the_real_systemd():
     assert os.geteuid() == 0, "tools/pi-boot needs root (debootstrap, the root's files)"
     done = subprocess.run([sys.executable, str(ROOT / "tools/pi-boot")], capture_output=True,

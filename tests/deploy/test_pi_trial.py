@@ -138,3 +138,79 @@ def test_pi_trial_cc_compiles_with_cc1_then_as_and_links_with_ld(monkeypatch):
     assert cc.main() == 0
     assert ran == [["ld", "-shared", "-o", "build/_lgpio.so", "build/a.o", "build/b.o",
                     "-lrt", "-ldl", "-lpthread", "-lc"]]
+
+
+def _figures_tool():
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import pi_trial_figures
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    return pi_trial_figures
+
+
+ptf = _figures_tool()
+
+
+@pytest.mark.parametrize(("loads", "idle", "waited"), [
+    ([0.4], True, 0.0),                 # idle already: no wait
+    ([6.0, 3.0, 0.9], True, 30.0),      # falls within the patience
+    ([6.0, 5.0, 5.5, 4.0, 4.2], False, 60.0),  # stays busy: said, not failed
+])
+def test_pi_trial_waits_for_an_idle_machine_or_says_it_could_not(loads, idle, waited):
+    readings = iter(loads)
+    slept, said = [], []
+    seen = ptf.wait_for_idle(idle_load=1.0, patience=60.0, every=15.0,
+                             load=lambda: next(readings), sleep=slept.append, say=said.append)
+    assert seen["idle"] is idle and seen["waited_s"] == waited
+    assert seen["load_at_start"] == loads[0]
+    assert sum(slept) == waited
+    assert ("could not" in said[0]) is (not idle)
+
+
+def test_pi_trial_reports_the_median_of_each_figure_and_judges_the_medians():
+    def run(p99, startup, met):
+        return {"mode": "short", "machine": {"machine": "aarch64"},
+                "timer_end_error_ms": {"p50": p99 / 2, "p99": p99, "min": 0.1,
+                                       "target": {"min": 0.0, "p99": 2.0}, "met": met},
+                "startup_to_ready_s": {"value": startup, "target": 0.25, "met": met},
+                "startup_heaviest_imports": [{"module": "x", "ms": startup}],
+                "targets_met": met}
+
+    merged = ptf.median_report([run(1.0, 0.2, True), run(9.0, 3.0, False),
+                                run(1.5, 0.24, True)])
+    assert merged["timer_end_error_ms"]["p99"] == 1.5
+    assert merged["timer_end_error_ms"]["p50"] == 0.75
+    assert merged["timer_end_error_ms"]["met"] is True
+    assert merged["startup_to_ready_s"]["value"] == 0.24
+    assert merged["startup_to_ready_s"]["target"] == 0.25
+    assert merged["targets_met"] is True and merged["runs"] == 3
+    assert merged["machine"] == {"machine": "aarch64"}
+
+
+def test_pi_trial_sets_the_medians_beside_the_targets_for_emulation():
+    report = {"startup_to_ready_no_web_s": {"value": 2.1},
+              "timer_end_error_ms": {"p99": 7.5},
+              "web_event_to_client_ms": {"p99": 99.0}}
+    verdicts = {what: (value, verdict) for what, value, verdict
+                in ptf.emulation_verdict(report)}
+    assert verdicts["start-up (as a Pi starts) <= 3 s"] == (2.1, "met")
+    assert verdicts["timer end p99 <= 5 ms"] == (7.5, "MISSED")
+    assert verdicts["game press -> frame p99 <= 30 ms, SD model"] == (None, "not measured")
+    assert verdicts["web event p99 <= 100 ms, 20 clients"] == (99.0, "met")
+
+
+def test_pi_trial_summary_names_the_load_and_the_slowest_imports(tmp_path):
+    trial = _trial(tmp_path)
+    trial.figures["bench"] = {"timer_end_error_ms": {"p99": 3.0}}
+    trial.figures["load_before_bench"] = {"idle": False, "load": 7.5}
+    trial.figures["bench_load"] = [{"run": 1, "load_before": 7.5, "load_after": 8.0}]
+    trial.figures["run_import_times"] = (
+        "import time: self [us] | cumulative | imported package\n"
+        "import time:       100 |       5000 | companion.run_command\n"
+        "import time:        50 |         60 |   json\n")
+    text = pt.summary(trial)
+    assert '"load": 7.5' in text and "load during run 1: 7.5 -> 8.0" in text
+    assert "timer end p99 <= 5 ms" in text
+    assert pt.slowest_imports(trial.figures["run_import_times"], 1) == [
+        "import time:       100 |       5000 | companion.run_command"]

@@ -31,7 +31,7 @@ def _build(panel, buzzer):
     """The pictures one builder follows: a panel, and the buzzer direct or through the NPN."""
     return [PICTURES[spec.name] for spec in SPECS
             if spec.buzzer in ("", buzzer)
-            and (not spec.name.startswith("display-") or spec.name == f"display-{panel}")]
+            and spec.panel in ("", panel)]
 
 
 def test_solder_steps_pictures_are_committed_and_up_to_date(tmp_path):
@@ -67,7 +67,8 @@ def test_solder_steps_every_wire_end_has_a_joint_once(panel, buzzer):
     assert len(keys) == len(set(keys)), "a joint is drawn in two steps"
     leads = [(run.part, run.terminal, run.pin) for pic in build for run in pic.runs
              if run.kind == "lead"]
-    wires = [(part_id, w["terminal"], w["pin"]) for part_id, part in DATA["parts"].items()
+    wires = [(part_id, w["terminal"], w["pin"])
+             for part_id, part in TOOL.wd.parts_for(DATA, panel)
              for w in part["wires"] if buzzer == "npn" or not w.get("optional")]
     assert sorted(leads) == sorted(wires)
     for pic in build:
@@ -102,9 +103,10 @@ def test_solder_steps_notes_are_whole_and_said_once(name):
     buttons' "Momentary switch to the ground bus." is the start of NEXT's longer note)."""
     spec = next(spec for spec in SPECS if spec.name == name)
     intro = " ".join(t.text for t in PICTURES[name].texts if t.group == "intro")
+    table = dict(TOOL.wd.parts_for(DATA, spec.panel) if spec.panel else TOOL.wd.parts(DATA))
     for part in spec.parts:
         if part != "ground_bus":
-            assert " ".join(DATA["parts"][part]["note"].rstrip(".").split()) in intro
+            assert " ".join(table[part]["note"].rstrip(".").split()) in intro
     sentences = [s.strip() for s in intro.replace(";", ".").split(".") if s.strip()]
     assert len(sentences) == len(set(sentences)), intro
 

@@ -75,5 +75,5 @@ def test_unit_keeps_the_promises_the_program_relies_on():
 
     assert tasks and MAX_CONNECTIONS + 16 <= int(tasks.group(1)) <= 128, (
         f"TasksMax=<{MAX_CONNECTIONS + 16}..128>")
-    for device in ("gpiochip", "i2c", "ttyAMA", "ttyS", "ttyUSB", "ttyACM"):
+    for device in ("gpiochip", "i2c", "spidev", "ttyAMA", "ttyS", "ttyUSB", "ttyACM"):
         assert re.search(rf"^DeviceAllow=char-{device} rw$", text, re.M), device

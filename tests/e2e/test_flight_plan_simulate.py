@@ -142,15 +142,29 @@ def test_banker_runs_a_three_player_game_to_the_win(tmp_path):
     assert state["assets"]["P1"]["routes"] == [3, 8]
 
 
-def test_the_same_seed_draws_the_same_routes_and_the_box_seed_another(tmp_path):
-    def dealt(*options):
-        run = subprocess.run([str(COMPANION), "simulate", "--state-dir", str(tmp_path)],
+def test_the_same_seed_draws_the_same_routes_and_the_box_seeds_another(tmp_path):
+    def dealt(*options, box_seed=1):
+        """The starting routes and the game's seed, with ``--seed box_seed`` for the box."""
+        run = subprocess.run([str(COMPANION), "simulate", "--state-dir", str(tmp_path),
+                              "--seed", str(box_seed)],
                              input=f"new flight-plan {' '.join(options)}\nstate\n".encode(),
                              capture_output=True, timeout=60, check=False)
-        return json.loads(run.stdout.decode().splitlines()[1].removeprefix("ok "))["dealt"]
+        state = json.loads(run.stdout.decode().splitlines()[1].removeprefix("ok "))
+        return state["dealt"], state["seed"]
 
-    assert dealt("players=3", "seed=7") == dealt("players=3", "seed=7")
-    hands = dealt("players=4", "start=quick", "seed=3")
+    # seed= wins over the box's own seed: the same deal whatever the box would have picked
+    chosen = dealt("players=3", "seed=7", box_seed=1)
+    assert chosen == dealt("players=3", "seed=7", box_seed=2)
+    assert chosen[1] == 7
+    # another seed deals another hand (seeds 7 and 8 differ for 3 players)
+    assert dealt("players=3", "seed=8")[0] != chosen[0]
+    # without seed= the box seeds the game: the seed it picked is in the state and replays
+    # the deal, and another box seed picks another seed and deals another hand
+    picked = dealt("players=3", box_seed=7)
+    assert picked == dealt("players=3", f"seed={picked[1]}", box_seed=1)
+    other = dealt("players=3", box_seed=8)
+    assert other[1] != picked[1] and other[0] != picked[0]
+    hands, _ = dealt("players=4", "start=quick", "seed=3")
     numbers = [n for hand in hands.values() for n in hand]
     assert len(numbers) == 12 == len(set(numbers))
     assert all(len(hand) == 3 for hand in hands.values())

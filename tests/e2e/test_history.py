@@ -125,7 +125,8 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict
 GAMES = {  # game -> (id in the journal, CSV columns, rows)
     "now-boarding": (1, ["round", "stage", "time_used_s", "ended", "final", "complaints",
                          "complaints_anger", "complaints_vip", "complaints_exit",
-                         "complaints_total"], 18),
+                         "complaints_total", "complaints_anger_total", "complaints_vip_total",
+                         "complaints_exit_total"], 18),
     "now-boarding-v3": (2, ["day", "round", "redeye", "departure_s", "ended", "lost",
                             "lost_added"], 18),
     "planes": (3, ["move", "at_s", "colour", "change", "track", "red", "blue", "green",
@@ -192,8 +193,13 @@ def test_history_now_boarding_rounds(exported: tuple[Path, Path, dict[str, int]]
     assert {row["round"]: row["complaints"] for row in rows if row["complaints"] != "0"} == \
         {"4": "1", "9": "1"}
     assert rows[-1]["complaints_total"] == "2" and rows[-1]["final"] == "true"
+    # The whole game's complaints by source: two waiting passengers, no VIP, no exit.
+    assert [rows[-1][f"complaints_{source}_total"] for source in ("anger", "vip", "exit")] == \
+        ["2", "0", "0"]
+    assert [row["complaints_anger_total"] for row in rows[2:5]] == ["0", "1", "1"]
     document = json.loads((out / "game-1-now-boarding.json").read_text(encoding="utf-8"))
     assert document["record"]["result"] == "win" and document["record"]["flights"] == 18
+    assert document["record"]["complaints_by_source"] == {"anger": 2, "vip": 0, "exit": 0}
 
 
 def test_history_v3_rounds(exported: tuple[Path, Path, dict[str, int]]) -> None:

@@ -10,7 +10,8 @@ import pytest
 from companion.adapters.journal import FILE_NAME, Journal
 from companion.testing.simulated import simulated_controller
 
-pytestmark = pytest.mark.slow
+# A 10-hour evening on the fake clock: many thousands of journaled actions.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 EVENING_SECONDS = 10 * 3600
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from companion.games.now_boarding import NowBoarding, record
+from companion.games.now_boarding.rules import Complaint
 from companion.games.records import Moment, history_of
 
 
@@ -67,3 +70,60 @@ def test_records_overbooked_unfinished_counts_the_seats_entered() -> None:
 
 def test_records_unknown_game_has_no_history() -> None:
     assert history_of("chess", moments({"game": "chess"})) is None
+
+
+# -- Now Boarding: the complaints split by source (issue #26) -------------------------------------
+
+NB_SOURCES = ("anger", "vip", "exit")
+
+
+def nb_state(added: dict[int, dict[str, int]], flights: int) -> dict[str, Any]:
+    """A finished 2-player game's state JSON: ``flights`` rounds, ``added`` the complaints
+    filed in a round's maintenance by source."""
+    by_round = [{"round": number, **{s: split.get(s, 0) for s in NB_SOURCES},
+                 "total": sum(split.values())} for number, split in sorted(added.items())]
+    return {"game": "now-boarding", "players": 2, "timer": {"duration": 15.0},
+            "complaints_by_round": by_round,
+            "flights": [{"round": number, "stage": "evening", "used": 15.0, "ended": "time",
+                         "final": number == flights} for number in range(1, flights + 1)]}
+
+
+def test_records_now_boarding_csv_keeps_each_source_running_total() -> None:
+    final = nb_state({2: {"anger": 1}, 3: {"vip": 1}, 5: {"anger": 1, "exit": 1}}, 5)
+    history = history_of("now-boarding", moments(final))
+    assert history is not None
+    assert history.columns == (
+        "round", "stage", "time_used_s", "ended", "final", "complaints", "complaints_anger",
+        "complaints_vip", "complaints_exit", "complaints_total", "complaints_anger_total",
+        "complaints_vip_total", "complaints_exit_total")
+    split = [row[-4:] for row in history.rows]
+    assert split == [(0, 0, 0, 0), (1, 1, 0, 0), (2, 1, 1, 0), (2, 1, 1, 0), (4, 2, 1, 1)]
+    # The whole game's split is the last row's, and it adds up to the total.
+    assert split[-1][0] == sum(split[-1][1:])
+
+
+def test_records_now_boarding_chart_shows_complaints_by_source() -> None:
+    final = nb_state({1: {"vip": 2}, 4: {"exit": 1}}, 4)
+    history = history_of("now-boarding", moments(final))
+    assert history is not None
+    complaints = history.chart.panels[1]
+    assert [series.name for series in complaints.series] == [
+        "waiting passengers", "unserved VIPs", "undelivered at the end", "total so far"]
+    assert len({series.colour for series in complaints.series}) == 4
+    by_name = {series.name: dict(series.points) for series in complaints.series}
+    assert by_name["unserved VIPs"] == {1: 2.0, 2: 0.0, 3: 0.0, 4: 0.0}
+    assert by_name["undelivered at the end"][4] == 1.0
+    assert by_name["total so far"] == {1: 2.0, 2: 2.0, 3: 2.0, 4: 3.0}
+
+
+def test_records_now_boarding_record_splits_the_games_complaints_by_source() -> None:
+    """The record's ``complaints_by_source`` sums the game's complaint log by source; a
+    source that never filed one is 0; the split adds up to ``complaints``; the per-round
+    split stays as it was."""
+    state = NowBoarding().new({"players": "3", "vip": "on"}, 7)
+    assert record(state)["complaints_by_source"] == {"anger": 0, "vip": 0, "exit": 0}
+    log = (Complaint(2, "anger", 1), Complaint(4, "vip", 1), Complaint(9, "exit", 2),
+           Complaint(9, "anger", 1))
+    game_record = record(replace(state, complaint_log=log, complaints=5))
+    assert game_record["complaints_by_source"] == {"anger": 2, "vip": 1, "exit": 2}
+    assert sum(game_record["complaints_by_source"].values()) == game_record["complaints"]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
+from companion import config as config_module
 from companion.adapters.settings import SettingsFile
+from companion.bootstrap import build_box
 from companion.core.buttons import Button
 from companion.core.tunes import TUNES, VOLUME_DUTY, SoundSettings
 from companion.runtime.sound import TunePlayer
@@ -107,3 +110,27 @@ def test_sound_volume_from_the_menu_reaches_the_buzzer_and_the_file(tmp_path: Pa
     assert SettingsFile(tmp_path).load() == SoundSettings(4)
     assert controller.played[-1] == "click"
     controller.journal.close()
+
+
+@pytest.mark.parametrize(("sounder", "alarm_hz"), [("piezo", 4000), ("magnetic", 2400),
+                                                  ("speaker", 2500)])
+def test_sound_the_box_plays_the_tunes_tuned_for_its_sounder(tmp_path: Path, sounder: str,
+                                                             alarm_hz: int) -> None:
+    """buzzer.sounder in the config reaches the player through bootstrap: time-up sounds on
+    the fitted sounder's loud frequency."""
+    config = config_module.defaults()
+    config["buzzer"]["sounder"] = sounder
+    built = build_box(config, backend="fake", clock=FakeClock(), state_dir=tmp_path,
+                      rng=random.Random(1), drive="inline")
+    try:
+        player = built.controller.tunes
+        assert player.tunes["alarm"] == ((alarm_hz, 1.2),)
+        player.start("alarm", 0.0)  # the first note sounds at once; the silence is next
+        assert player.notes == [(1.2, None)]
+    finally:
+        built.close()
+
+
+def test_sound_config_refuses_a_sounder_it_has_no_tunes_for() -> None:
+    with pytest.raises(config_module.ConfigError, match=r"buzzer\.sounder = 'siren'"):
+        config_module.merge(config_module.defaults(), {"buzzer": {"sounder": "siren"}}, "x")

@@ -88,6 +88,10 @@ def test_listing_is_newest_first_with_table_chart_downloads(journal: Journal, ap
     assert [panel["y_label"] for panel in panels] == ["flight time used (s)", "complaints"]
     assert panels[1]["marks"] == [{"value": 3, "label": "lost at 3"}]
     assert [x for x, _ in panels[0]["series"][0]["points"]] == list(range(1, flights + 1))
+    # The complaints split by source (issue #26): in the record, and in the chart's series.
+    assert now_boarding["record"]["complaints_by_source"] == {"anger": 2, "vip": 0, "exit": 0}
+    assert [series["name"] for series in panels[1]["series"]] == [
+        "waiting passengers", "unserved VIPs", "undelivered at the end", "total so far"]
     assert now_boarding["downloads"] == {
         "json": f"/api/history/{now_boarding['id']}.json",
         "csv": f"/api/history/{now_boarding['id']}.csv",

@@ -2,10 +2,12 @@
 
 The audit froze the journal for 10 s (fsfreeze): a press got 503 ``busy``, ran anyway once the
 disk thawed, and the client's retry ran it again (timer 60 -> 90, two journal rows). Here a
-stand-in journal whose ``append`` waits on an Event holds the loop the same way, without root,
-and the server's reply timeout is shortened to half a second. The rules are
-companion/web/idempotency.py's: a line not started when its request gives up is withdrawn
-(503, never run); one started is "pending" (202) and a retry with its key gets its first result.
+stand-in journal whose ``append`` waits on an Event holds the loop the same way, without root.
+The rules are companion/web/idempotency.py's: a line not started when its request gives up is
+withdrawn (503, never run); one started is "pending" (202) and a retry with its key gets its
+first result. When a request gives up is decided by events, not by real time (a loaded
+machine must not turn a 202 into a 503): while the loop is held in the frozen append, a
+waiting request gives up at once, which is what its timeout would do, however slow the loop.
 """
 
 import json
@@ -14,6 +16,7 @@ import threading
 import pytest
 
 from companion.web import idempotency
+from companion.web.channel import ReplySlot
 from companion.web.idempotency import KEYS_PER_CLIENT, LineLedger
 
 
@@ -24,12 +27,19 @@ class StalledJournal:
         self.real = real
         self.thaw = thaw
         self.appends = 0
+        self.entered = threading.Event()
+
+    @property
+    def frozen(self):
+        """The loop is inside ``append``, held until the thaw."""
+        return self.entered.is_set() and not self.thaw.is_set()
 
     def __getattr__(self, name):
         return getattr(self.real, name)
 
     def append(self, *args):
         self.appends += 1
+        self.entered.set()
         assert self.thaw.wait(30), "the test never thawed the journal"
         return self.real.append(*args)
 
@@ -43,14 +53,31 @@ def duration(box):
 
 
 @pytest.fixture
-def stalled_box(make_web_box):
+def stalled_box(make_web_box, monkeypatch):
     box = make_web_box()
-    box.service.channel.reply_timeout = 0.5
     assert keyed(box, "new timer seconds=60", "new-game-0001").json == {"reply": "ok"}
     writer = box.controller.writer
     real = writer.journal
     thaw = threading.Event()
-    writer.journal = StalledJournal(real, thaw)
+    stalled = StalledJournal(real, thaw)
+    writer.journal = stalled
+    waited = ReplySlot.wait
+
+    def wait_until_decided(slot, timeout):
+        """A request's wait with a timeout ends when the loop answers, or once the loop is
+        held in the frozen append (then no queued line can start before the thaw, and a
+        started one cannot finish: exactly what the timeout would find, decided by events).
+        The real timeout stays the bound: a wait that outlives it is a failure."""
+        if timeout is None:
+            return waited(slot, None)
+        for _ in range(round(timeout * 100) + 1):  # the timeout, in 10 ms waits on the slot
+            if waited(slot, 0.01):
+                return True
+            if stalled.frozen:
+                return False
+        raise AssertionError("the loop neither answered nor reached the frozen journal")
+
+    monkeypatch.setattr(ReplySlot, "wait", wait_until_decided)
     yield box, thaw, writer
     thaw.set()
     writer.journal = real
@@ -122,8 +149,6 @@ def test_the_ledger_keeps_at_most_its_bound_per_client_and_forgets_after_ten_min
         reply_timeout = 1.0
 
         def submit(self, item, key=None):
-            from companion.web.channel import ReplySlot
-
             slot = ReplySlot(threading.BoundedSemaphore(1))
             slot._room.acquire()
             assert slot.claim()
@@ -164,7 +189,11 @@ def test_browser_sends_a_fresh_idempotency_key_with_every_line(running_box, page
 
 def test_browser_asks_again_with_the_same_key_after_a_pending_answer(running_box, page):
     """A 202 "pending" (the box started the line but is held up) is asked again by the page
-    with the same key, and the tap shows the first result, not an error."""
+    with the same key, and the tap shows the first result, not an error. The line is one the
+    box refuses (BACK in the menu with no game), so its result is text the page must write:
+    the check waits for exactly that text, never reads the element before app.js writes it."""
+    from playwright.sync_api import expect
+
     seen = []
 
     def pending_once(route, request):
@@ -176,7 +205,9 @@ def test_browser_asks_again_with_the_same_key_after_a_pending_answer(running_box
             route.continue_()
 
     page.route("**/api/line", pending_once)
+    refusal = running_box.line("press back")
+    assert refusal.startswith("err not-allowed")
     with page.expect_response(lambda r: r.url.endswith("/api/line") and r.status == 200):
-        page.click("#button-down")
+        page.click("#button-back")
+    expect(page.locator("#button-reply")).to_have_text(f"press back: {refusal}")
     assert len(seen) == 2 and seen[0] == seen[1]
-    assert page.locator("#button-reply").text_content() == ""

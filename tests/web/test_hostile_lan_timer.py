@@ -45,6 +45,20 @@ def test_serving_shortens_the_gil_switch_interval_to_a_millisecond(web_box):
     assert sys.getswitchinterval() <= 0.001
 
 
+def test_stopping_the_page_puts_the_switch_interval_back(make_web_box):
+    """The shortened interval is the served page's, not the rest of the process's (nor of
+    the test session's)."""
+    outside = sys.getswitchinterval()
+    sys.setswitchinterval(0.004)  # a value of its own, whatever ran before
+    try:
+        box = make_web_box()
+        assert sys.getswitchinterval() <= 0.001
+        box.close()
+        assert sys.getswitchinterval() == 0.004
+    finally:
+        sys.setswitchinterval(outside)
+
+
 def test_the_acceptor_waits_once_its_budget_is_spent(web_box, monkeypatch):
     server = web_box.service.server
     now = [1000.0]

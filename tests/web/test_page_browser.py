@@ -95,6 +95,8 @@ def show_view(page, view):
 MENU_TO_TWO_PLAYERS = ["next", "down", *["next"] * 6]  # Now Boarding, players 3 -> 2, start
 
 
+# a whole game by tapping in Chromium
+@pytest.mark.timeout(900)
 def test_browser_plays_a_whole_two_player_now_boarding_game_by_tapping(running_box, page):
     taps = [(button, "press") for button in MENU_TO_TWO_PLAYERS]
     for button in MENU_TO_TWO_PLAYERS:

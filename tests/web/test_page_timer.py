@@ -169,6 +169,8 @@ def no_time_up(page):
 
 
 @pytest.mark.parametrize("viewport", [PORTRAIT, LANDSCAPE], ids=["portrait", "landscape"])
+# a whole game by tapping in Chromium
+@pytest.mark.timeout(900)
 def test_timer_view_plays_a_whole_three_player_game(running_box, phone, viewport):
     page = phone(viewport)
     name = "portrait" if viewport is PORTRAIT else "landscape"

@@ -45,6 +45,8 @@ machine, or it runs out under the test's feet."""
 
 
 @pytest.mark.parametrize("kind", list(GAMES))
+# a whole game by tapping in Chromium
+@pytest.mark.timeout(900)
 def test_timer_view_plays_a_whole_v3_game(running_box, phone, kind):
     page = phone(PORTRAIT)
     box = running_box

@@ -69,6 +69,17 @@ def complaints_by_round(state: NowBoardingState) -> list[dict[str, int]]:
     return [rounds[number] for number in sorted(rounds)]
 
 
+def complaints_by_source(state: NowBoardingState) -> dict[str, int]:
+    """The whole game's complaints by where they came from: ``anger`` (waiting passengers
+    given their 4th anger cube), ``vip`` (VIP cards left when their stage's deck ran out) and
+    ``exit`` (one for every two passengers undelivered at the end). They add up to
+    ``complaints``."""
+    split = {"anger": 0, "vip": 0, "exit": 0}
+    for entry in state.complaint_log:
+        split[entry.source] += entry.count
+    return split
+
+
 def _planes(state: NowBoardingState) -> list[dict[str, Any]]:
     held = {item: temp_holder(state, item) for item in ("temp-seat", "temp-speed")}
     planes = []
@@ -159,6 +170,8 @@ def state_json(state: NowBoardingState, now: float) -> dict[str, Any]:
 def record(state: NowBoardingState) -> dict[str, Any]:
     """The game's record for ``companion history``: who, how, and every round.
 
+    ``complaints_by_source`` splits the game's complaints into waiting passengers
+    (``anger``), unserved VIPs (``vip``) and passengers undelivered at the end (``exit``).
     ``rounds`` has one entry per flight phase: its stage, the seconds of flight used, how it
     ended ("time" or "next"), whether it was the final round, and the complaints added in
     that round's maintenance (anger, unserved VIPs, exit). Pure: the same state gives the
@@ -183,6 +196,7 @@ def record(state: NowBoardingState) -> dict[str, Any]:
         "result": state.result,
         "reason": state.reason,
         "complaints": state.complaints,
+        "complaints_by_source": complaints_by_source(state),
         "undelivered": state.undelivered,
         "flights": len(state.flights),
         "flight_time_total": round(sum(flight.used for flight in state.flights), 3),

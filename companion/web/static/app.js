@@ -4,13 +4,15 @@
 // entry (the event stream, the Box tab's step card and mirror, the buttons, sound, the views
 // and the bank); it imports common.js (DOM helpers, the page's state, talking to the box, the
 // games' facts), timer.js (the Timer view and its cues), awake.js (keeping the screen on),
-// pairing.js (pairing in words), score.js (the Score tab) and history.js (the History tab). It talks only to the API in
+// pairing.js (pairing in words), score.js (the Score tab), history.js (the History tab) and
+// rules.js (the Rules tab: its own hooks and the #rules/KEY address). It talks only to the API in
 // docs/web.md: GET /api/whoami, /api/state, /api/events (Server-Sent Events), /api/frame.png,
 // /api/history...; POST /api/line (one protocol line), /api/pair/start, /api/pair.
 //
 // Stable hooks for the browser tests (web-e2e) — keep them when changing the page:
-//   Views        tabs: #tab-box #tab-timer #tab-score #tab-bank #tab-history (role=tab);
-//                panels #view-<name>; ?view=timer (or box, score, bank, history) opens one.
+//   Views        tabs: #tab-box #tab-timer #tab-score #tab-bank #tab-history #tab-rules
+//                (role=tab); panels #view-<name>; ?view=timer (or box, score, bank, history,
+//                rules) opens one; #rules/KEY opens the Rules view at a section (rules.js).
 //   Mirror       #screen-lines (one <li> per display line; the panel's selected row has
 //                class "selected"), #frame (the panel's PNG), #link-status ("Live",
 //                "Reconnecting…"). The step card: #box-heading, #box-say, #box-choices (li.chosen
@@ -60,6 +62,7 @@
 //                History) and its BG Stats block (below).
 //   Bank         #bank: one article.bank-player[data-player=NAME] per player.
 //   History      #history: one details.history-game[data-game-id=ID] per game, with
+//                p.complaint-split (Now Boarding: data-anger, data-vip, data-exit),
 //                svg.chart, a.download[data-kind=json|csv|png] and a BG Stats block
 //                div.bgstats-block: a.bgstats, p.bgstats-note (says when no app took the
 //                link), button.bgstats-toggle and its panel with img.bgstats-qr and
@@ -71,6 +74,7 @@ import { keepAwake, wireAwake } from "./awake.js";
 import { checkWhoami, forgotten, wirePairing } from "./pairing.js";
 import { buildScoreForm, wireScore } from "./score.js";
 import { loadHistory } from "./history.js";
+import { openRules, wireRules } from "./rules.js";
 
 // -- the event stream ----------------------------------------------------------------------
 
@@ -336,8 +340,10 @@ function showView(name) {
   document.body.dataset.view = name;
   if (name === "history") loadHistory();
   if (name === "score" && !$("#score-form").hasChildNodes()) buildScoreForm();
+  if (name === "rules") openRules();
   const url = new URL(window.location.href);
   url.searchParams.set("view", name);
+  if (name !== "rules" && url.hash.startsWith("#rules")) url.hash = "";
   history.replaceState(null, "", url);
 }
 
@@ -345,7 +351,8 @@ function wireViews() {
   for (const tab of $$("[role=tab][data-view]")) {
     tab.addEventListener("click", () => showView(tab.dataset.view));
   }
-  const wanted = new URLSearchParams(window.location.search).get("view");
+  const wanted = window.location.hash.startsWith("#rules") ? "rules"   // rules.js's address
+    : new URLSearchParams(window.location.search).get("view");
   showView($(`#view-${wanted}`) ? wanted : "box");
 }
 
@@ -393,6 +400,7 @@ function renderBank() {
 
 function start() {
   wireViews();
+  wireRules(showView);
   wireButtons();
   wireTimer();
   wireSound();

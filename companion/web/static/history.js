@@ -38,8 +38,28 @@ function historyGame(game) {
     el("tbody", {}, ...game.table.rows.map((row) => el("tr", {}, ...row.map((cell) => el("td", {}, cell ?? "")))))));
   return el("details", { class: "history-game", "data-game-id": game.id },
     el("summary", {}, `#${game.id} ${game.title} — ${started} — ${resultText(game.result)}`),
+    complaintSplit(game),
     el("figure", { class: "chart-figure" }, el("figcaption", {}, game.chart.title), chartSvg(game.chart)),
     links, play, table);
+}
+
+/** The complaints of a cooperative game by where they came from: the record of a played
+ * game (complaints_by_source), or the breakdown of one scored from its count; null for a
+ * game that keeps neither. */
+function complaintSplit(game) {
+  const record = game.record?.complaints_by_source;
+  const scored = game.result?.breakdown;
+  const split = record ? { anger: record.anger, vip: record.vip, exit: record.exit }
+    : scored && "unserved-vips" in scored
+      ? { anger: scored.complaints, vip: scored["unserved-vips"], exit: scored.undelivered }
+      : null;
+  if (!split) return null;
+  const total = split.anger + split.vip + split.exit;
+  return el("p", { class: "complaint-split", "data-anger": split.anger, "data-vip": split.vip,
+    "data-exit": split.exit },
+  el("strong", {}, `Complaints: ${total}`),
+  ` — waiting passengers ${split.anger}, unserved VIPs ${split.vip}, `
+  + `undelivered at the end ${split.exit}.`);
 }
 
 // -- BG Stats ------------------------------------------------------------------------------
@@ -172,11 +192,18 @@ function chartSvg(chart) {
         svg("text", { x: right - 4, y: y(mark.value) - 4, class: "mark-label", "text-anchor": "end" }, mark.label));
     }
     if (panel.series.length > 1) {
+      // As many entries a row as fit the width; the next row below.
       let x = left + 4;
+      let row = top + 4;
       for (const series of panel.series) {
-        root.append(svg("rect", { x, y: top + 4, width: 10, height: 10, fill: series.colour }),
-          svg("text", { x: x + 14, y: top + 13, class: "legend" }, series.name));
-        x += series.name.length * 7.5 + 30;
+        const width = series.name.length * 7.5 + 30;
+        if (x > left + 4 && x + width - 16 > right) {
+          x = left + 4;
+          row += 16;
+        }
+        root.append(svg("rect", { x, y: row, width: 10, height: 10, fill: series.colour }),
+          svg("text", { x: x + 14, y: row + 9, class: "legend" }, series.name));
+        x += width;
       }
     }
     root.append(svg("polyline", { points: `${left},${top} ${left},${bottom} ${right},${bottom}`, class: "axis" }));
