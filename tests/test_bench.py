@@ -22,7 +22,7 @@ REQUIRED = ("timer_end_error_ms", "naive_sleep_loop_end_error_ms", "input_to_fra
             "frame_bytes_full", "frame_bytes_timer_tick", "idle_cpu_percent",
             "flight_cpu_percent", "rss_mb", "startup_to_ready_s", "idle_wakeups_per_s", "machine",
             "web_event_to_client_ms", "web_rss_mb", "timer_end_error_ms_under_web_flood",
-            "game_press_to_frame_ms", "serial_ack_ms")
+            "game_press_to_frame_ms", "serial_ack_ms", "paired_phone_under_guest_flood")
 
 
 def test_percentile_is_nearest_rank() -> None:

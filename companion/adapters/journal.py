@@ -24,6 +24,8 @@ What it promises (DESIGN.md rule 6):
   after a clean stop no game lives only in the ``-wal`` file.
 - A full disk does not stop a write: a ballast file (adapters/disk_reserve.py) is released and
   the write made again at once; :attr:`Journal.on_reserve` is true until the ballast is back.
+- A keyed line's key is kept with the rows it wrote, in one transaction (:meth:`Journal.together`;
+  adapters/journal_keys.py has its rules, issue #28).
 - SQLite's and the OS's errors stay inside: a disk that refuses to open or write the journal
   raises :class:`~companion.adapters.journal_rows.JournalUnavailable` (a ``JournalError``,
   of the one error family), the library's error as its cause.
@@ -43,6 +45,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from companion.adapters import journal_keys
 from companion.adapters.disk_reserve import RESERVE_BYTES, RESERVE_NAME, Reserve
 from companion.adapters.journal_rows import (
     JournalDamage,
@@ -52,6 +55,7 @@ from companion.adapters.journal_rows import (
 from companion.adapters.journal_schema import (
     DAMAGE_ERRORS,
     FILE_NAME,
+    MIGRATIONS,
     SCHEMA_VERSION,
     is_circumstance,
     is_disk_full,
@@ -96,7 +100,7 @@ class GameSummary:
     result: Any
 
 
-class Journal:
+class Journal(journal_keys.KeyedLines):
     """The SQLite journal in ``state_dir``; see the module docstring.
 
     Schema versions migrate forward: a journal of an older version is brought up to
@@ -106,7 +110,7 @@ class Journal:
     """
 
     schema_version = SCHEMA_VERSION
-    migrations: Mapping[int, tuple[str, ...]] = MappingProxyType({})
+    migrations: Mapping[int, tuple[str, ...]] = MappingProxyType(dict(MIGRATIONS))
     _read_only = False   # True for :meth:`reader`'s read-only view
 
     def __init__(self, path: Path, *, reserve_bytes: int = RESERVE_BYTES) -> None:
@@ -121,6 +125,7 @@ class Journal:
         self.reserve = (None if str(path) == ":memory:"
                         else Reserve(path.parent / RESERVE_NAME, reserve_bytes))
         self._closed = False
+        self._grouped = False
         # A full disk at start may still open on the reserve left by an earlier run.
         self._db = self._with_reserve(lambda: self._open_or_recover(path), restore=False)
         if self.reserve is not None:
@@ -152,6 +157,7 @@ class Journal:
         journal.durable = True
         journal.reserve = None
         journal._closed = False
+        journal._grouped = False
         journal._read_only = True
         try:
             journal._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
@@ -187,13 +193,13 @@ class Journal:
     def begin_game(self, game: str, options: Mapping[str, str], seed: int, at: float,
                    wall: str) -> int:
         def write() -> int:
-            with self._db:
+            with self._in_transaction():
                 self._db.execute("UPDATE games SET current = 0 WHERE current = 1")
                 cursor = self._db.execute(
                     "INSERT INTO games (game, options, seed, started_at, started_wall, clock,"
                     " current) VALUES (?, ?, ?, ?, ?, ?, 1)",
                     (game, json.dumps(dict(options), sort_keys=True), seed, at, wall, at))
-                self._before_commit()
+                self._commit_point()
             assert cursor.lastrowid is not None
             return cursor.lastrowid
         return self._with_reserve(write)
@@ -203,13 +209,13 @@ class Journal:
         """A finished game with no actions (scored from its final count), kept in history;
         the current game stays current. Answers its id."""
         def write() -> int:
-            with self._db:
+            with self._in_transaction():
                 cursor = self._db.execute(
                     "INSERT INTO games (game, options, seed, started_at, started_wall, clock,"
                     " current, result) VALUES (?, ?, 0, ?, ?, ?, 0, ?)",
                     (game, json.dumps(dict(options), sort_keys=True), at, wall, at,
                      json.dumps(result)))
-                self._before_commit()
+                self._commit_point()
             assert cursor.lastrowid is not None
             return cursor.lastrowid
         return self._with_reserve(write)
@@ -343,10 +349,10 @@ class Journal:
 
     def _transaction(self, *statements: tuple[str, tuple[Any, ...]]) -> None:
         def write() -> None:
-            with self._db:
+            with self._in_transaction():
                 for sql, parameters in statements:
                     self._db.execute(sql, parameters)
-                self._before_commit()
+                self._commit_point()
         self._with_reserve(write)
 
     def _before_commit(self) -> None:
@@ -358,7 +364,10 @@ class Journal:
     def _with_reserve(self, write: Callable[[], _Result], *, restore: bool = True) -> _Result:
         """Run ``write``; if the disk is full, release the reserve and run it again at once.
         After a write that worked, put the reserve back when the disk has room again.
-        A write the disk still refuses raises JournalUnavailable."""
+        A write the disk still refuses raises JournalUnavailable. Inside :meth:`together`
+        a write just runs (the group is what is run again)."""
+        if self._grouped:
+            return write()
         try:
             result = write()
         except (sqlite3.Error, OSError) as error:

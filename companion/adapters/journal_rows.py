@@ -1,11 +1,12 @@
 """The journal's rows, checked: each is one this program could have written.
 
-What it promises: :func:`check_rows` reads every row of the ``games`` and ``actions`` tables
-once, at open, and raises :class:`JournalDamage` naming the first table, row and column that
-this program could not have written: a wrong type, text where a number belongs, JSON that does
-not decode, an unknown action kind, an action of a game with no begin row, a game-clock value
-that is not finite or beyond :data:`MAX_GAME_CLOCK`. The journal (adapters/journal.py) then
-keeps the files aside and starts fresh, so damage shows at start and never mid-game.
+What it promises: :func:`check_rows` reads every row of the ``games``, ``actions`` and
+``line_keys`` tables once, at open, and raises :class:`JournalDamage` naming the first table,
+row and column that this program could not have written: a wrong type, text where a number
+belongs, JSON that does not decode, an unknown action kind, an action of a game with no begin
+row, a game-clock value that is not finite or beyond :data:`MAX_GAME_CLOCK`. The journal
+(adapters/journal.py) then keeps the files aside and starts fresh, so damage shows at start and
+never mid-game.
 """
 
 from __future__ import annotations
@@ -76,6 +77,13 @@ def check_rows(db: sqlite3.Connection) -> None:
             raise JournalDamage(f"{where}: action: {error}") from None
         _require(_is_clock(at), where, "at", at, "game-clock seconds")
         _require(isinstance(wall, str), where, "wall", wall, "text")
+    for row in db.execute("SELECT rowid, holder, key, line, reply, wall FROM line_keys"):
+        rowid, holder, key, line, reply, wall = row
+        where = f"line_keys row {rowid!r}"
+        for column, value in (("holder", holder), ("key", key), ("line", line),
+                              ("wall", wall)):
+            _require(isinstance(value, str), where, column, value, "text")
+        _require(reply is None or isinstance(reply, str), where, "reply", reply, "text or NULL")
 
 
 def _require(condition: bool, where: str, column: str, value: object, expected: str) -> None:

@@ -28,8 +28,23 @@ from companion.adapters.journal_rows import JournalDamage, JournalError, check_r
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 FILE_NAME = "journal.sqlite3"
+
+LINE_KEYS_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS line_keys (
+    holder TEXT NOT NULL,
+    key TEXT NOT NULL,
+    line TEXT NOT NULL,
+    reply TEXT,
+    wall TEXT NOT NULL,
+    PRIMARY KEY (holder, key)
+)""",
+)
+"""Schema 2 (issue #28, 3): the idempotency keys of the table page's keyed lines, each with
+the line it ran and its reply (NULL: none), written in the same transaction as the line's
+own rows (adapters/journal.py ``keep_line``); ``holder`` is whose they are (``box``, or
+``token:<sha256 of the pairing token>``), ``wall`` when it ran (ISO 8601, UTC)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -52,7 +67,10 @@ CREATE TABLE IF NOT EXISTS actions (
     wall TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS actions_by_game ON actions(game_id, id);
-"""
+""" + "\n".join(f"{statement};" for statement in LINE_KEYS_SCHEMA)
+
+MIGRATIONS: Mapping[int, tuple[str, ...]] = {1: LINE_KEYS_SCHEMA}
+"""``MIGRATIONS[n]`` turns a journal of schema n into n + 1 (in one transaction)."""
 
 
 WAL_AUTOCHECKPOINT_PAGES = 128

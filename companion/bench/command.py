@@ -3,7 +3,8 @@
 The run, in order: start-up and idle wakeups (each its own ``companion run`` process, before
 anything else loads the machine), the display bus, the table page (a ``companion run --web``
 process and 20 event-stream clients), the timer under an unpaired web flood (a worker and a
-flood process, alone), then the event-loop scenario in this
+flood process, alone), a paired phone's answers among guests holding the page's slots (the
+same), then the event-loop scenario in this
 process while three workers run beside it (the naive loop, the naive loop with work, the
 countdown with work), then NEXT presses through a journaled game on the modelled SD card
 (alone), then the long session in a worker of its own.
@@ -69,6 +70,21 @@ def measure_timer_under_web_flood(flights: int) -> dict[str, Any]:
          "flood_answers": result["flood_answers"]}, "timer_end_error_ms_under_web_flood")}
 
 
+def measure_paired_phone_under_guest_flood(requests: int) -> dict[str, Any]:
+    """``paired_phone_under_guest_flood`` (companion/bench/guest_flood.py), in a worker
+    process of its own, alone."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="companion-bench-guests-") as temporary:
+        result = finish_worker(start_worker(["guest-flood", str(requests), temporary]))
+    answered = sum(result["statuses"].values())
+    return {"paired_phone_under_guest_flood": with_target(
+        {**distribution(result["latencies_ms"]),
+         "non_200": answered - result["statuses"].get("200", 0),
+         "statuses": result["statuses"], "guest_answers": result["guest_answers"]},
+        "paired_phone_under_guest_flood")}
+
+
 def _progress(message: str) -> None:
     print(f"bench: {message}", file=sys.stderr, flush=True)
 
@@ -98,6 +114,9 @@ def run(*, short: bool, progress: Callable[[str], None] | None = None) -> dict[s
 
     say(f"the timer under a web flood: {plan['flood_flights']} flights")
     report.update(measure_timer_under_web_flood(plan["flood_flights"]))
+
+    say(f"a paired phone among guests: {plan['phone_requests']} requests")
+    report.update(measure_paired_phone_under_guest_flood(plan["phone_requests"]))
 
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as temporary:
         workers = {

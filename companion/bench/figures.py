@@ -35,15 +35,18 @@ TARGETS: dict[str, Any] = {
     "web_event_to_client_ms": {"p99": 50.0},  # on x86; 20 connected clients
     "web_rss_mb": 55.0,  # whole process, web on
     "timer_end_error_ms_under_web_flood": {"p99": 5.0},  # unpaired flood + 48 held (#19)
+    "paired_phone_under_guest_flood": {"p99": 100.0, "non_200": 0},  # 40 slow + 40 streams
 }
 
 # How much of everything one run does: the full run, and ``--short`` for CI.
 FULL: dict[str, Any] = {"phases": 20, "phase_seconds": 5, "work_seconds": 120, "presses": 200,
                         "idle_window": 10.0, "startups": 7, "games": 300, "wakeup_window": 5.0,
-                        "web_events": 200, "flood_flights": 10}
+                        "web_events": 200, "flood_flights": 10,
+                        "phone_requests": 200}
 SHORT: dict[str, Any] = {"phases": 3, "phase_seconds": 5, "work_seconds": 8, "presses": 40,
                          "idle_window": 2.0, "startups": 3, "games": 40, "wakeup_window": 2.0,
-                         "web_events": 40, "flood_flights": 3}
+                         "web_events": 40, "flood_flights": 3,
+                         "phone_requests": 40}
 WORK_PER_FRAME = 0.030
 I2C_CLOCKS = (100_000, 400_000)
 

@@ -88,11 +88,13 @@ class Rig:
 
     def __init__(self, state_dir: Path, work: float = 0.0, web: bool = False,
                  serial: bool = False,
-                 journal_opener: Callable[[Path], Any] | None = None) -> None:
+                 journal_opener: Callable[[Path], Any] | None = None, *,
+                 public_mirror: bool = False) -> None:
         """``web``: the table page on 127.0.0.1 (a port of its own) with ``pair_loopback``,
         so each loopback address is an unpaired client (bench/web_flood.py). ``serial``: the
         serial line on a pseudo-terminal (``self.box.serial_path``). ``journal_opener``: the
-        journal under another disk (bench/sd_card.py), else the real one as ``run`` opens it."""
+        journal under another disk (bench/sd_card.py), else the real one as ``run`` opens it.
+        ``public_mirror``: unpaired clients may watch (bench/guest_flood.py)."""
         import io
         import random
 
@@ -111,6 +113,7 @@ class Rig:
         state_dir.mkdir(parents=True, exist_ok=True)
         config = defaults()
         config["web"]["pair_loopback"] = web
+        config["web"]["public_mirror"] = public_mirror
         if serial:
             config["serial"]["url"] = "pty"
         self.box = build_box(config, backend="fake", clock=MonotonicClock(),

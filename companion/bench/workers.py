@@ -2,7 +2,8 @@
 same time as the event-loop scenario, or keep their memory figures apart from the bench's.
 
 ``worker`` is the entry point: ``naive N SECONDS WORK``, ``work SECONDS DIR``,
-``session GAMES DIR``, ``web-flood FLIGHTS DIR``; it prints one JSON object.
+``session GAMES DIR``, ``web-flood FLIGHTS DIR``, ``guest-flood REQUESTS DIR``; it prints one
+JSON object.
 """
 
 from __future__ import annotations
@@ -51,6 +52,10 @@ def worker(arguments: Sequence[str]) -> int:
         from companion.bench.web_flood import web_flood_worker
 
         result = web_flood_worker(int(rest[0]), Path(rest[1]))
+    elif kind == "guest-flood":
+        from companion.bench.guest_flood import guest_flood_worker
+
+        result = guest_flood_worker(int(rest[0]), Path(rest[1]))
     else:
         raise ValueError(f"unknown bench worker {kind!r}")
     print(json.dumps(result))

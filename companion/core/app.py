@@ -45,10 +45,11 @@ Rules it enforces:
 - Power off: the row before the sound rows asks first and then answers the ``PowerOff`` effect
   (core/power.py holds its rules).
 - Table page: while the web server is on (``App.table_page`` set), the menu's games page has a
-  "Table page" row (before the sound rows); NEXT on it shows the address and its QR code, and
-  any button there goes back to the games page.
+  "Table page" row (before the sound rows); NEXT on it shows the address and its QR code.
+  There NEXT is "Pair a phone" (opens pairing for two minutes, counting down), BACK closes an
+  open window and goes back, UP / DOWN go back (companion/core/table_page.py).
 - The table page (issue #15): with it on (``App(..., phones=True)``) the menu's last row is
-  "Forget phones". A pending pairing code shows in the alert box ("Pair code 123456") until
+  "Forget phones". The pairing window's code shows in the title bar ("Pair 123456 1:45") until
   its deadline, which is a wake-up like any other; it never reaches the state JSON.
 
 Every input is routed here (:meth:`App.gesture`), to the game, the menu, the offer of a stale
@@ -109,7 +110,14 @@ from companion.core.menu import (
     mute_item,
     volume_item,
 )
-from companion.core.table_page import TablePage, expire_pair_codes, pair_wake, show_pair_code
+from companion.core.table_page import (
+    PairOutcome,
+    TablePage,
+    expire_pairing,
+    judge_pair_code,
+    pair_wake,
+    show_pair_code,
+)
 from companion.core.timer import Countdown, TimerState
 from companion.core.tunes import SoundSettings, warning_tune
 
@@ -158,7 +166,7 @@ class App:
         session = Session(name, options, seed, game.new(options, seed))
         return (AppState(session=session, menu=None, last_tick=now, next_seed=state.next_seed,
                          sound=state.sound, resumable=state.resumable,
-                         pairings=state.pairings, pairing_closed=state.pairing_closed),
+                         pairing=state.pairing, pairing_closed=state.pairing_closed),
                 [JournalNew(name, dict(options), seed, now), Play("click")])
 
     def restore(self, name: str, options: Mapping[str, str], seed: int,
@@ -239,14 +247,18 @@ class App:
                 assert countdown.deadline is not None
                 state, expired = self.act(state, Expire(), countdown.deadline)
                 effects.extend(expired)
-        state = expire_pair_codes(state, now)
+        state = expire_pairing(state, now)
         return replace(state, last_tick=now), effects
 
-    def show_pair_code(self, state: AppState, client: str | None, code: str | None,
-                       until: float) -> tuple[AppState, bool]:
-        """A table-page pairing code for ``client`` on the display until ``until`` (None:
-        take it away); see companion/core/table_page.py's :func:`show_pair_code`."""
-        return show_pair_code(state, client, code, until)
+    def show_pair_code(self, state: AppState, code: str, now: float) -> tuple[AppState, bool]:
+        """The pairing window's code on the display (the one shown stays); False while
+        pairing is closed. See companion/core/table_page.py's :func:`show_pair_code`."""
+        return show_pair_code(state, code, now)
+
+    def judge_pair_code(self, state: AppState, client: str, code: str,
+                        now: float) -> tuple[AppState, PairOutcome]:
+        """A code typed by ``client``: see companion/core/table_page.py."""
+        return judge_pair_code(state, client, code, now)
 
     def set_sound(self, state: AppState,
                   sound: SoundSettings) -> tuple[AppState, list[Effect]]:
@@ -272,7 +284,7 @@ class App:
         """When the box must look again: a warning, the expiry or a change of the display."""
         countdown = self.countdown(state)
         wake = countdown.next_wake(now) if countdown is not None else None
-        pairs_end = pair_wake(state)
+        pairs_end = pair_wake(state, now)
         if pairs_end is not None and (wake is None or pairs_end < wake):
             return pairs_end
         return wake

@@ -69,13 +69,16 @@ class Menu:
 
 
 @dataclass(frozen=True)
-class PendingPair:
-    """A table-page pairing code on the display: for which client (its address, or its IPv6
-    /64), and the game-clock instant it goes away."""
+class PairingWindow:
+    """Pairing, open: opened at the box (the menu's "Pair a phone", or ``pair open`` on a
+    trusted channel) until the game-clock instant ``until``. ``code`` is the one pairing code
+    of this window once a phone asked for it (None before), ``wrong`` the wrong codes typed
+    in this window, per client (its address, or its IPv6 /64), oldest first
+    (companion/core/table_page.py owns it all)."""
 
-    client: str
-    code: str
     until: float
+    code: str | None = None
+    wrong: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,11 +98,10 @@ class AppState:
     # Unfinished games in the journal besides the current one, newest first (the runtime
     # keeps this list; the menu's "Resume a game" page shows it).
     resumable: tuple[PastGame, ...] = ()
-    # The table-page pairing codes on the display, one per client address at most, oldest
-    # first (companion/core/table_page.py keeps them: their one owner).
-    pairings: tuple[PendingPair, ...] = ()
-    # Pairing closed after too many wrong codes (the web's budget, companion/web/pairing.py,
-    # tells the loop): the "Table page" screen says so, and NEXT there reopens it.
+    # The pairing window, while one is open (companion/core/table_page.py is its one owner).
+    pairing: PairingWindow | None = None
+    # The last window closed after too many wrong codes: the "Table page" screen says so
+    # until the next "Pair a phone" opens a fresh one.
     pairing_closed: bool = False
 
 

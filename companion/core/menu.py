@@ -12,8 +12,8 @@ What it promises (the rules are the menu's part of core/app.py's list):
 - On the options page, an option that UP / DOWN cannot change is refused with the reason;
   options hidden by ``shown_when`` are skipped and start at their default.
 - An offer to resume a stale game: NEXT resumes it, BACK sets it aside (journaled).
-- The "Table page" screen goes back on any button, but while pairing is closed (too many
-  wrong codes, companion/core/table_page.py) NEXT there reopens it instead.
+- The "Table page" screen: NEXT is "Pair a phone" (opens the pairing window,
+  companion/core/table_page.py), BACK closes an open window and goes back, UP / DOWN go back.
 
 The menu reaches the rest of the box only through :class:`MenuHost` (the
 :class:`~companion.core.app.App`), so it never imports the app back.
@@ -36,7 +36,7 @@ from companion.core.appstate import (
 )
 from companion.core.buttons import Button, Gesture
 from companion.core.game import Game, Play, RuleError
-from companion.core.table_page import reopen_pairing
+from companion.core.table_page import end_pairing, open_pairing
 from companion.core.tunes import VOLUME_STEPS, SoundSettings
 
 BACK_TO_GAME = "Back to game"
@@ -96,10 +96,11 @@ def menu_input(app: MenuHost, state: AppState, gesture: Gesture,
         raise RuleError("not-allowed",
                         "in the menu: UP / DOWN choose, NEXT selects, BACK goes back")
     if menu.page == "table-page":
-        if state.pairing_closed and gesture.button is Button.NEXT:
-            return reopen_pairing(state), [Play("click")]
-        # Any other button: back to the row it was opened from.
-        return replace(state, menu=replace(menu, page="games"), notice=None), []
+        if gesture.button is Button.NEXT:  # "Pair a phone"
+            return open_pairing(state, now), [Play("click")]
+        # Any other button: back to the row it was opened from; BACK closes an open window.
+        left = replace(state, menu=replace(menu, page="games"), notice=None)
+        return (end_pairing(left) if gesture.button is Button.BACK else left), []
     if menu.page == "games":
         return _games_page(app, state, menu, gesture.button, now)
     if menu.page == "history":

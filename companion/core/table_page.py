@@ -1,40 +1,50 @@
-"""The table page as the core knows it: its address and QR code, and the pairing code shown.
+"""The table page as the core knows it: its address and QR code, and the pairing window.
 
 The composition root builds a :class:`TablePage` once the web server has bound its port
 (companion/adapters/qr.py makes the code; the QR library is not the standard library, so the
 pure core only ever receives the finished bit matrix). The menu offers "Table page" only while
 there is one (:class:`~companion.core.app.App`).
 
-The pairing codes live in :class:`~companion.core.appstate.AppState` (``pairings``, a
-:class:`~companion.core.appstate.PendingPair` per client) and nowhere else: the web makes a
-code and asks the loop to show it for the client that asked (:func:`show_pair_code`), then
-asks :func:`judge_pair_code` whether a code that client typed is the one shown for it; its
-pairing keeps only tokens and the lockouts, and its mirror is drawn without the codes
-(companion/ui/views).
+Pairing lives in :class:`~companion.core.appstate.AppState` (``pairing``, a
+:class:`~companion.core.appstate.PairingWindow`) and nowhere else: the web makes a code and
+asks the loop to show it (:func:`show_pair_code`), then asks :func:`judge_pair_code` about a
+code a phone typed; the web's pairing keeps only the tokens, and its mirror is drawn without
+the code (companion/ui/views).
 
-Rules it enforces (issue #19: a stranger cannot jam pairing):
-- Codes are per client: a client's new code replaces only its own; a code typed by one client
-  is judged only against that client's code, so one address's restarts or wrong codes never
-  cancel or use up another's.
-- At most :data:`MAX_PENDING_PAIRS` codes are shown at once; a start past that is refused
-  (the caller says "busy"), never replacing another client's code.
-- A typed code pairs only while it is shown (until its ``until``), compared in constant time.
-- Pairing can be closed (:func:`close_pairing`: the web's budget of wrong codes is spent; no
-  code is shown then, and a start is refused) and only a press at the box reopens it
-  (:func:`reopen_pairing`, NEXT on the "Table page" screen, companion/core/menu.py).
+Rules it enforces (issue #28: a guest on the Wi-Fi cannot take the table away):
+- **Pairing opens at the box** (:func:`open_pairing`): the "Table page" screen's NEXT ("Pair
+  a phone", companion/core/menu.py) or ``pair open`` on a trusted channel. It stays open
+  :data:`WINDOW_SECONDS` (the display counts down), and closes when a phone pairs, on BACK
+  there (:func:`end_pairing`), when its time is up, or when its budget of wrong codes is
+  spent. While it is closed no code is shown and none is judged (``closed``).
+- **One code a window.** The first phone that asks gets a fresh code shown on the box; a
+  later ask (any phone's) leaves that code where it is, so no one can take the display from
+  the table's phone by asking, and the table reads one code.
+- **Wrong codes are counted per window**: at most :data:`CLIENT_WRONG_CODES` from one client
+  (then it is ``locked`` until the next window), at most :data:`WINDOW_WRONG_CODES` from all
+  clients together; the one that spends those closes the window and says why on the box
+  (``spent``). The next press opens a fresh window with fresh budgets, so nothing a guest did
+  in one window reaches the next. A code typed before any is shown (``no-code``) is judged
+  against nothing and counts for nothing. docs/web.md has the guessing odds.
+- A typed code pairs only while shown, compared in constant time.
 - The QR code is square and at most :data:`MAX_MODULES` modules a side (a version 3 QR code):
   at 2 px a module that leaves the panel's 64 px room for a quiet zone of lit pixels.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from companion.core.appstate import AppState, PendingPair
+from companion.core.appstate import AppState, PairingWindow
 
-MAX_PENDING_PAIRS = 2
-"""Pairing codes on the display at once, at most (two codes fit the title bar)."""
+WINDOW_SECONDS = 120.0
+"""How long pairing stays open after a press at the box."""
+WINDOW_WRONG_CODES = 20
+"""Wrong codes from all clients together that close a window."""
+CLIENT_WRONG_CODES = 3
+"""Wrong codes from one client that lock it until the next window."""
 MAX_MODULES = 29
 """A version 3 QR code (29 x 29) is the largest that fits 64 px at 2 px a module."""
 
@@ -58,62 +68,98 @@ class TablePage:
                              f"a side, got {size} rows")
 
 
-PairOutcome = Literal["paired", "wrong-code", "no-code"]
-"""A typed pairing code: the one shown, another, or typed while none is shown."""
+PairOutcome = Literal["paired", "wrong-code", "no-code", "closed", "locked", "spent"]
+"""A typed pairing code: the one shown; another; typed while none is shown yet; typed while
+pairing is closed; from a client out of wrong codes this window; the wrong code that spent
+the window's budget (the window closed with it)."""
+
+PAIRED_NOTICE = "Phone paired: pairing closed"
+ENDED_NOTICE = "Pairing closed"
+CLOSED_NOTICE = "Pairing closed: too many wrong codes"
+CLOSED_LINES = ("Pairing", "closed: too", "many wrong", "codes.", "NEXT: pair")
+"""The "Table page" screen's column after a window closed on its wrong codes (12 characters
+a line)."""
+OPEN_LINES = ("Pairing open", "Type the", "code on the", "phone.", "BACK: close")
+"""The "Table page" screen's column while pairing is open."""
 
 
-def judge_pair_code(state: AppState, client: str, code: str, now: float) -> PairOutcome:
-    """Whether ``code`` is the pairing code the display shows for ``client`` at ``now``."""
-    pending = next((pair for pair in state.pairings if pair.client == client), None)
-    if pending is None or now >= pending.until:
-        return "no-code"
+def pairing_open(state: AppState, now: float) -> bool:
+    """Whether a phone may ask for a code and type it now."""
+    return state.pairing is not None and now < state.pairing.until
+
+
+def open_pairing(state: AppState, now: float) -> AppState:
+    """Someone at the box opened pairing: a fresh window of :data:`WINDOW_SECONDS`, fresh
+    budgets, no code yet (a press while one is open starts it again, its code dropped)."""
+    return replace(state, pairing=PairingWindow(now + WINDOW_SECONDS), pairing_closed=False,
+                   notice=None)
+
+
+def end_pairing(state: AppState, notice: str | None = ENDED_NOTICE) -> AppState:
+    """The window closes (BACK at the box, "Forget phones"); a state without one is kept."""
+    if state.pairing is None:
+        return state
+    return replace(state, pairing=None, notice=notice)
+
+
+def show_pair_code(state: AppState, code: str, now: float) -> tuple[AppState, bool]:
+    """The window's code on the display: ``code`` if none is shown yet, else the one shown
+    stays. False, and the state unchanged, while pairing is closed."""
+    window = state.pairing
+    if window is None or not pairing_open(state, now):
+        return state, False
+    if window.code is not None:
+        return state, True
+    return replace(state, pairing=replace(window, code=code)), True
+
+
+def judge_pair_code(state: AppState, client: str, code: str,
+                    now: float) -> tuple[AppState, PairOutcome]:
+    """``client`` typed ``code`` at ``now``: the outcome, and the state after it (a right
+    code ends the window; a wrong one is counted, and may lock the client or close the
+    window)."""
+    window = state.pairing
+    if window is None or not pairing_open(state, now):
+        return state, "closed"
+    counts = dict(window.wrong)
+    if counts.get(client, 0) >= CLIENT_WRONG_CODES:
+        return state, "locked"
+    if window.code is None:
+        return state, "no-code"
     # hmac.compare_digest would do, but importing hmac loads OpenSSL (about 4 MB of RSS) into
     # every box, the web off included; this comparison is as even in its timing.
-    if _same_code(code, pending.code):
-        return "paired"
-    return "wrong-code"
+    if _same_code(code, window.code):
+        return replace(state, pairing=None, notice=PAIRED_NOTICE), "paired"
+    counts[client] = counts.get(client, 0) + 1
+    if sum(counts.values()) >= WINDOW_WRONG_CODES:
+        return replace(state, pairing=None, pairing_closed=True, notice=CLOSED_NOTICE), "spent"
+    outcome: PairOutcome = "locked" if counts[client] >= CLIENT_WRONG_CODES else "wrong-code"
+    return replace(state, pairing=replace(window, wrong=tuple(counts.items()))), outcome
 
 
-def show_pair_code(state: AppState, client: str | None, code: str | None,
-                   until: float) -> tuple[AppState, bool]:
-    """``client``'s code on the display until ``until``, replacing only its own; ``code``
-    None takes ``client``'s away (every client's when ``client`` is None). False, and the
-    state unchanged, when :data:`MAX_PENDING_PAIRS` other clients' codes are shown."""
-    others = tuple(pair for pair in state.pairings
-                   if client is not None and pair.client != client)
-    if code is None:
-        return replace(state, pairings=others), True
-    if client is None or len(others) >= MAX_PENDING_PAIRS or state.pairing_closed:
-        return state, False
-    return replace(state, pairings=(*others, PendingPair(client, code, until))), True
+def expire_pairing(state: AppState, now: float) -> AppState:
+    """The state without its window once the window's time ran out at ``now``."""
+    return state if state.pairing is None or pairing_open(state, now) else replace(
+        state, pairing=None)
 
 
-CLOSED_NOTICE = "Pairing closed: too many wrong codes"
-CLOSED_LINES = ("Pairing", "closed: too", "many wrong", "codes.", "NEXT reopens")
-"""The "Table page" screen's column while pairing is closed (12 characters a line)."""
-REOPENED_NOTICE = "Pairing reopened"
+def pairing_seconds_left(state: AppState, now: float) -> int:
+    """Whole seconds the window stays open, rounded up (0: closed)."""
+    if state.pairing is None or not pairing_open(state, now):
+        return 0
+    return math.ceil(state.pairing.until - now)
 
 
-def close_pairing(state: AppState) -> AppState:
-    """The web spent its budget of wrong codes: pairing is closed, every code leaves the
-    display, and the box says so wherever it is (the table sees the attack)."""
-    return replace(state, pairing_closed=True, pairings=(), notice=CLOSED_NOTICE)
-
-
-def reopen_pairing(state: AppState) -> AppState:
-    """Someone at the box pressed NEXT on the "Table page" while pairing was closed."""
-    return replace(state, pairing_closed=False, notice=REOPENED_NOTICE)
-
-
-def expire_pair_codes(state: AppState, now: float) -> AppState:
-    """The state without the codes whose time ran out at ``now``."""
-    kept = tuple(pair for pair in state.pairings if now < pair.until)
-    return state if len(kept) == len(state.pairings) else replace(state, pairings=kept)
-
-
-def pair_wake(state: AppState) -> float | None:
-    """When the next code leaves the display (None: none shown)."""
-    return min((pair.until for pair in state.pairings), default=None)
+def pair_wake(state: AppState, now: float) -> float | None:
+    """When the display's countdown next changes (each whole second left, then the end);
+    None while pairing is closed."""
+    if state.pairing is None:
+        return None
+    left = state.pairing.until - now
+    if left <= 0:
+        return now
+    step = left - math.floor(left)
+    return now + (step if step > 0 else 1.0)
 
 
 def _same_code(typed: str, code: str) -> bool:

@@ -13,6 +13,11 @@ family not supported" (issue #19, 8). Rules this check keeps (as every check, se
   but loopback) also needs the LAN's ranges in `IPAddressAllow=` (a loopback-only drop-in drops
   every phone). Each FAIL says what differs; the fix is to run the installer again, which
   writes the drop-in from the config.
+- The service runs as an unprivileged user with no capabilities (issue #28, 4): a `listen`
+  port below 1024 cannot be bound (the service would exit 2 and restart until systemd gives
+  up): FAIL, the fix says to choose 1024 or above (8080 is the default).
+- The drop-in must re-allow `setpriority` (`SystemCallFilter=setpriority`): without it the
+  unit's filter denies the web threads their lower priority.
 - It reads the drop-in through the probe (a file read), so it needs no running systemd; the
   unit's own settings are the shipped file's (tests/deploy/test_systemd_web_dropin.py).
 """
@@ -34,6 +39,8 @@ LAN_RANGE = "192.168.0.0/16"
 """One of the private ranges the LAN drop-in allows (its `IPAddressAllow=`)."""
 RELOAD = "sudo systemctl daemon-reload && sudo systemctl restart companion"
 INSTALL = "in the project folder: sudo python3 tools/install.py"
+PRIVILEGED_PORTS = 1024
+"""Ports below this need CAP_NET_BIND_SERVICE, which companion.service never has."""
 
 
 def _settings(text: str) -> dict[str, list[str]]:
@@ -65,6 +72,10 @@ def _problems(host: str, port: int, settings: dict[str, list[str]]) -> list[str]
     missing = [family for family in wanted if family not in families]
     if missing:
         problems.append(f"RestrictAddressFamilies= lacks {' '.join(missing)}")
+    filters = " ".join(settings.get("SystemCallFilter", [])).split()
+    if "setpriority" not in filters:
+        problems.append("SystemCallFilter= does not allow setpriority, so the web threads "
+                        "cannot lower their CPU priority below the timer's")
     binds = " ".join(settings.get("SocketBindAllow", [])).split()
     if f"tcp:{port}" not in binds and str(port) not in binds:
         problems.append(f"SocketBindAllow= does not allow tcp:{port}, the page's port")
@@ -91,6 +102,13 @@ def check_web_unit(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) 
     except ValueError as error:
         return Check(NAME, False, f"[web] listen {listen!r}: {error}",
                      "write [web] listen as PORT or HOST:PORT, e.g. 0.0.0.0:8080")
+    if port < PRIVILEGED_PORTS:
+        return Check(NAME, False, f"[web] listen = {listen!r}: port {port} is below "
+                     f"{PRIVILEGED_PORTS}, which the service (an unprivileged user with no "
+                     "capabilities) cannot bind: it would exit and restart until systemd gives "
+                     "up", f"choose a port of {PRIVILEGED_PORTS} or above in "
+                     "/etc/companion/companion.toml ([web] listen = \"0.0.0.0:8080\"), then "
+                     f"{INSTALL}")
     if dropin is None:
         return Check(NAME, False, f"[web] listen = {listen!r}, but {DROPIN_PATH} is missing: "
                      "the service's sandbox (PrivateNetwork=yes, RestrictAddressFamilies="

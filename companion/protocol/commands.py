@@ -75,13 +75,19 @@ class WaitCommand:
 
 
 @dataclass(frozen=True)
+class PairOpenCommand:
+    """``pair open``: open pairing for phones, as the menu's "Pair a phone" does (trusted
+    channels only: the table page refuses it from anyone but the box's own loopback)."""
+
+
+@dataclass(frozen=True)
 class ExpectCommand:
     path: str
     value: Any
 
 
 Command = (Help | PressCommand | HoldCommand | NewCommand | StateCommand | ScreenCommand
-           | UndoCommand | ScoreCommand | WaitCommand | ExpectCommand)
+           | UndoCommand | ScoreCommand | WaitCommand | ExpectCommand | PairOpenCommand)
 
 COMMANDS: dict[str, str] = {
     "help": "list the commands",
@@ -94,11 +100,18 @@ COMMANDS: dict[str, str] = {
     "score GAME <json>": "score a finished game given as one JSON object",
     "wait SECONDS": "simulate only: move the fake clock forward",
     "expect PATH=VALUE": "simulate only: compare a state field with a value",
+    "pair open": "open pairing for phones for 2 minutes (trusted channels only)",
 }
 
 MAX_WAIT_SECONDS = 7 * 24 * 3600
 #: The longest ``key=value`` a ``new`` command takes.
 MAX_OPTION_CHARS = 64
+
+
+def opens_pairing(text: str) -> bool:
+    """Whether a line is ``pair open`` (which only a trusted channel may send)."""
+    word = text.strip().partition(" ")[0]
+    return word.lower() == "pair"
 
 
 def gets_reply(text: str) -> bool:
@@ -141,6 +154,10 @@ def parse(text: str) -> Command | None:
             return WaitCommand(_seconds(rest))
         case "expect":
             return _expect(rest)
+        case "pair":
+            if rest.lower() != "open":
+                raise ProtocolError("bad-argument", "the only pair command is 'pair open'")
+            return PairOpenCommand()
     raise ProtocolError("unknown-command", f"unknown command {_shown(word)}; try 'help'")
 
 

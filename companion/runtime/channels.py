@@ -60,22 +60,15 @@ STALLED_SECONDS = 5.0
 
 @dataclass(frozen=True)
 class PairCodeEvent:
-    """The table page's new pairing code for ``client`` to show for ``seconds`` (None: take
-    it away; every client's when ``client`` is None). ``answer``, if given, hears whether it
-    was shown (False: the display holds as many codes as it may)."""
+    """The table page's fresh code, to show while pairing is open if no code is shown yet
+    (None: close the pairing window, as "Forget phones" does). ``answer``, if given, hears
+    whether a code is shown (False: pairing is closed). ``client`` asked for it."""
 
     code: str | None
-    seconds: float = 0.0
     client: str | None = None
     answer: Callable[[bool], None] | None = None
     claim: Callable[[], bool] | None = None
     """Asked by the loop before it acts: False means the asker withdrew it (see LineEvent)."""
-
-
-@dataclass(frozen=True)
-class PairingClosed:
-    """The table page spent its budget of wrong pairing codes: the box closes pairing and
-    says so, until someone at the box reopens it (companion/core/table_page.py)."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +101,9 @@ class LineEvent:
     """Asked by the loop just before it carries the line out: False means the asker withdrew
     it (a web request that gave up waiting, answered 503), so the loop skips it and answers
     nothing: a refused line never takes effect later (issue #19, 4). None: always run."""
+    key: tuple[str, str] | None = None
+    """Whose ``Idempotency-Key`` it carries (holder, key): run once per key, its first reply
+    kept in the journal (issue #28, 3). None: an ordinary line."""
 
 
 @dataclass(frozen=True)
@@ -125,9 +121,9 @@ class Snapshot:
     pairing: bool = False
     """A table-page pairing code is on the box's display (the core's ``AppState`` owns it;
     the code itself is never in a snapshot)."""
-    pairing_closed: bool = False
-    """Pairing is closed after too many wrong codes (``AppState.pairing_closed``); its end
-    is someone at the box reopening it, which the table page hears from here."""
+    pairing_open: bool = False
+    """Pairing is open (opened at the box; ``AppState.pairing``): a phone may ask for the
+    code."""
 
 
 class Observer(Protocol):

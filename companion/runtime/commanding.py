@@ -19,6 +19,7 @@ from companion.core.app import App, AppState
 from companion.core.appstate import JournalScored
 from companion.core.buttons import Gesture
 from companion.core.game import RuleError
+from companion.core.table_page import open_pairing
 from companion.games.score_formats import kept_options
 from companion.games.scoring import score_input, score_summary
 from companion.protocol import commands as proto
@@ -119,6 +120,9 @@ def perform(box: Box, command: proto.Command) -> str:
             box.perform([JournalScored(game, kept_options(game, data, result), result, now)],
                         now)
             return proto.ok_json(result)
+        case proto.PairOpenCommand():
+            box.state = open_pairing(box.state, now)
+            return proto.ok()
         case proto.WaitCommand(seconds=seconds):
             if not box.simulated:
                 raise RuleError("unsupported", "wait works only in simulate")

@@ -73,10 +73,11 @@ from companion.core.buttons import (
 )
 from companion.core.game import Play, Restore, RuleError
 from companion.core.idle import IdlePolicy
-from companion.core.table_page import TablePage
+from companion.core.table_page import PairOutcome, TablePage, end_pairing
 from companion.core.timer import TimerState
 from companion.core.tunes import SoundSettings, tunes_for
-from companion.protocol.lines import Item
+from companion.protocol import commands as proto
+from companion.protocol.lines import Item, Line
 from companion.runtime import commanding
 from companion.runtime.gameclock import Clock, GameClock, is_stale
 from companion.runtime.health import PartHealth
@@ -89,6 +90,7 @@ from companion.runtime.journaling import (
     GameRef,
     JournalWrite,
     JournalWriter,
+    KeepLine,
     KeepScored,
     MakeCurrent,
     SetAside,
@@ -319,19 +321,50 @@ class Controller:
             if news or self._mark() != mark:
                 self.refresh(now)
 
+    def handle_keyed(self, item: Item, holder: str, key: str) -> str | None:
+        """A keyed line (the table page's ``Idempotency-Key``, issue #28, 3): run once per
+        ``holder`` and ``key``. A key already kept answers with its first reply and runs
+        nothing, after a restart or a power cut too (an ``err key-reused`` reply when it came
+        with another line); a new one runs, and its writes and its key reach the journal in
+        one transaction."""
+        text = item.text if isinstance(item, Line) else repr(item)
+        kept = self.writer.kept_line(holder, key)
+        if kept is not None:
+            line, reply = kept
+            if line != text:
+                return proto.err("key-reused", "this key was sent with another line")
+            return reply
+        with self._frame_first():  # the frame first, then the line's writes and key together
+            self.writer.gather()
+            try:
+                reply = self.handle(item)
+            except BaseException:
+                self.writer.keyed(self.now(), None)  # what it wrote is kept, its key is not
+                raise
+            self.writer.keyed(self.now(), KeepLine(holder, key, text, reply,
+                                                   self.clock.wall()))
+        return reply
+
     def note_activity(self) -> None:
         """A command arrived: the panel wakes and its idle time starts again."""
         if self.idle is not None:
             self.idle.activity(self.now())
 
-    def show_pair_code(self, code: str | None, seconds: float,
-                       client: str | None = None) -> bool:
-        """``client``'s table-page pairing code on the display for ``seconds`` (None: remove
-        it; every client's when ``client`` is None); False when the display has no room."""
-        self.state, shown = self.app.show_pair_code(self.state, client, code,
-                                                    self.now() + seconds)
+    def show_pair_code(self, code: str | None) -> bool:
+        """The pairing window's code on the display (the one shown stays; None closes the
+        window); False while pairing is closed."""
+        if code is None:
+            self.state, shown = end_pairing(self.state), False
+        else:
+            self.state, shown = self.app.show_pair_code(self.state, code, self.now())
         self.refresh()
         return shown
+
+    def judge_pair_code(self, client: str, code: str) -> PairOutcome:
+        """A code typed on the table page by ``client`` (companion/core/table_page.py)."""
+        self.state, outcome = self.app.judge_pair_code(self.state, client, code, self.now())
+        self.refresh()
+        return outcome
 
     # -- output ------------------------------------------------------------------------------
 

@@ -26,6 +26,11 @@ What it promises (DESIGN.md rule 6, "one event log"):
   its own, beside the game in play, never in its place: it belongs to no current game, takes
   its own place in the same queue (so it waits, in order, while the disk refuses) and is
   never made current.
+- A keyed line (the table page's ``Idempotency-Key``, issue #28, 3) gathers its writes
+  (:meth:`JournalWriter.gather`) and, once its reply is known, queues them with its key as one
+  :class:`Together` write: one transaction, so after a power cut either the line's rows and
+  its key are both in the journal or neither is. :meth:`JournalWriter.kept_line` finds a key
+  queued or written.
 - A write is a typed value (:data:`JournalWrite`: :class:`BeginGame`, :class:`Append`, ...),
   matched to the journal's method here, so the type checker sees every write and its fields.
   The journal's refusals arrive as ``JournalUnavailable`` (adapters/journal.py translates
@@ -40,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.adapters.journal import Journal
-from companion.adapters.journal_rows import JournalUnavailable
+from companion.adapters.journal_rows import JournalError, JournalUnavailable
 from companion.core.app import Recorded
 from companion.runtime.health import PartHealth
 
@@ -117,8 +122,26 @@ class KeepScored:
     wall: str
 
 
+@dataclass(frozen=True)
+class KeepLine:
+    """A keyed line's key, with its line and reply (issue #28, 3): whose it is (``holder``)."""
+
+    holder: str
+    key: str
+    line: str
+    reply: str | None
+    wall: str
+
+
+@dataclass(frozen=True)
+class Together:
+    """Writes made in one transaction: a keyed line's own writes and its :class:`KeepLine`."""
+
+    writes: tuple[tuple[GameRef, JournalWrite], ...]
+
+
 JournalWrite = (BeginGame | Append | DropLast | SetResult | SetAside | MakeCurrent | Checkpoint
-                | KeepScored)
+                | KeepScored | KeepLine | Together)
 
 
 def apply(journal: Journal, game_id: int | None, write: JournalWrite) -> int | None:
@@ -129,6 +152,12 @@ def apply(journal: Journal, game_id: int | None, write: JournalWrite) -> int | N
     if isinstance(write, KeepScored):
         return journal.keep_finished(write.game, write.options, write.at, write.wall,
                                      write.result)
+    if isinstance(write, KeepLine):
+        journal.keep_line(write.holder, write.key, write.line, write.reply, write.wall)
+        return None
+    if isinstance(write, Together):
+        journal.together(lambda: apply_together(journal, write))
+        return None
     assert game_id is not None, "a game's writes follow its begin row"
     match write:
         case Append(recorded=recorded, wall=wall):
@@ -144,6 +173,21 @@ def apply(journal: Journal, game_id: int | None, write: JournalWrite) -> int | N
         case Checkpoint(at=at):
             journal.checkpoint(game_id, at)
     return None
+
+
+def apply_together(journal: Journal, together: Together) -> None:
+    """Make every write of ``together`` (inside its transaction); a game begun there gets its
+    id at once, for the writes after it. Should the transaction fail, the ids go back."""
+    before = [(game, game.id) for game, _ in together.writes]
+    try:
+        for game, write in together.writes:
+            result = apply(journal, game.id, write)
+            if isinstance(write, (BeginGame, KeepScored)):
+                game.id = result
+    except BaseException:
+        for game, game_id in before:
+            game.id = game_id
+        raise
 
 
 class GameRef:
@@ -167,6 +211,8 @@ class JournalWriter:
         # Set by the controller while an input's frame comes first: writes wait in the queue.
         self.held = False
         self._on_reserve = journal.on_reserve
+        # Where a keyed line's writes gather until its key is known (see :meth:`keyed`).
+        self._gathering: list[tuple[GameRef, JournalWrite]] | None = None
 
     @property
     def game_id(self) -> int | None:
@@ -196,16 +242,47 @@ class JournalWriter:
 
     def keep(self, now: float, write: KeepScored) -> None:
         """Queue a scored game (its own game, not the current one) and write what is queued."""
-        self.unsaved.append((GameRef(), write))
-        if not self.held:
-            self.catch_up(now)
+        self._queue(now, GameRef(), write)
 
     def write(self, now: float, write: JournalWrite) -> None:
         """Queue one journal write for the current game and write everything queued (unless
         :attr:`held`: then :meth:`catch_up` writes it)."""
         if self.game is None:
             return  # no game in play: nothing to save
-        self.unsaved.append((self.game, write))
+        self._queue(now, self.game, write)
+
+    def gather(self) -> None:
+        """A keyed line starts: its writes gather, unwritten, until :meth:`keyed`."""
+        self._gathering = []
+
+    def keyed(self, now: float, write: KeepLine | None) -> None:
+        """The keyed line's reply is known: its writes and its key (``write``; None for a
+        line that failed) go to the journal in one transaction (issue #28, 3), queued like
+        any write while the disk refuses."""
+        gathered, self._gathering = self._gathering or [], None
+        key = () if write is None else ((GameRef(), write),)
+        if gathered or key:
+            self._queue(now, GameRef(), Together((*gathered, *key)))
+
+    def kept_line(self, holder: str, key: str) -> tuple[str, str | None] | None:
+        """The line and reply kept for ``holder``'s ``key``: still queued, or in the journal
+        (None: never kept, or forgotten)."""
+        for _, write in reversed(self.unsaved):
+            if isinstance(write, Together):
+                for _, inner in write.writes:
+                    if isinstance(inner, KeepLine) and (inner.holder, inner.key) == (holder, key):
+                        return inner.line, inner.reply
+        try:
+            return self.journal.kept_line(holder, key)
+        except JournalError as error:
+            log.error("cannot read a kept line's key (%s); it runs as new", error)
+            return None
+
+    def _queue(self, now: float, game: GameRef, write: JournalWrite) -> None:
+        if self._gathering is not None:
+            self._gathering.append((game, write))
+            return
+        self.unsaved.append((game, write))
         if not self.held:
             self.catch_up(now)
 

@@ -33,10 +33,9 @@ What it promises:
 - **A pairing code is the core's.** The table page posts a new code to show
   (:class:`PairCodeEvent`) and asks whether an entered code is the one shown
   (:class:`PairCodeEntered`); the answer comes from the state alone
-  (:func:`companion.core.table_page.judge_pair_code`); a right code leaves the display.
-  When the page spends its budget of wrong codes it posts :class:`PairingClosed`: the core
-  closes pairing and says so; a snapshot's ``pairing_closed`` tells the page when someone at
-  the box reopened it.
+  (:func:`companion.core.table_page.judge_pair_code`, which also counts the window's wrong
+  codes and closes it when they are spent); a right code ends the window. A snapshot's
+  ``pairing_open`` tells the page whether a phone may ask.
 """
 
 from __future__ import annotations
@@ -53,14 +52,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TextIO, cast
 
 from companion.core.buttons import Button
-from companion.core.table_page import close_pairing, judge_pair_code
 from companion.runtime.channels import (
     LineEvent,
     LineSource,
     Observer,
     PairCodeEntered,
     PairCodeEvent,
-    PairingClosed,
     Snapshot,
 )
 from companion.runtime.controller import Controller
@@ -91,8 +88,7 @@ class StopEvent:
     reason: str
 
 
-Event = (EdgeEvent | GestureEvent | LineEvent | StopEvent | PairCodeEvent | PairCodeEntered
-         | PairingClosed)
+Event = EdgeEvent | GestureEvent | LineEvent | StopEvent | PairCodeEvent | PairCodeEntered
 
 
 class Notifier(Protocol):
@@ -242,8 +238,8 @@ class EventLoop:
         screen = mirror_screen(controller.app, state, now, controller.last_screen)
         snapshot = Snapshot(state=controller.app.to_json(state, now),
                             lines=[] if screen is None else screen.text_lines(), screen=screen,
-                            pairing=bool(state.pairings),
-                            pairing_closed=state.pairing_closed)
+                            pairing=state.pairing is not None and state.pairing.code is not None,
+                            pairing_open=state.pairing is not None)
         for observer in self.observers:
             try:
                 observer.observe(snapshot)
@@ -260,19 +256,15 @@ class EventLoop:
                 controller.edge(button, pressed, at)
             case GestureEvent(kind, button):
                 controller.gesture(kind, button)
-            case PairCodeEvent(code, seconds, client, shown):
-                was_shown = controller.show_pair_code(code, seconds, client)
+            case PairCodeEvent(code, _client, shown):
+                was_shown = controller.show_pair_code(code)
                 if shown is not None:
                     shown(was_shown)
             case PairCodeEntered(code, answer, client):
-                outcome = judge_pair_code(controller.state, client, code, controller.now())
-                if outcome == "paired":  # used once: it leaves the display
-                    controller.show_pair_code(None, 0.0, client)
-                answer(outcome)
-            case PairingClosed():
-                controller.state = close_pairing(controller.state)
-            case LineEvent(item, reply_to):
-                reply = controller.handle(item)
+                answer(controller.judge_pair_code(client, code))
+            case LineEvent(item, reply_to, _claim, key):
+                reply = (controller.handle(item) if key is None
+                         else controller.handle_keyed(item, *key))
                 if reply_to is not None:
                     reply_to.answer(reply)
 

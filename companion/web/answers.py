@@ -26,6 +26,7 @@ STATUS: Final[Mapping[str, int]] = {
     "one-line": 400,
     "short-body": 400,
     "bad-code": 403,
+    "box-only": 403,
     "foreign-host": 403,
     "foreign-origin": 403,
     "no-origin": 403,
@@ -39,7 +40,6 @@ STATUS: Final[Mapping[str, int]] = {
     "too-large": 413,
     "key-reused": 422,
     "locked": 429,
-    "pairing-busy": 429,
     "request-header-fields-too-large": 431,
     "internal": 500,
     "busy": 503,
@@ -75,9 +75,12 @@ def json_answer(value: Any, status: int = 200,
 
 
 def error_answer(code: str, message: str, retry_after: int | None = None) -> Answer:
-    """The JSON error for ``code``, with its status (and ``Retry-After`` for a lockout)."""
+    """The JSON error for ``code``, with its status (and ``Retry-After`` for a lockout, and
+    for every 503: a phone the box cannot serve now is told when to come back)."""
     body: dict[str, Any] = {"error": code, "message": message}
     headers: tuple[tuple[str, str], ...] = ()
+    if retry_after is None and status_of(code) == 503:
+        retry_after = 1
     if retry_after is not None:
         body["retry_after"] = retry_after
         headers = (("Retry-After", str(retry_after)),)

@@ -177,8 +177,6 @@ class WebChannel:
         self._subscribers: set[Subscriber] = set()
         self.on_start: list[Callable[[], None]] = []
         self.on_close: list[Callable[[], None]] = []
-        self.on_reopen: list[Callable[[], None]] = []
-        """Told (loop thread) when someone at the box reopened a closed pairing."""
 
     # -- the loop's side ---------------------------------------------------------------------
 
@@ -201,9 +199,6 @@ class WebChannel:
         """The loop's news (loop thread): keep it, and tell the event-stream clients (a
         ``pair`` event when a pairing code came or went, an ``update`` when anything shown
         changed)."""
-        if snapshot.pairing_closed is False and getattr(self._snapshot, "pairing_closed", False):
-            for hook in self.on_reopen:
-                hook()
         with self._lock:
             previous = self._snapshot
             if previous is None or snapshot.screen != previous.screen:
@@ -270,9 +265,10 @@ class WebChannel:
                 self._png = png
         return png
 
-    def subscribe(self) -> Subscriber:
-        """A new event-stream client; its first event is a full ``update``."""
-        subscriber = Subscriber()
+    def subscribe(self, subscriber: Subscriber | None = None) -> Subscriber:
+        """A new event-stream client (``subscriber``, or a fresh one); its first event is a
+        full ``update``. One already closed stays closed."""
+        subscriber = subscriber or Subscriber()
         with self._lock:
             self._subscribers.add(subscriber)
             first = self._update
@@ -312,28 +308,34 @@ class WebChannel:
         slot.wait(None)
         return slot.reply
 
-    def submit(self, item: Item) -> ReplySlot[str | None]:
+    def submit(self, item: Item, key: tuple[str, str] | None = None) -> ReplySlot[str | None]:
         """Post one protocol line to the loop without waiting for it: its slot (wait on it,
-        or withdraw it); :class:`Busy` when no room frees within the reply timeout."""
+        or withdraw it); :class:`Busy` when no room frees within the reply timeout. ``key``
+        (holder, Idempotency-Key) makes the loop run it once per key, even across restarts."""
         slot: ReplySlot[str | None] = self._post_with_room(
-            lambda slot: LineEvent(item, slot, claim=slot.claim))
+            lambda slot: LineEvent(item, slot, claim=slot.claim, key=key))
         return slot
 
     def enter_pair_code(self, client: str, code: str) -> PairOutcome:
-        """Ask the loop whether ``code`` is the pairing code on the display for ``client``
-        (a right one leaves it); :class:`Busy` as for :meth:`line`."""
+        """Ask the loop to judge ``code`` typed by ``client`` against the pairing window's
+        code (a right one ends the window); :class:`Busy` as for :meth:`line`."""
         slot: ReplySlot[PairOutcome] = self._ask(
             lambda slot: PairCodeEntered(code, slot.answer, client, claim=slot.claim))
         assert slot.reply is not None  # answered: wait() said so
         return slot.reply
 
-    def show_pair_code(self, client: str, code: str, seconds: float) -> bool:
-        """Ask the loop to show ``client``'s new pairing code for ``seconds`` (replacing only
-        its own): whether it did (False: the display holds as many codes as it may);
-        :class:`Busy` as for :meth:`line`."""
+    def show_pair_code(self, client: str, code: str) -> bool:
+        """Ask the loop to show the pairing window's code (``code`` if none is shown yet):
+        whether one is shown (False: pairing is closed); :class:`Busy` as for :meth:`line`."""
         slot: ReplySlot[bool] = self._ask(
-            lambda slot: PairCodeEvent(code, seconds, client, slot.answer, claim=slot.claim))
+            lambda slot: PairCodeEvent(code, client, slot.answer, claim=slot.claim))
         return bool(slot.reply)
+
+    @property
+    def pairing_open(self) -> bool:
+        """Whether the box said pairing is open in its latest snapshot."""
+        with self._lock:
+            return self._snapshot is not None and self._snapshot.pairing_open
 
     def _ask(self, event: Callable[[Any], Any]) -> Any:
         """Post and wait: not taken in time is withdrawn (never run) and :class:`Busy`; once

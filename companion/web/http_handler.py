@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 from typing import Any, Final, Protocol, cast
@@ -36,11 +37,13 @@ from companion.web.policy import (
     BODY_SECONDS,
     HEAD_SECONDS,
     Facts,
+    Kind,
     Refusal,
     client_key,
     cookie_token,
     decide,
     is_loopback,
+    is_own_loopback,
 )
 from companion.web.routes import ROUTES, Context, Handler, Request, Stream
 
@@ -48,12 +51,20 @@ log = logging.getLogger(__name__)
 
 BASE_HEADERS: Final = (("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
                        ("Referrer-Policy", "no-referrer"))
+STREAM_HEADERS: Final = (("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
+                         ("X-Accel-Buffering", "no"), ("Connection", "close"))
 
 
 class Served(Protocol):
     """What the handler needs of its server (companion/web/server.py)."""
 
     context: Context
+
+    def mark(self, request: Any, kind: Kind, trusted: bool | None = None) -> None: ...
+
+    def start_stream(self, request: Any, stop: Callable[[], None]) -> bool: ...
+
+    def stream_flowing(self, request: Any) -> None: ...
 
 
 class HttpHandler(BaseHTTPRequestHandler):
@@ -77,6 +88,8 @@ class HttpHandler(BaseHTTPRequestHandler):
     def handle_one_request(self) -> None:
         """One request: its head read within the bounds, then parsed and answered."""
         self.command, self.request_version, self.requestline = "", "HTTP/1.0", ""
+        served = cast(Served, self.server)
+        served.mark(self.connection, "waiting")  # idle or slow: it may close to make room
         head = self.reader().head(self.head_seconds)
         if head is None:
             self.close_connection = True
@@ -144,13 +157,16 @@ class HttpHandler(BaseHTTPRequestHandler):
 
     def answer(self, context: Context, path: str) -> None:
         loopback = is_loopback(self.client_address[0])
-        paired = context.pairing.knows(cookie_token(self.headers.get("Cookie")))
+        holder = context.pairing.holder(cookie_token(self.headers.get("Cookie")))
+        paired = holder is not None
         lengths = self.headers.get_all("Content-Length")
         facts = Facts(method=self.command, path=path, loopback=loopback, paired=paired,
                       host=self.headers.get("Host", ""), origin=self.headers.get("Origin"),
                       content_length=None if lengths is None else ", ".join(lengths),
                       chunked=bool(self.headers.get("Transfer-Encoding")),
                       sec_fetch_site=self.headers.get("Sec-Fetch-Site"))
+        # A connection that carried a valid token is never closed for room (issue #28).
+        cast(Served, self.server).mark(self.connection, "busy", trusted=True if paired else None)
         verdict = decide(facts, context.rules, ROUTES)
         if isinstance(verdict, Refusal):
             if verdict.discard:
@@ -166,7 +182,8 @@ class HttpHandler(BaseHTTPRequestHandler):
             return
         request = Request(context, self.command, path, body, verdict.trusted, paired, loopback,
                           client_key(self.client_address[0]),
-                          self.headers.get("Idempotency-Key"))
+                          self.headers.get("Idempotency-Key"),
+                          own=is_own_loopback(loopback, context.rules), holder=holder)
         try:
             result = cast(Handler, verdict.route.handler)(request)
         except CompanionError as error:
@@ -190,19 +207,28 @@ class HttpHandler(BaseHTTPRequestHandler):
             self.wfile.write(answer.body)
 
     def stream(self, stream: Stream) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("X-Accel-Buffering", "no")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.close_connection = True
-        try:
-            for chunk in stream.chunks:
-                self.wfile.write(chunk)
-                self.wfile.flush()
-        except OSError:
-            return  # the client went away (or stopped reading: the write timed out)
-        finally:
-            stream.chunks.close()
+        write_stream(self, cast(Served, self.server), stream)
 
+
+def write_stream(handler: HttpHandler, server: Served, stream: Stream) -> None:
+    """An event stream on ``handler``'s connection, if the server has room for it (issue
+    #28: an unpaired client's streams have their own cap), else 503 ``busy``."""
+    if not server.start_stream(handler.connection, stream.stop):
+        stream.chunks.close()
+        handler.write(error_answer("busy", "too many event streams from unpaired phones; "
+                                           "pair this phone, or try again"), close=True)
+        return
+    handler.send_response(200)
+    for name, value in STREAM_HEADERS:
+        handler.send_header(name, value)
+    handler.end_headers()
+    server.stream_flowing(handler.connection)
+    handler.close_connection = True
+    try:
+        for chunk in stream.chunks:
+            handler.wfile.write(chunk)
+            handler.wfile.flush()
+    except OSError:
+        return  # the client went away (or stopped reading: the write timed out)
+    finally:
+        stream.chunks.close()

@@ -1,9 +1,17 @@
-"""Idempotent lines: nothing done twice, nothing refused but done (issue #19, 4).
+"""Idempotent lines: nothing done twice, nothing refused but done (issues #19, 4 and #28, 3).
 
 ``POST /api/line`` carries an ``Idempotency-Key`` header (the page sends one with every line;
-a request without one is given a key of the server's own), as Stripe's keys work. This module
-keeps, per client, what became of each key's line, and promises:
+a request without one is given a key of the server's own), as Stripe's keys work. What it
+promises:
 
+- **A key is kept with its result, in the journal.** The loop runs a keyed line once per
+  holder and key (companion/runtime/controller.py ``handle_keyed``): the key, the line and
+  its reply go into the journal in the same transaction as the line's own rows, so after a
+  restart or a kill -9, and from any address, a retry answers with the first reply and runs
+  nothing. The holder is the pairing token (its hash: another phone's keys are out of
+  reach), or ``box`` for the box's own trusted loopback. The journal keeps each holder's last
+  1,000 keys, none older than 24 hours (companion/adapters/journal.py); no holder's keys
+  make another's go.
 - **A refusal means never done.** A line the loop has not started when its request stops
   waiting (:data:`~companion.web.channel.REPLY_TIMEOUT_SECONDS`) is withdrawn from the loop's
   queue, atomically with the refusal (companion/web/channel.py's ``ReplySlot``): the answer is
@@ -11,15 +19,13 @@ keeps, per client, what became of each key's line, and promises:
 - **Otherwise the reply waits, or says "pending".** A line the loop has started (say its
   journal write is held up by a slow card) is being carried out and will finish: the request
   answers 202 ``{"pending": true, "id": KEY}``, and a retry with that key waits for the same
-  line's result again; it is never run a second time.
-- **A retry answers with the first result.** A key already answered gives the first reply
-  (``{"reply": ...}``) without touching the box; a key still running is waited for. A key
-  reused with a different line is 422 ``key-reused`` (nothing runs).
+  line's result again (here, in memory, while this process runs; from the journal after).
+- A key reused with a different line is 422 ``key-reused`` (nothing runs), whether the first
+  line is in flight here or kept in the journal.
 - **Bounded.** A key is 8 to 64 characters of ``A-Z a-z 0-9 _ -`` (else 400 ``bad-key``).
-  At most :data:`KEYS_PER_CLIENT` keys per client and :data:`KEYS_IN_ALL` in all are kept
-  (the oldest go first), each for :data:`KEY_SECONDS` after its answer: a retry after that
-  runs the line again. A client is companion/web/policy.py's ``client_key``: one client
-  cannot see or spend another's keys.
+  In memory at most :data:`KEYS_PER_CLIENT` keys per holder are kept (the holder's oldest
+  go first; there are at most as many holders as pairing tokens, plus the box), each for
+  :data:`KEY_SECONDS` after its answer; past that the journal answers.
 - Time comes from the injected clock; nothing here reads a socket or a file.
 """
 
@@ -38,11 +44,12 @@ from companion.web.answers import HttpError
 from companion.web.channel import Busy, ReplySlot, WebChannel
 
 KEYS_PER_CLIENT: Final = 32
-"""Keys kept for one client: more than a page has lines in flight (one at a time) by far."""
-KEYS_IN_ALL: Final = 256
-"""Keys kept for all clients together (each holds at most one reply: under 2 MB in all)."""
+"""Keys kept in memory for one holder: more than a page has lines in flight (one at a time)
+by far; older ones are answered from the journal."""
 KEY_SECONDS: Final = 600.0
-"""How long an answered key is kept: a page retries within seconds; ten minutes is ample."""
+"""How long an answered key is kept in memory (the journal keeps it for a day)."""
+REUSED_REPLY: Final = "err key-reused "
+"""How the loop answers a kept key sent with another line (companion/runtime/controller.py)."""
 KEY_PATTERN: Final = re.compile(r"[A-Za-z0-9_-]{8,64}")
 HEADER: Final = "Idempotency-Key"
 
@@ -92,14 +99,17 @@ class LineLedger:
         with self._lock:
             return len(self._entries)
 
-    def run(self, channel: WebChannel, client: str, key: str, item: Item) -> Done | Pending:
+    def run(self, channel: WebChannel, client: str, key: str, item: Item, *,
+            durable: bool = True) -> Done | Pending:
         """Carry ``item`` out once for (``client``, ``key``), or give the first result:
-        :class:`Done`, :class:`Pending`, or :class:`~companion.web.channel.Busy` (never run)."""
+        :class:`Done`, :class:`Pending`, or :class:`~companion.web.channel.Busy` (never run).
+        ``client`` is the holder (a token's hash, or ``box``); ``durable`` False for a key of
+        the server's own (no one can retry it: the journal need not keep it)."""
         text = item.text if isinstance(item, Line) else repr(item)
         entry, first = self._entry(client, key, text)
         if first:
             try:
-                entry.slot = channel.submit(item)
+                entry.slot = channel.submit(item, (client, key) if durable else None)
             except Busy:
                 self._forget(client, key, entry)
                 raise
@@ -120,6 +130,9 @@ class LineLedger:
         with self._lock:
             if entry.answered_at is None:
                 entry.answered_at = self._clock()
+        if slot.reply is not None and slot.reply.startswith(REUSED_REPLY):
+            self._forget(client, key, entry)
+            raise HttpError("key-reused", f"{HEADER} {key} was sent with another line")
         return Done(slot.reply)
 
     def _entry(self, client: str, key: str, text: str) -> tuple[Entry, bool]:
@@ -134,8 +147,6 @@ class LineLedger:
             mine = [name for name in self._entries if name[0] == client]
             for name in mine[:max(0, len(mine) - KEYS_PER_CLIENT)]:
                 del self._entries[name]
-            while len(self._entries) > KEYS_IN_ALL:
-                self._entries.popitem(last=False)
             return entry, True
 
     def _expire(self, now: float) -> None:

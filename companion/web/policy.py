@@ -34,13 +34,14 @@ socket, clock or file, so every rule is tested by calling it with plain values
    be read as the next request). Nothing changes on a refused request: the handler runs only
    for :class:`Allowed`.
 
-Before any of that, bounded before trusted (issue #19): :func:`admit_connection` decides
-whether a new connection gets a thread at all (at most :attr:`ConnectionLimits.total`, at most
-:attr:`ConnectionLimits.per_address` from one address, the last
-:attr:`ConnectionLimits.own_reserve` slots kept for the box's own loopback), and the handler
-reads at most :data:`HEAD_BYTES` of request line and headers within :data:`HEAD_SECONDS` in
-all, and a body within :data:`BODY_SECONDS` in all. With ``pair_loopback`` every loopback
-address is a client of its own for every per-address limit (127.0.0.2 stands in for a phone).
+Before any of that, bounded before trusted (issues #19, #28): :func:`admit_connection`
+decides whether a new connection gets a thread at all, and which idle or slow unpaired one
+closes to make room for it (unpaired clients share a bounded part of the slots, per client
+and in all; a connection with a valid token, or the box's own loopback, is never closed for
+room); :func:`admit_stream` bounds the unpaired clients' event streams. The handler reads at
+most :data:`HEAD_BYTES` of request line and headers within :data:`HEAD_SECONDS` in all, and a
+body within :data:`BODY_SECONDS` in all. With ``pair_loopback`` every loopback address but
+the box's own is a client like a phone (127.0.0.2 stands in for one).
 """
 
 from __future__ import annotations
@@ -74,30 +75,116 @@ _DIGITS: Final = re.compile(r"[0-9]{1,15}")
 
 @dataclass(frozen=True)
 class ConnectionLimits:
-    """How many connections the server holds: in all, from one address, and kept back for the
-    box's own loopback (its browser and tools)."""
+    """How many connections the server holds (issue #28): in all (each is a thread), and of
+    those not known to be trusted (no valid token yet, not the box's own loopback) in all,
+    from one client, and as event streams."""
 
     total: int = 48
-    per_address: int = 8
-    own_reserve: int = 8
+    unpaired: int = 24
+    per_client: int = 8
+    unpaired_streams: int = 8
+    streams_per_client: int = 2
 
 
-def admit_connection(address: str, open_here: int, open_total: int, rules: Rules,
-                     limits: ConnectionLimits) -> bool:
-    """Whether a new connection from ``address`` gets served, while ``open_here`` connections
-    from that address and ``open_total`` in all are open. Every address but the box's own
-    trusted loopback is capped at ``per_address``; only the box's own loopback may take the
-    last ``own_reserve`` slots (at most a quarter of them), so one address dribbling bytes on
-    many sockets never takes the page from the others, nor ever from the box itself."""
-    if open_total >= limits.total:
-        return False
-    loopback = is_loopback(address)
-    own = loopback and (not rules.pair_loopback or address in OWN_LOOPBACK)
-    reserve = min(limits.own_reserve, limits.total // 4)
-    if not own and open_total >= limits.total - reserve:
-        return False
-    capped = not (loopback and not rules.pair_loopback)
-    return not (capped and open_here >= limits.per_address)
+Kind = Literal["waiting", "busy", "stream"]
+"""What an open connection is doing: waiting for a request head (a new connection, an idle
+kept-alive one, or a slow one: all may be closed to make room), running a handler (never
+closed), or streaming events."""
+
+
+@dataclass(frozen=True)
+class Held:
+    """One open connection as admission sees it: its client (``client_key``), whether it is
+    trusted (it carried a valid token, or is the box's own loopback), what it is doing and
+    since when (for "oldest first")."""
+
+    number: int
+    client: str
+    trusted: bool
+    kind: Kind
+    since: float
+
+
+@dataclass(frozen=True)
+class Admit:
+    """Serve it, after closing the connections numbered ``close`` to make room."""
+
+    close: tuple[int, ...] = ()
+
+
+def admit_connection(client: str, own: bool, held: Sequence[Held],
+                     limits: ConnectionLimits) -> Admit | None:
+    """Whether a new connection from ``client`` (``own``: the box's own loopback) is served
+    while ``held`` are open, and which to close first; None: answer 503 (nothing may go).
+
+    A new connection's token is not known until its head is read, so it counts as unpaired
+    until then (the handler marks it trusted). Unpaired connections get at most
+    ``per_client`` from one client (past it: 503) and ``unpaired`` in all; past that, a client
+    holding less than its fair part (the share over the clients holding it) gets the place of
+    the oldest waiting (idle or slow) unpaired connection of the client that holds the most,
+    else of a stream; one holding its part already gets 503 (closing for it would only make
+    the guests take turns). A trusted connection never goes, so a paired phone, whose new
+    connection holds nothing yet, is never refused for want of a slot while an unpaired one
+    holds one."""
+    unpaired = [one for one in held if not one.trusted]
+    closing: list[Held] = []
+    if not own:
+        mine = [one for one in unpaired if one.client == client]
+        if len(mine) >= limits.per_client:
+            return None  # its own share is full: 503, and nothing else is closed for it
+        if len(unpaired) >= limits.unpaired:
+            clients = {one.client for one in unpaired}
+            if len(mine) * len(clients) >= limits.unpaired:
+                return None  # it holds its fair part already: closing for it only churns
+            victim = _oldest(_biggest_holder(unpaired)) or _oldest(unpaired)
+            if victim is None:
+                return None
+            closing.append(victim)
+    if len(held) - len(closing) >= limits.total:
+        victim = _oldest([one for one in unpaired if one not in closing])
+        if victim is None:
+            return None
+        closing.append(victim)
+    return Admit(tuple(one.number for one in closing))
+
+
+def admit_stream(number: int, held: Sequence[Held], limits: ConnectionLimits) -> Admit | None:
+    """Whether connection ``number`` (one of ``held``) may become an event stream: always when
+    it is trusted; an unpaired client's at most ``streams_per_client`` (its oldest goes: a
+    reloaded page) and ``unpaired_streams`` in all (past that, None: 503 with Retry-After)."""
+    asking = next(one for one in held if one.number == number)
+    if asking.trusted:
+        return Admit()
+    streams = [one for one in held if not one.trusted and one.kind == "stream"
+               and one.number != number]
+    mine = [one for one in streams if one.client == asking.client]
+    if len(mine) >= limits.streams_per_client:
+        return Admit((min(mine, key=lambda one: one.since).number,))
+    if len(streams) >= limits.unpaired_streams:
+        return None
+    return Admit()
+
+
+def _oldest(candidates: Sequence[Held]) -> Held | None:
+    """The connection to close first: the oldest waiting one, else the oldest stream."""
+    for kind in ("waiting", "stream"):
+        found = [one for one in candidates if one.kind == kind]
+        if found:
+            return min(found, key=lambda one: one.since)
+    return None
+
+
+def _biggest_holder(unpaired: Sequence[Held]) -> list[Held]:
+    """The unpaired connections of the client that holds the most of them."""
+    counts: dict[str, int] = {}
+    for one in unpaired:
+        if one.kind != "busy":
+            counts[one.client] = counts.get(one.client, 0) + 1
+    if not counts:
+        return []
+    biggest = max(counts, key=lambda client: counts[client])
+    return [one for one in unpaired if one.client == biggest]
+
 
 Need = Literal["open", "mirror", "trusted"]
 """What a route asks of its client (rule 4)."""
@@ -175,7 +262,8 @@ class Refusal:
     discard: int = 0
 
 
-UNPAIRED_MESSAGE: Final = ("pair this phone first: ask the box for a code (the page's "
+UNPAIRED_MESSAGE: Final = ("pair this phone first: someone at the box opens pairing (Menu, "
+                           "Table page, Pair a phone), then ask for the code (the page's "
                            "\"Show a code on the box\") and type the digits it shows")
 
 
@@ -215,6 +303,12 @@ def decide(facts: Facts, rules: Rules, routes: Sequence[Route]) -> Allowed | Ref
     if route is None:  # its body is read and dropped: the connection stays usable
         return Refusal("not-found", f"nothing to post to at {facts.path}", discard=length)
     return Allowed(route, trusted, length)
+
+
+def is_own_loopback(loopback: bool, rules: Rules) -> bool:
+    """Whether a loopback client is the box itself (its own page, its tools): loopback
+    without ``pair_loopback``. Only it may open pairing over the web (issue #28)."""
+    return loopback and not rules.pair_loopback
 
 
 def is_trusted(facts: Facts, rules: Rules) -> bool:
@@ -287,8 +381,9 @@ def is_ip(name: str) -> bool:
 
 def client_key(address: str) -> str:
     """Who a peer address is, for every per-client limit (connections, pairing codes,
-    lockouts): the address itself (an IPv4-mapped one as IPv4), but for a global IPv6
-    address its /64, which one household or one attacker holds whole."""
+    lockouts): the address itself (an IPv4-mapped one as IPv4), but for an IPv6 address its
+    /64, which one household or one attacker holds whole; link-local addresses too (issue
+    #28: one guest can take any number of them on one interface)."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
@@ -296,7 +391,7 @@ def client_key(address: str) -> str:
     mapped = getattr(ip, "ipv4_mapped", None)
     if mapped is not None:
         return str(mapped)
-    if ip.version == 6 and not (ip.is_loopback or ip.is_link_local):
+    if ip.version == 6 and not ip.is_loopback:
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip)
 

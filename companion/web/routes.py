@@ -15,11 +15,13 @@ What the handlers promise:
   Its ``Idempotency-Key`` makes it run once (companion/web/idempotency.py): a line the loop did
   not take in time is withdrawn and 503 ``busy`` (never run), one it started but did not finish
   in time is 202 ``{"pending": true, "id": KEY}``, a retry gets the first result.
-- ``POST /api/pair/start`` checks the client's lockout and asks the loop to show a fresh code
-  for that client (429 ``pairing-busy`` when the display holds as many as it may);
-  ``POST /api/pair`` checks the lockout, asks the loop whether the code is the one shown for
-  that client, and answers with the cookie (see companion/web/pairing.py). A lockout takes
-  that client's code, and only it, off the display.
+- ``pair open`` on ``POST /api/line`` opens pairing only from the box's own trusted loopback
+  (403 ``box-only`` from a phone, paired or not: pairing opens at the box).
+- ``POST /api/pair/start`` asks the loop to show the pairing window's code (a fresh one if
+  none is shown yet); while pairing is closed it answers 403 ``pairing-closed`` with the
+  sentence that says how to open it. ``POST /api/pair`` asks the loop to judge the code (the
+  core counts the window's wrong codes, companion/core/table_page.py) and answers with the
+  cookie, or the refusal's sentence (see companion/web/pairing.py).
 - Static files are only the page's own (no ``..``, no hidden files); nothing is listed.
 """
 
@@ -32,12 +34,12 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from companion.protocol.lines import BadEncoding, NotOneLine, one_line
-from companion.runtime.channels import PairCodeEvent
+from companion.protocol.commands import opens_pairing
+from companion.protocol.lines import BadEncoding, Line, NotOneLine, one_line
 from companion.web.answers import Answer, HttpError, json_answer
-from companion.web.channel import WebChannel, screen_body
+from companion.web.channel import Subscriber, WebChannel, screen_body
 from companion.web.idempotency import LineLedger, Pending, check_key
-from companion.web.pairing import CODE_SECONDS, Pairing, PairingRefused, new_code
+from companion.web.pairing import CLOSED_MESSAGE, Pairing, PairingRefused, new_code
 from companion.web.policy import COOKIE, Route, Rules
 
 KEEPALIVE_SECONDS: Final = 15.0
@@ -82,13 +84,19 @@ class Request:
     """Who is asking, for per-client limits (companion/web/policy.py's ``client_key``)."""
     idempotency_key: str | None = None
     """The request's ``Idempotency-Key`` header, if it sent one."""
+    own: bool = False
+    """The box's own trusted loopback (not a phone): it may open pairing."""
+    holder: str | None = None
+    """Whose keyed lines these are: the token's stored hash, or None (the box's own)."""
 
 
 @dataclass(frozen=True)
 class Stream:
-    """An event stream: its chunks, written and flushed as they come."""
+    """An event stream: its chunks, written and flushed as they come; ``stop`` ends it from
+    another thread (the server closing it to make room)."""
 
     chunks: Generator[bytes, None, None]
+    stop: Callable[[], None] = lambda: None
 
 
 Handler = Callable[[Request], Answer | Stream]
@@ -153,11 +161,14 @@ def events(request: Request) -> Answer | Stream:
     """The event stream: a full ``update`` first, then news as it comes."""
     if request.method == "HEAD":
         return Answer(200, "text/event-stream", b"")
-    return Stream(_news(request.context.channel, request.context.stopping))
+    subscriber = Subscriber()
+    return Stream(_news(request.context.channel, request.context.stopping, subscriber),
+                  subscriber.close)
 
 
-def _news(channel: WebChannel, stopping: threading.Event) -> Generator[bytes, None, None]:
-    subscriber = channel.subscribe()
+def _news(channel: WebChannel, stopping: threading.Event,
+          subscriber: Subscriber) -> Generator[bytes, None, None]:
+    channel.subscribe(subscriber)
     try:
         yield b"retry: 1000\n\n"
         while not stopping.is_set():
@@ -207,21 +218,22 @@ def line(request: Request) -> Answer:
     if isinstance(item, NotOneLine):
         raise HttpError("one-line", "send one protocol line per request")
     context = request.context
+    if isinstance(item, Line) and opens_pairing(item.text) and not request.own:
+        raise HttpError("box-only", "pairing opens at the box: Menu, Table page, Pair a phone")
     if context.lines is None:
         return json_answer({"reply": context.channel.line(item)})
     key = check_key(request.idempotency_key)
-    outcome = context.lines.run(context.channel, request.client, key, item)
+    holder = "box" if request.holder is None else f"token:{request.holder}"
+    outcome = context.lines.run(context.channel, holder, key, item,
+                                durable=request.idempotency_key is not None)
     if isinstance(outcome, Pending):
         return json_answer({"pending": True, "id": outcome.key}, 202)
     return json_answer({"reply": outcome.reply})
 
 
 def pair_start(request: Request) -> Answer:
-    context = request.context
-    context.pairing.admit(request.client)
-    if not context.channel.show_pair_code(request.client, new_code(), CODE_SECONDS):
-        raise HttpError("pairing-busy", "other phones are pairing now; try again in "
-                                        f"{int(CODE_SECONDS)} s")
+    if not request.context.channel.show_pair_code(request.client, new_code()):
+        raise PairingRefused("pairing-closed", CLOSED_MESSAGE)
     return json_answer({"pending": True})
 
 
@@ -233,15 +245,9 @@ def pair(request: Request) -> Answer:
     code = body.get("code") if isinstance(body, dict) else None
     if not isinstance(code, str) or len(code) > 16:
         raise HttpError("bad-json", 'send {"code": "NNNNNN"}')
-    context, client = request.context, request.client
-    try:
-        context.pairing.admit(client)
-        outcome = context.channel.enter_pair_code(client, code.strip().replace(" ", ""))
-        token = context.pairing.settle(outcome, client)
-    except PairingRefused as refused:
-        if refused.code == "locked":  # this client's code, only, leaves the display
-            context.channel.post(PairCodeEvent(None, client=client))
-        raise
+    context = request.context
+    outcome = context.channel.enter_pair_code(request.client, code.strip().replace(" ", ""))
+    token = context.pairing.settle(outcome)
     cookie = f"{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={COOKIE_MAX_AGE}"
     return json_answer({"paired": True}, headers=(("Set-Cookie", cookie),))
 

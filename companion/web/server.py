@@ -1,11 +1,14 @@
 """The table page's HTTP server: the standard library's threading server, bounded.
 
 What it promises: :class:`WebServer` binds when it is built (a port in use fails before the box
-starts), holds at most ``max_connections`` connections, at most
-:attr:`~companion.web.policy.ConnectionLimits.per_address` from one address and keeps the last
-few for the box's own loopback (companion/web/policy.py's :func:`admit_connection` decides;
-past it a short JSON 503 and close, without a thread), and stops cleanly, ending its event
-streams. Each connection is served by
+starts), holds at most ``max_connections`` connections, and knows who holds them (issue #28):
+a connection that carried a valid token, or comes from the box's own loopback, is never
+closed for room; unpaired ones share a bounded part, per client (an address, an IPv6 /64) and
+in all, and the oldest idle or slow one closes when a newcomer needs its place; unpaired event
+streams have their own cap (companion/web/policy.py's :func:`admit_connection` and
+:func:`admit_stream` decide; with no room a short JSON 503 with ``Retry-After`` and close,
+without a thread, a second later, so a guest that reconnects at once cannot fill the listen
+backlog ahead of a phone). It stops cleanly, ending its event streams. Each connection is served by
 companion/web/http_handler.py; companion/web/service.py wires the server to the box.
 
 The timer is not for sale (issue #19): the web shares the process, the cores and the GIL with
@@ -21,33 +24,95 @@ the event loop, so it takes only so much of them, whatever the clients send:
 from __future__ import annotations
 
 import contextlib
+import itertools
+import logging
 import os
 import socket
 import sys
 import threading
 import time
-from collections import Counter
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
 from http.server import ThreadingHTTPServer
 from typing import Any, Final
 
 from companion.web.http_handler import HttpHandler
-from companion.web.policy import ConnectionLimits, admit_connection, client_key
+from companion.web.policy import (
+    OWN_LOOPBACK,
+    Admit,
+    ConnectionLimits,
+    Held,
+    Kind,
+    admit_connection,
+    admit_stream,
+    client_key,
+    is_loopback,
+)
 from companion.web.routes import Context
+
+log = logging.getLogger(__name__)
 
 MAX_CONNECTIONS: Final = 48
 ACCEPTS_PER_SECOND: Final = 200.0
 """New connections handled a second, at most (a page opens a handful)."""
 ACCEPT_BURST: Final = 50.0
 WEB_NICENESS: Final = 10
+REFUSAL_DELAY_SECONDS: Final = 1.0
+"""A connection there is no room for is answered 503 after this (its ``Retry-After``), not at
+once: a guest that reconnects the moment it is refused would otherwise fill the listen
+backlog, and a paired phone's new connection would wait behind it (issue #28)."""
+MAX_DELAYED_REFUSALS: Final = 256
+"""Refused connections held for their delay at once, at most (past it: answered at once)."""
+_BUSY_BODY: Final = b'{"error": "busy", "message": "too many connections; try again"}'
+BUSY_ANSWER: Final = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+                      b"Retry-After: 1\r\nConnection: close\r\nContent-Length: "
+                      + str(len(_BUSY_BODY)).encode() + b"\r\n\r\n" + _BUSY_BODY)
+"""The answer to a connection there is no room for (never silence: issue #28)."""
+
+
+_PRIORITY = {"denied": False}
+"""Whether setpriority(2) was refused once (then no thread asks again)."""
 
 
 def lower_priority() -> None:
     """This thread's CPU priority below the loop's: a thread's nice value is its own on Linux
-    (elsewhere ``PRIO_PROCESS`` with a thread id would name a process: nothing is done)."""
-    if sys.platform != "linux":
+    (elsewhere ``PRIO_PROCESS`` with a thread id would name a process: nothing is done).
+
+    Under companion.service the call is allowed by the web drop-in alone
+    (systemd/companion.service.d/web.conf re-allows ``setpriority`` past the unit's
+    ``SystemCallFilter=~@resources``): where a filter still denies it (EPERM), the first
+    refusal is logged with why, and no thread tries again (issue #28, 4)."""
+    if sys.platform != "linux" or _PRIORITY["denied"]:
         return
-    with contextlib.suppress(OSError):
+    try:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WEB_NICENESS)
+    except PermissionError:
+        _PRIORITY["denied"] = True
+        log.warning("the web threads keep the loop's CPU priority: setpriority was refused "
+                    "(a system-call filter without the web drop-in's SystemCallFilter="
+                    "setpriority; run the installer again)")
+    except OSError:
+        return
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open connection, as the server keeps it for admission (companion/web/policy.py):
+    the handler says what it is doing (:meth:`WebServer.mark`); ``stop`` ends its stream."""
+
+    number: int
+    client: str
+    socket: socket.socket
+    trusted: bool
+    kind: Kind = "waiting"
+    since: float = 0.0
+    stop: Callable[[], None] | None = None
+    flowing: bool = False
+    """Its stream's head is written: closing it now ends it mid-stream, not before a word."""
+
+    def held(self) -> Held:
+        return Held(self.number, self.client, self.trusted, self.kind, self.since)
 
 
 class WebServer(ThreadingHTTPServer):
@@ -61,8 +126,9 @@ class WebServer(ThreadingHTTPServer):
                  limits: ConnectionLimits | None = None) -> None:
         self.context = context
         self.limits = limits or ConnectionLimits(total=max_connections)
-        self.slots = threading.BoundedSemaphore(self.limits.total)
-        self._open: Counter[str] = Counter()
+        self._connections: dict[int, Connection] = {}
+        self._refused: deque[tuple[float, socket.socket]] = deque()
+        self._numbers = itertools.count(1)
         self._open_lock = threading.Lock()
         self._tokens = ACCEPT_BURST
         self._filled = time.monotonic()
@@ -97,21 +163,26 @@ class WebServer(ThreadingHTTPServer):
 
     def process_request(self, request: Any, client_address: Any) -> None:
         self.pace()
-        address = client_key(str(client_address[0]))
+        address = str(client_address[0])
+        own = is_loopback(address) and (not self.context.rules.pair_loopback
+                                        or address in OWN_LOOPBACK)
+        closing: list[Connection] = []
         with self._open_lock:
-            admitted = admit_connection(address, self._open[address], sum(self._open.values()),
-                                        self.context.rules, self.limits)
-            if admitted and self.slots.acquire(blocking=False):
-                self._open[address] += 1
-            else:
-                admitted = False
-        if not admitted:
+            verdict = admit_connection(client_key(address), own, self._held(), self.limits)
+            if verdict is not None:
+                connection = Connection(next(self._numbers), client_key(address), request,
+                                        own, since=time.monotonic())
+                self._connections[id(request)] = connection
+                closing = self._take(verdict)
+        if verdict is None:
             self.refuse(request)
             return
+        for gone in closing:
+            self._close(gone)
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._release(address)
+            self._release(request)
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
@@ -119,29 +190,109 @@ class WebServer(ThreadingHTTPServer):
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._release(client_key(str(client_address[0])))
+            self._release(request)
 
-    def _release(self, address: str) -> None:
+    def mark(self, request: socket.socket, kind: Kind, trusted: bool | None = None) -> None:
+        """The handler says what connection ``request`` does now (and whether its request
+        carried a valid token or came from the box's own loopback)."""
         with self._open_lock:
-            self._open[address] -= 1
-            if self._open[address] <= 0:
-                del self._open[address]
-            self.slots.release()
+            connection = self._connections.get(id(request))
+            if connection is None:
+                return
+            if trusted is not None:
+                connection.trusted = trusted
+            if connection.kind != kind:
+                connection.kind, connection.since = kind, time.monotonic()
+
+    def start_stream(self, request: socket.socket, stop: Callable[[], None]) -> bool:
+        """Whether connection ``request`` may stream events now (companion/web/policy.py's
+        :func:`admit_stream`; an unpaired client's older stream may close for it); ``stop``
+        ends it when it must close to make room."""
+        with self._open_lock:
+            connection = self._connections.get(id(request))
+            if connection is None:
+                return False
+            verdict = admit_stream(connection.number, self._held(), self.limits)
+            if verdict is None:
+                return False
+            closing = self._take(verdict)
+            connection.kind, connection.since, connection.stop = "stream", time.monotonic(), stop
+        for gone in closing:
+            self._close(gone)
+        return True
+
+    def stream_flowing(self, request: socket.socket) -> None:
+        """The stream on ``request`` has written its head."""
+        with self._open_lock:
+            connection = self._connections.get(id(request))
+            if connection is not None:
+                connection.flowing = True
+
+    @property
+    def open_connections(self) -> int:
+        with self._open_lock:
+            return len(self._connections)
+
+    def held(self) -> list[Held]:
+        """The open connections, as admission sees them."""
+        with self._open_lock:
+            return self._held()
+
+    def _held(self) -> list[Held]:
+        return [connection.held() for connection in self._connections.values()]
+
+    def _take(self, verdict: Admit) -> list[Connection]:
+        """The connections ``verdict`` closes, out of the table (under the lock)."""
+        numbers = set(verdict.close)
+        gone = [one for one in self._connections.values() if one.number in numbers]
+        for one in gone:
+            del self._connections[id(one.socket)]
+        return gone
+
+    def _close(self, connection: Connection) -> None:
+        """Close an idle, slow or streaming unpaired connection to make room: one waiting for
+        a request is told 503 first (never silence), a stream just ends; its thread wakes
+        from its read (or its stream's wait) and ends."""
+        if connection.stop is not None:
+            connection.stop()
+            if not connection.flowing:  # its thread writes the head, then finds it ended
+                return
+        elif connection.kind == "waiting":
+            with contextlib.suppress(OSError):
+                connection.socket.send(BUSY_ANSWER, socket.MSG_DONTWAIT)
+        with contextlib.suppress(OSError):
+            connection.socket.shutdown(socket.SHUT_RDWR)
+
+    def _release(self, request: socket.socket) -> None:
+        with self._open_lock:
+            self._connections.pop(id(request), None)
 
     def refuse(self, request: socket.socket) -> None:
-        """Too many connections: a short JSON 503 and close, without a thread."""
-        body = b'{"error": "busy", "message": "too many connections; try again"}'
-        head = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
-                b"Retry-After: 1\r\nConnection: close\r\nContent-Length: "
-                + str(len(body)).encode() + b"\r\n\r\n")
+        """Too many connections: a short JSON 503 and close, without a thread, after
+        :data:`REFUSAL_DELAY_SECONDS` (the acceptor answers it when it is due:
+        :meth:`service_actions`)."""
+        if len(self._refused) >= MAX_DELAYED_REFUSALS:
+            self._answer_refused(request)
+            return
+        self._refused.append((time.monotonic() + REFUSAL_DELAY_SECONDS, request))
+
+    def service_actions(self) -> None:
+        """Each turn of the acceptor's loop: answer the refused connections that are due."""
+        now = time.monotonic()
+        while self._refused and self._refused[0][0] <= now:
+            self._answer_refused(self._refused.popleft()[1])
+
+    def _answer_refused(self, request: socket.socket) -> None:
         with contextlib.suppress(OSError):
             request.settimeout(1.0)
-            request.sendall(head + body)
+            request.sendall(BUSY_ANSWER)
         self.shutdown_request(request)
 
     def stop(self) -> None:
         self.context.stopping.set()
         self.shutdown()
+        while self._refused:
+            self._answer_refused(self._refused.popleft()[1])
         self.server_close()
 
 

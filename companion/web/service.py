@@ -17,7 +17,7 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
-from companion.runtime.channels import PairCodeEvent, PairingClosed
+from companion.runtime.channels import PairCodeEvent
 from companion.web.answers import Answer
 from companion.web.channel import WebChannel
 from companion.web.idempotency import LineLedger
@@ -42,7 +42,7 @@ class WebService:
                  history: Callable[[str], Answer | None] | None = None,
                  max_connections: int = MAX_CONNECTIONS) -> None:
         self.channel = channel or WebChannel()
-        self.pairing = Pairing(tokens, clock)
+        self.pairing = Pairing(tokens)
         rules = Rules(pair_loopback=settings.pair_loopback,
                       public_mirror=settings.public_mirror, own_names=own_names(settings.host))
         self.context = Context(channel=self.channel, pairing=self.pairing, rules=rules,
@@ -52,16 +52,10 @@ class WebService:
         self._switch_interval_before: float | None = None
         self.channel.on_start.append(self.serve)
         self.channel.on_close.append(self.stop)
-        self.channel.on_reopen.append(self.pairing.reopen)
-        self.pairing.on_close.append(self.close_pairing)
-
-    def close_pairing(self) -> None:
-        """The budget of wrong codes is spent: the box closes pairing and says so."""
-        self.channel.post(PairingClosed())
 
     def forget(self) -> None:
-        """"Forget phones" (loop thread): revoke every token, take a pairing code off the
-        display, end every event stream. When the token file cannot be written, nothing is
+        """"Forget phones" (loop thread): revoke every token, close the pairing window,
+        end every event stream. When the token file cannot be written, nothing is
         revoked and the store's error is raised for the box to show."""
         self.pairing.forget()
         self.channel.post(PairCodeEvent(None))

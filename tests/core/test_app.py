@@ -199,9 +199,7 @@ def test_app_menu_offers_the_table_page_only_while_the_web_is_on(app):
     assert items[-4:] == ["Table page", "Power off", "Volume 3/5", "Sound: on"]
 
 
-@pytest.mark.parametrize("button", list(Button))
-def test_app_table_page_opens_from_the_menu_and_any_button_goes_back(button):
-    app = table_page_app()
+def open_table_page(app):
     state = AppState()
     for _ in range(4):  # up from the first row wraps: mute, volume, power off, table page
         state, _ = press(app, state, Button.UP, 0.0)
@@ -209,8 +207,33 @@ def test_app_table_page_opens_from_the_menu_and_any_button_goes_back(button):
     state, effects = press(app, state, Button.NEXT, 0.0)
     assert (state.menu.page, effects) == ("table-page", [])
     assert app.to_json(state, 0.0)["menu"] == {"page": "table-page", "cursor": row}
+    return state, row
+
+
+@pytest.mark.parametrize("button", [Button.UP, Button.DOWN, Button.BACK])
+def test_app_table_page_opens_from_the_menu_and_up_down_back_go_back(button):
+    app = table_page_app()
+    state, row = open_table_page(app)
     state, effects = press(app, state, button, 0.0)
     assert (state.menu.page, state.menu.cursor, effects) == ("games", row, [])
+    assert state.pairing is None
+
+
+def test_app_table_page_next_pairs_a_phone_for_two_minutes_and_back_closes_it():
+    """Issue #28: pairing opens at the box ("Pair a phone"), counts down, BACK closes it."""
+    from companion.core.table_page import WINDOW_SECONDS, pairing_open
+
+    app = table_page_app()
+    state, _ = open_table_page(app)
+    state, effects = press(app, state, Button.NEXT, 10.0)
+    assert state.menu.page == "table-page" and effects == [Play("click")]
+    assert pairing_open(state, 10.0 + WINDOW_SECONDS - 0.1)
+    assert not pairing_open(state, 10.0 + WINDOW_SECONDS)
+    state, _ = press(app, state, Button.UP, 11.0)  # leaving the screen keeps it open
+    assert pairing_open(state, 11.0)
+    state, _ = press(app, state, Button.NEXT, 12.0)  # back on the Table page row
+    state, _ = press(app, state, Button.BACK, 13.0)
+    assert state.pairing is None and state.menu.page == "games"
 
 
 def test_app_table_page_refuses_a_malformed_code():

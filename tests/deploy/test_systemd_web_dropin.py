@@ -27,7 +27,7 @@ EXEC = "/opt/companion/venv/bin/companion"
 MAX_EXPOSURE_WITH_WEB = 1.5
 STAGED_DROPIN = "etc/systemd/system/companion.service.d/web.conf"
 SANDBOX_KEYS_THE_WEB_MAY_SET = {"PrivateNetwork", "RestrictAddressFamilies", "IPAddressAllow",
-                                "SocketBindAllow", "SocketBindDeny"}
+                                "SocketBindAllow", "SocketBindDeny", "SystemCallFilter"}
 
 
 def _analyze() -> str:
@@ -49,6 +49,7 @@ def test_the_dropin_sets_only_what_the_page_needs_and_keeps_the_rest_of_the_sand
     assert values["PrivateNetwork"] == "no"
     assert values["RestrictAddressFamilies"].split() == ["AF_INET", "AF_INET6"]
     assert values["SocketBindAllow"] == "tcp:8080" and values["SocketBindDeny"] == "any"
+    assert values["SystemCallFilter"] == "setpriority"  # exactly the call the web threads use
     assert "any" not in values["IPAddressAllow"].split()
     # The unit itself still denies every address; the drop-in only lists exceptions.
     assert re.search(r"^IPAddressDeny=any$", UNIT.read_text(), re.M)
@@ -85,7 +86,7 @@ def test_unit_security_exposure_with_the_dropin_at_most_one_and_a_half(tmp_path)
     alone, _ = _exposure(tmp_path)
     shutil.copy(DROPIN, system / "companion.service.d" / "web.conf")
     with_web, report = _exposure(tmp_path)
-    # The figure docs/web.md and the drop-in's comment give (systemd 252): 0.6 -> 1.4.
+    # The figure docs/web.md and the drop-in's comment give (systemd 252): 0.6 -> 1.5.
     assert with_web > alone, "the drop-in was not read"
     assert with_web <= MAX_EXPOSURE_WITH_WEB, report
 
@@ -186,6 +187,13 @@ LOOPBACK_DROPIN = re.sub(r"^IPAddressAllow=.*$", "IPAddressAllow=localhost",
     ("[::]:8080", _lan_dropin().replace(" AF_INET6", ""), False, "lacks AF_INET6"),
     ("0.0.0.0:8080", _lan_dropin().replace("PrivateNetwork=no", "PrivateNetwork=yes"), False,
      "PrivateNetwork=no"),
+    # Issue #28, 4: the unprivileged service cannot bind port 80; the filter must let the web
+    # threads lower their priority.
+    ("0.0.0.0:80", _lan_dropin(80), False, "below 1024"),
+    ("1023", _lan_dropin(1023), False, "below 1024"),
+    ("0.0.0.0:1024", _lan_dropin(1024), True, "agree (port 1024, the LAN)"),
+    ("0.0.0.0:8080", _lan_dropin().replace("SystemCallFilter=setpriority", ""), False,
+     "does not allow setpriority"),
 ])
 def test_doctor_says_whether_the_web_config_and_the_unit_agree(listen, dropin, ok, says):
     files = {} if dropin is None else {DROPIN_PATH: dropin}

@@ -102,36 +102,42 @@ PHONE = "192.168.1.20"
 
 def test_loop_shows_a_code_judges_it_and_mirrors_a_screen_without_it(box):
     controller, loop, mirror, _ = box
-    outcomes = []
-    loop.post(PairCodeEvent("123456", 120.0, PHONE))
+    outcomes, shown_answers = [], []
+    loop.post(PairCodeEvent("123456", PHONE, shown_answers.append))  # closed: not shown
+    loop.post(LineEvent(Line("pair open")))
+    loop.post(PairCodeEntered("123456", outcomes.append, PHONE))  # no code asked for yet
+    loop.post(PairCodeEvent("123456", PHONE, shown_answers.append))
+    loop.post(PairCodeEvent("999999", "192.168.1.66", shown_answers.append))  # one code
     loop.post(PairCodeEntered("654321", outcomes.append, PHONE))
-    loop.post(PairCodeEntered("123456", outcomes.append, "192.168.1.66"))  # not its code
+    loop.post(PairCodeEntered("000000", outcomes.append, "192.168.1.66"))
     run_until_stopped(loop)
-    assert outcomes == ["wrong-code", "no-code"]
-    assert [pair.code for pair in controller.state.pairings] == ["123456"]
-    assert "Pair code 123456" in controller.last_screen.text_lines()
+    assert shown_answers == [False, True, True]
+    assert outcomes == ["no-code", "wrong-code", "wrong-code"]
+    assert controller.state.pairing.code == "123456"
+    assert "Pair 123456 2:00" in controller.last_screen.text_lines()
     shown = mirror.snapshots[-1]
-    assert shown.pairing
+    assert shown.pairing and shown.pairing_open
     assert not any("123456" in line for line in shown.lines)
-    assert shown.screen.alert == ()
+    assert not any("123456" in line for line in shown.screen.alert)
 
+    loop.post(PairCodeEntered("123456", outcomes.append, "192.168.1.66"))
+    run_until_stopped(loop)
+    assert outcomes[-1] == "paired"
+    assert controller.state.pairing is None   # used once: the window ended
+    assert not mirror.snapshots[-1].pairing_open
     loop.post(PairCodeEntered("123456", outcomes.append, PHONE))
     run_until_stopped(loop)
-    assert outcomes == ["wrong-code", "no-code", "paired"]
-    assert controller.state.pairings == ()   # used once: it left the display
-    assert not mirror.snapshots[-1].pairing
-    loop.post(PairCodeEntered("123456", outcomes.append, PHONE))
-    run_until_stopped(loop)
-    assert outcomes[-1] == "no-code"
+    assert outcomes[-1] == "closed"
 
 
-def test_loop_a_code_is_judged_against_its_deadline(box):
+def test_loop_a_code_is_judged_against_the_windows_end(box):
     controller, loop, _, clock = box
     outcomes = []
-    loop.post(PairCodeEvent("123456", 120.0, PHONE))
+    loop.post(LineEvent(Line("pair open")))
+    loop.post(PairCodeEvent("123456", PHONE))
     run_until_stopped(loop)
     clock.advance(120.0)
     loop.post(PairCodeEntered("123456", outcomes.append, PHONE))
     run_until_stopped(loop)
-    assert outcomes == ["no-code"]
-    assert controller.state.pairings == ()
+    assert outcomes == ["closed"]
+    assert controller.state.pairing is None

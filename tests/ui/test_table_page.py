@@ -1,6 +1,7 @@
 """The table page's address and QR code on the panel (issue #15): reached from the menu,
 drawn to its golden PNG, and readable by a QR decoder from the panel's own 128 x 64 pixels."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,7 @@ def test_table_page_is_a_menu_entry_of_a_box_with_the_web_on(tmp_path, request):
         assert controller.command_line(line) == "ok"
     screen = controller.screen()
     assert screen.text_lines() == ["Table page", "raspberrypi", ".local:8080", "192.168.1.20",
-                                   ":8080", "BACK: menu"]
+                                   ":8080", "NEXT: pair"]
     assert not screen_problems(screen)
     image = render(screen)
     if request.config.getoption("--regen-golden"):
@@ -37,6 +38,33 @@ def test_table_page_is_a_menu_entry_of_a_box_with_the_web_on(tmp_path, request):
     expected = Image.open(GOLDEN).convert("1")
     assert image.tobytes() == expected.tobytes(), f"the table page differs from {GOLDEN}"
     assert controller.command_line("press back") == "ok"
+    assert controller.screen().title == "Choose a game"
+    controller.journal.close()
+
+
+PAIRING_GOLDEN = Path(__file__).parent / "golden" / "table-page-pairing.png"
+
+
+def test_pair_a_phone_opens_pairing_and_the_table_page_counts_down(tmp_path, request):
+    """Issue #28: NEXT on the Table page ("Pair a phone") opens pairing for two minutes; the
+    screen says so, the alert box counts down with the code once a phone asked for it."""
+    controller = simulated_controller(tmp_path)
+    controller.set_table_page(HOST_PAGE)
+    for line in ("press up", "press up", "press up", "press up", "press next", "press next"):
+        assert controller.command_line(line) == "ok"
+    assert controller.show_pair_code("123456")
+    assert controller.command_line("wait 15") == "ok"
+    screen = controller.screen()
+    assert screen.text_lines() == ["Table page", "Pairing open", "1:45 left", "Code:",
+                                   "123456", "BACK: close"]
+    assert not screen_problems(screen)
+    image = render(screen)
+    if request.config.getoption("--regen-golden"):
+        image.save(PAIRING_GOLDEN)
+    expected = Image.open(PAIRING_GOLDEN).convert("1")
+    assert image.tobytes() == expected.tobytes(), f"the screen differs from {PAIRING_GOLDEN}"
+    assert controller.command_line("press back") == "ok"
+    assert controller.state.pairing is None
     assert controller.screen().title == "Choose a game"
     controller.journal.close()
 
@@ -71,12 +99,12 @@ def test_table_page_address_breaks_at_dots_and_colons(url, lines):
     assert all(len(line) <= 12 for line in lines)
 
 
-def test_table_page_screen_keeps_the_back_hint_when_addresses_are_long():
+def test_table_page_screen_keeps_the_pair_hint_when_addresses_are_long():
     page = table_page(EVERY_INTERFACE, 8080, hostname="averyveryverylongname",
                       address="192.168.100.200")
     screen = table_page_screen(page)
     assert len(screen.lines) == 5
-    assert screen.lines[-1] == "BACK: menu"
+    assert screen.lines[-1] == "NEXT: pair"
 
 
 def test_table_page_matrix_screen_refuses_a_status_bar():
@@ -87,20 +115,21 @@ def test_table_page_matrix_screen_refuses_a_status_bar():
 PAIR_GOLDEN = Path(__file__).parent / "golden"
 
 
-@pytest.mark.parametrize(("clients", "golden", "title"), [
-    (("192.168.1.20",), "pair-code-flight.png", "Pair code 123456"),
-    (("192.168.1.20", "192.168.1.30"), "pair-codes-flight.png", "P 123456 123457"),
+@pytest.mark.parametrize(("golden", "title"), [
+    ("pair-code-flight.png", "Pair 123456 2:00"),
 ])
 def test_pair_codes_take_the_title_bar_and_hide_nothing_of_the_game(tmp_path, request,
-                                                                    clients, golden, title):
+                                                                    golden, title):
     """Issue #19: the pairing code covered the game's bottom line (and any LAN client could
-    keep it there). It now takes the title bar: the main line, the body and an alert stay."""
+    keep it there). It now takes the title bar, with the window's countdown (issue #28): the
+    main line, the body and an alert stay."""
     from companion.scenes import SCENES, run_scene
 
     controller = run_scene(SCENES["now-boarding-flight"], tmp_path)
     before = controller.screen()
-    for number, client in enumerate(clients):
-        assert controller.show_pair_code(f"{123456 + number}", 120.0, client)
+    assert controller.command_line("pair open") == "ok"
+    controller.state = replace(controller.state, notice=before.notice)
+    assert controller.show_pair_code("123456")
     screen = controller.screen()
     assert screen.title == title
     assert (screen.main, screen.lines, screen.big, screen.caption, screen.status,

@@ -9,6 +9,7 @@ import http.client
 import io
 import json
 import random
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,6 +87,22 @@ class WebBox:
         channel, past the HTTP rules)."""
         return json.loads(self.service.channel.line(Line("state"))[3:])
 
+    def open_pairing(self):
+        """Someone at the box opens pairing (``pair open``, as on the serial line)."""
+        assert self.service.channel.line(Line("pair open")) == "ok"
+
+    def pair_code(self):
+        """The pairing code the box's display shows now (its title bar, or the Table page's
+        column), or None."""
+        lines = self.display_text()
+        for number, line in enumerate(lines):
+            found = PAIR_TITLE.fullmatch(line)
+            if found:
+                return found.group(1)
+            if line == "Code:" and number + 1 < len(lines):
+                return lines[number + 1]
+        return None
+
     def close(self):
         self.loop.stop("test over")
         self.thread.join(timeout=10)
@@ -96,6 +113,9 @@ class WebBox:
         """The text the box's own display shows now, as the loop last drew it."""
         self.state()  # a round trip through the loop: everything before it is drawn
         return self.controller.last_screen.text_lines()
+
+
+PAIR_TITLE = re.compile(r"Pair ([0-9]+) [0-9]+:[0-9]{2}")
 
 
 def start_web_box(state_dir, host="127.0.0.1", **settings):

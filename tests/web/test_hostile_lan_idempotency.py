@@ -148,7 +148,7 @@ def test_the_ledger_keeps_at_most_its_bound_per_client_and_forgets_after_ten_min
 
         reply_timeout = 1.0
 
-        def submit(self, item):
+        def submit(self, item, key=None):
             slot = ReplySlot(threading.BoundedSemaphore(1))
             slot._room.acquire()
             assert slot.claim()

@@ -134,11 +134,12 @@ def test_page_on_a_lan_address_is_no_secure_context_and_keeps_awake_by_video(lan
         # Unpaired: only the pairing form; paired through it with the code the box shows.
         expect(page.locator("#pairing")).to_be_visible()
         expect(page.locator("#tabs")).to_be_hidden()
+        assert box.line("pair open") == "ok"  # at the box
         page.locator("#pair-start").tap()
         expect(page.locator("#pair-state")).to_have_attribute("data-state", "pending")
         screen = json.loads(box.line("screen").removeprefix("ok "))["lines"]
-        code = next(line for line in screen if line.startswith("Pair code "))
-        page.fill("#pair-code", code.removeprefix("Pair code "))
+        code = next(line for line in screen if line.startswith("Pair "))
+        page.fill("#pair-code", code.split()[1])
         page.locator("#pair-send").tap()
         expect(page.locator("#pairing")).to_be_hidden()
         expect(page.locator("#pair-message")).to_have_text("")

@@ -10,6 +10,7 @@
 from playwright.sync_api import expect
 
 from companion.protocol.lines import Line
+from companion.web.pairing import CLOSED_MESSAGE
 
 PHONE = {"width": 360, "height": 740}
 
@@ -46,9 +47,9 @@ def ask_for_a_code(page):
 
 
 def pair_code(box):
-    lines = box.display_text()
-    return next(line for line in lines if line.startswith("Pair code ")).removeprefix(
-        "Pair code ")
+    code = box.pair_code()
+    assert code is not None, box.display_text()
+    return code
 
 
 def test_unpaired_page_shows_only_the_pairing_form_then_everything(make_web_box, browser,
@@ -63,6 +64,11 @@ def test_unpaired_page_shows_only_the_pairing_form_then_everything(make_web_box,
             expect(page.locator(hidden)).to_be_hidden()
         expect(page.locator("#link-status")).to_have_text("Not paired yet")
         expect(page.locator("#pair-state")).to_have_text("No code asked for yet.")
+        # Pairing is closed until someone at the box opens it: the page says how (issue #28).
+        ask_for_a_code(page)
+        expect(page.locator("#pair-message")).to_have_text(CLOSED_MESSAGE)
+        shoot(page, "pairing-closed")
+        box.open_pairing()
         # A wrong code first: the error shows, and goes when the right one pairs.
         ask_for_a_code(page)
         expect(page.locator("#pair-state")).to_contain_text("The box shows your code for")
@@ -72,7 +78,6 @@ def test_unpaired_page_shows_only_the_pairing_form_then_everything(make_web_box,
         expect(page.locator("#pair-message")).to_have_text(
             "That is not the code the box shows: try again.")
         shoot(page, "pairing-wrong-code")
-        ask_for_a_code(page)  # a wrong code takes it off the box: a new one
         expect(page.locator("#pair-state")).to_have_attribute("data-state", "pending")
         page.fill("#pair-code", pair_code(box))
         page.locator("#pair-send").tap()
@@ -81,8 +86,9 @@ def test_unpaired_page_shows_only_the_pairing_form_then_everything(make_web_box,
         expect(page.locator("#link-status")).to_have_text("Live")
         expect(page.locator("#tabs")).to_be_visible()
         expect(page.locator("#button-next")).to_contain_text("Next page")
-        # Until it paired, the page asked the box for nothing it would refuse but the code.
-        assert [status for status, url in page.refused if not url.endswith("/api/pair")] == []
+        # Until it paired, the page asked the box for nothing it would refuse but pairing.
+        assert [status for status, url in page.refused
+                if not url.endswith(("/api/pair", "/api/pair/start"))] == []
         assert [error for error in page.errors if "403" not in error] == []
 
         # "Forget phones" on the box: the page is back to the form, which says no code waits.

@@ -10,12 +10,15 @@ from companion.web.answers import STATUS, error_answer
 from companion.web.policy import (
     DISCARD_LIMIT_BYTES,
     MAX_BODY_BYTES,
+    Admit,
     Allowed,
     ConnectionLimits,
     Facts,
+    Held,
     Refusal,
     Rules,
     admit_connection,
+    admit_stream,
     cookie_token,
     decide,
     is_loopback,
@@ -308,34 +311,98 @@ def test_policy_content_length_is_one_number_of_ascii_digits(length):
     assert refused(verdict("POST", "/api/line", content_length=length)) == "bad-length"
 
 
-LIMITS = ConnectionLimits(total=48, per_address=8, own_reserve=8)
+LIMITS = ConnectionLimits(total=48, unpaired=24, per_client=8, unpaired_streams=8,
+                          streams_per_client=2)
 
 
-@pytest.mark.parametrize(("address", "here", "total", "rules", "ok"), [
-    ("192.168.1.9", 7, 7, OWN, True),
-    ("192.168.1.9", 8, 8, OWN, False),            # one address: at most 8
-    ("192.168.1.7", 0, 39, OWN, True),            # another address still gets in ...
-    ("192.168.1.7", 0, 40, OWN, False),           # ... but the last 8 are the box's own
-    ("127.0.0.1", 30, 47, OWN, True),             # the box's own loopback: uncapped, reserve
-    ("127.0.0.5", 30, 47, OWN, True),             # every loopback address is the box's own
-    ("127.0.0.1", 0, 48, OWN, False),             # the total holds for everyone
-    ("127.0.0.2", 8, 8, PAIR_LOOPBACK, False),    # pair_loopback: 127.0.0.2 is a phone
-    ("127.0.0.2", 0, 40, PAIR_LOOPBACK, False),   # ... with no share of the reserve
-    ("127.0.0.1", 0, 40, PAIR_LOOPBACK, True),    # the box's own address keeps it
-    ("127.0.0.1", 8, 20, PAIR_LOOPBACK, False),   # ... capped like any client
-    ("::ffff:127.0.0.1", 0, 47, OWN, True),
+def held(count, client, *, trusted=False, kind="waiting", first=0, since=0.0):
+    return [Held(first + number, client, trusted, kind, since + number)
+            for number in range(count)]
+
+
+def test_admission_serves_an_unpaired_client_within_its_share():
+    assert admit_connection("10.0.0.9", False, held(7, "10.0.0.9"), LIMITS) == Admit()
+
+
+def test_admission_past_a_clients_share_is_503_and_closes_nothing():
+    mine = held(8, "10.0.0.9", kind="waiting")
+    assert admit_connection("10.0.0.9", False, mine, LIMITS) is None
+
+
+def test_admission_a_guest_holding_its_fair_part_is_503_not_a_turn_taker():
+    guests = [*held(5, "10.0.0.1"), *held(5, "10.0.0.2", first=100),
+              *held(5, "10.0.0.3", first=200), *held(5, "10.0.0.4", first=300),
+              *held(4, "10.0.0.5", first=400)]
+    assert admit_connection("10.0.0.1", False, guests, LIMITS) is None  # 5 x 5 clients >= 24
+    assert admit_connection("10.0.0.5", False, guests, LIMITS) == Admit((0,))  # 4 x 5 < 24
+
+
+def test_admission_past_the_unpaired_share_closes_the_biggest_holders_oldest():
+    """Issue #28: 5 addresses x 8 slow sockets filled every slot; now unpaired clients share
+    24, and a newcomer's place comes from the client holding the most."""
+    guests = [*held(5, "10.0.0.1"), *held(8, "10.0.0.2", first=100, since=50.0),
+              *held(5, "10.0.0.3", first=200), *held(6, "10.0.0.4", first=300)]
+    assert admit_connection("10.0.0.7", False, guests, LIMITS) == Admit((100,))
+
+
+def test_admission_never_closes_a_trusted_connection_and_always_serves_one():
+    phones = held(40, "10.0.0.5", trusted=True, kind="waiting")
+    guests = held(8, "10.0.0.6", first=100, kind="stream")
+    # The total is reached: a guest stream goes for the newcomer, never a phone's connection.
+    assert admit_connection("10.0.0.5", False, [*phones, *guests], LIMITS) == Admit((100,))
+    assert admit_connection("127.0.0.1", True, [*phones, *guests], LIMITS) == Admit((100,))
+    full = held(48, "10.0.0.5", trusted=True)
+    assert admit_connection("127.0.0.1", True, full, LIMITS) is None
+
+
+def test_admission_prefers_an_idle_or_slow_connection_to_a_stream():
+    guests = [*held(12, "10.0.0.1", kind="stream"),
+              *held(12, "10.0.0.1", first=100, kind="waiting", since=500.0)]
+    assert admit_connection("10.0.0.2", False, guests, LIMITS) == Admit((100,))
+
+
+def test_admission_the_box_own_loopback_is_not_capped_per_client():
+    own = held(30, "127.0.0.1", trusted=True)
+    assert admit_connection("127.0.0.1", True, own, LIMITS) == Admit()
+
+
+@given(st.lists(st.tuples(st.integers(0, 6), st.booleans(),
+                          st.sampled_from(["waiting", "busy", "stream"])), max_size=48),
+       st.integers(0, 6))
+def test_admission_keeps_its_bounds_whatever_is_held(rows, newcomer):
+    """Whatever is open, after the verdict the unpaired share and the total hold, and no
+    trusted or busy connection is ever closed."""
+    connections = [Held(number, f"10.0.0.{client}", trusted, kind, float(number))
+                   for number, (client, trusted, kind) in enumerate(rows)]
+    verdict = admit_connection(f"10.0.0.{newcomer}", False, connections, LIMITS)
+    if verdict is None:
+        return
+    kept = [one for one in connections if one.number not in verdict.close]
+    closed = [one for one in connections if one.number in verdict.close]
+    assert all(not one.trusted and one.kind != "busy" for one in closed)
+    assert len(kept) + 1 <= LIMITS.total
+    unpaired_before = len([one for one in connections if not one.trusted])
+    unpaired_after = len([one for one in kept if not one.trusted]) + 1
+    assert unpaired_after <= max(unpaired_before, LIMITS.unpaired)
+    mine_after = len([one for one in kept if not one.trusted
+                      and one.client == f"10.0.0.{newcomer}"]) + 1
+    assert mine_after <= LIMITS.per_client
+
+
+@pytest.mark.parametrize(("existing", "trusted", "verdict"), [
+    (0, False, Admit()),
+    (7, False, Admit()),
+    (8, False, None),                      # the unpaired streams' cap: 503
+    (40, True, Admit()),                   # a paired phone's stream: always
 ])
-def test_policy_connections_are_admitted_per_address(address, here, total, rules, ok):
-    assert admit_connection(address, here, total, rules, LIMITS) is ok
+def test_admission_unpaired_event_streams_have_their_own_cap(existing, trusted, verdict):
+    streams = [Held(number, f"10.0.1.{number}", False, "stream", float(number))
+               for number in range(existing)]
+    asking = Held(999, "10.0.2.1", trusted, "busy", 1000.0)
+    assert admit_stream(999, [*streams, asking], LIMITS) == verdict
 
 
-def test_policy_one_address_can_never_take_the_page_from_others():
-    """Issue #19, 2: whatever one address holds open, another and the box still get in."""
-    for rules in (OWN, PAIR_LOOPBACK):
-        held = 0
-        while admit_connection("127.0.0.2" if rules is PAIR_LOOPBACK else "10.0.0.2", held,
-                               held, rules, LIMITS):
-            held += 1
-        assert held == LIMITS.per_address
-        assert admit_connection("10.0.0.3", 0, held, rules, LIMITS)
-        assert admit_connection("127.0.0.1", 0, held, rules, LIMITS)
+def test_admission_a_reloaded_page_replaces_its_own_oldest_stream():
+    streams = [Held(number, "10.0.1.1", False, "stream", float(number)) for number in range(2)]
+    asking = Held(999, "10.0.1.1", False, "busy", 1000.0)
+    assert admit_stream(999, [*streams, asking], LIMITS) == Admit((0,))

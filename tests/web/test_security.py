@@ -11,11 +11,14 @@ import stat
 import pytest
 
 from companion.adapters.token_file import TOKENS_FILE
+from companion.web.pairing import CLOSED_MESSAGE
 from companion.web.policy import MAX_BODY_BYTES
 
 
 def pair(box):
-    """Pair like a phone: start, read the code off the box's display, enter it; the cookie."""
+    """Pair like a phone: someone at the box opens pairing, the phone asks for the code, it
+    is read off the box's display and entered; the cookie."""
+    box.open_pairing()
     assert box.post("/api/pair/start").json == {"pending": True}
     code = pair_code_on_display(box)
     answer = box.post("/api/pair", json.dumps({"code": code}).encode())
@@ -25,9 +28,9 @@ def pair(box):
 
 
 def pair_code_on_display(box):
-    lines = [line for line in box.display_text() if line.startswith("Pair code ")]
-    assert len(lines) == 1, box.display_text()
-    return lines[0].removeprefix("Pair code ")
+    code = box.pair_code()
+    assert code is not None, box.display_text()
+    return code
 
 
 def test_an_unpaired_post_is_refused_and_changes_nothing(make_web_box):
@@ -68,6 +71,7 @@ def test_open_pages_need_no_pairing(make_web_box):
 
 def test_pairing_with_the_code_on_the_display_gives_a_token_cookie(make_web_box):
     box = make_web_box(pair_loopback=True)
+    box.open_pairing()
     box.post("/api/pair/start")
     code = pair_code_on_display(box)
     assert len(code) == 6 and code.isdigit()
@@ -83,61 +87,83 @@ def test_pairing_with_the_code_on_the_display_gives_a_token_cookie(make_web_box)
         "trusted": True, "paired": True, "loopback": True}
     assert box.line("new now-boarding players=2", headers=headers).json == {"reply": "ok"}
     assert box.get("/api/state", headers=headers).json["game"] == "now-boarding"
-    # The code is gone from the display and cannot be used twice.
-    assert not [line for line in box.display_text() if line.startswith("Pair code")]
+    # The window ended with it: the code is gone from the display and cannot be used twice.
+    assert box.pair_code() is None
     again = box.post("/api/pair", json.dumps({"code": code}).encode())
-    assert (again.status, again.json["error"]) == (403, "bad-code")
+    assert (again.status, again.json["error"]) == (403, "pairing-closed")
 
 
 def test_the_mirror_never_shows_the_pairing_code(make_web_box, open_stream):
     box = make_web_box(pair_loopback=True, public_mirror=True)
     stream = open_stream(box.port)
     stream.next_event()
+    box.open_pairing()
+    before = box.get("/api/frame.png").body
     box.post("/api/pair/start")
     code = pair_code_on_display(box)
     assert code not in json.dumps(box.get("/api/screen").json)
     _, pending = stream.until(lambda name, data: name == "pair")
     assert pending == {"pending": True}
-    # The picture too: it is the screen without the alert, the same as before the start.
-    without = box.get("/api/frame.png").body
+    # The picture too: the screen without the code, the same as before the phone asked.
+    assert box.get("/api/frame.png").body == before
     box.post("/api/pair", json.dumps({"code": code}).encode())
-    assert box.get("/api/frame.png").body == without
     _, ended = stream.until(lambda name, data: name == "pair")
     assert ended == {"pending": False}
 
 
-def test_the_code_leaves_the_display_after_two_minutes(make_web_box):
+def test_pairing_closed_is_a_plain_sentence_and_nothing_shows(make_web_box):
+    """Issue #28: a phone can ask only while someone at the box opened pairing."""
     box = make_web_box(pair_loopback=True)
+    refused = box.post("/api/pair/start")
+    assert (refused.status, refused.json["error"]) == (403, "pairing-closed")
+    assert refused.json["message"] == CLOSED_MESSAGE
+    assert box.pair_code() is None
+    guess = box.post("/api/pair", json.dumps({"code": "123456"}).encode())
+    assert (guess.status, guess.json["error"]) == (403, "pairing-closed")
+
+
+def test_a_phone_cannot_open_pairing_only_the_box_can(make_web_box):
+    box = make_web_box(pair_loopback=True)
+    headers = {"Cookie": pair(box)}
+    refused = box.line("pair open", headers=headers)
+    assert (refused.status, refused.json["error"]) == (403, "box-only")
+    assert box.post("/api/pair/start").status == 403
+    own = make_web_box()  # the box's own loopback page may
+    assert own.line("pair open").json == {"reply": "ok"}
+    assert own.post("/api/pair/start").json == {"pending": True}
+
+
+def test_the_window_closes_after_two_minutes(make_web_box):
+    box = make_web_box(pair_loopback=True)
+    box.open_pairing()
     box.post("/api/pair/start")
     code = pair_code_on_display(box)
     box.clock.advance(119.0)
     assert pair_code_on_display(box) == code
     box.clock.advance(1.0)
-    assert not [line for line in box.display_text() if line.startswith("Pair code")]
+    assert box.pair_code() is None
     late = box.post("/api/pair", json.dumps({"code": code}).encode())
-    assert (late.status, late.json["error"]) == (403, "bad-code")
+    assert (late.status, late.json["error"]) == (403, "pairing-closed")
 
 
-def test_five_wrong_codes_lock_pairing_for_a_minute(make_web_box):
+def test_three_wrong_codes_lock_a_phone_for_the_window_and_the_next_starts_afresh(
+        make_web_box):
     box = make_web_box(pair_loopback=True)
+    box.open_pairing()
     box.post("/api/pair/start")
     code = pair_code_on_display(box)
-    wrong = f"{(int(code) + 1) % 10**8:08d}"
-    for _ in range(4):
+    wrong = f"{(int(code) + 1) % 10**6:06d}"
+    for _ in range(2):
         answer = box.post("/api/pair", json.dumps({"code": wrong}).encode())
         assert (answer.status, answer.json["error"]) == (403, "bad-code")
     locked = box.post("/api/pair", json.dumps({"code": wrong}).encode())
-    assert (locked.status, locked.json["error"], locked.json["retry_after"]) == (
-        429, "locked", 60)
-    assert locked.headers["retry-after"] == "60"
-    assert not [line for line in box.display_text() if line.startswith("Pair code")]
-    # Locked: even a new start (and so a fresh right code) is refused, until the minute ends.
-    box.clock.advance(59.0)
-    refused = box.post("/api/pair/start")
-    assert (refused.status, refused.json["error"]) == (429, "locked")
-    assert 1 <= refused.json["retry_after"] <= 1
-    box.clock.advance(1.0)
-    assert box.get("/api/state").status == 403  # still nobody is paired
+    assert (locked.status, locked.json["error"]) == (429, "locked")
+    assert locked.headers["retry-after"] == str(locked.json["retry_after"])
+    # Locked for this window: even the right code is refused, and the code stays shown.
+    right = box.post("/api/pair", json.dumps({"code": code}).encode())
+    assert (right.status, right.json["error"]) == (429, "locked")
+    assert box.pair_code() == code
+    box.open_pairing()  # a fresh window: fresh budgets
     box.post("/api/pair/start")
     accepted = box.post("/api/pair",
                         json.dumps({"code": pair_code_on_display(box)}).encode())
@@ -231,7 +257,6 @@ def test_forget_phones_that_cannot_be_written_says_so_and_revokes_nothing(make_w
     said "Phones forgotten", and the revoked token was trusted again after a restart. Now the
     screen says it failed, and the tokens stay trusted, in memory as on the card."""
     from companion.adapters import token_file
-    from companion.testing.clock import FakeClock
     from companion.web.pairing import Pairing
 
     box = make_web_box(pair_loopback=True)
@@ -247,6 +272,5 @@ def test_forget_phones_that_cannot_be_written_says_so_and_revokes_nothing(make_w
     shown = " ".join(box.display_text())
     assert "FAILED" in shown and "Phones forgotten" not in shown
     assert box.line("state", headers=headers).status == 200  # still trusted, as on the card
-    restarted = Pairing(token_file.TokenFile(box.controller.journal.path.parent),
-                        FakeClock().monotonic)
+    restarted = Pairing(token_file.TokenFile(box.controller.journal.path.parent))
     assert restarted.knows(token)

@@ -14,6 +14,7 @@ from importlib import import_module
 from typing import Any
 
 from companion.core.app import App, AppState
+from companion.core.table_page import pairing_seconds_left
 from companion.games.registry import GAMES
 from companion.ui.screen import Screen, alert_lines
 from companion.ui.views.menu import menu_screen
@@ -58,28 +59,42 @@ def all_view_scenes() -> dict[str, tuple[str, ...]]:
 def screen_for(app: App, state: AppState, now: float, mark: str = "") -> Screen:
     """What the display shows for ``state`` at ``now``; ``mark`` flags a lasting fault."""
     screen = table_screen(app, state, now, mark)
-    codes = [pair.code for pair in state.pairings]
-    if not codes:
+    left = pairing_seconds_left(state, now)
+    if not left or state.pairing is None:
         return screen
+    code = state.pairing.code
     if screen.matrix:
-        # The table page's own screen (its QR code) has no game line to hide: the alert box.
-        return replace(screen, alert=alert_lines(" ".join(["Pair code", *codes])))
-    # Elsewhere the codes take the title bar (someone is typing one in now), so the game's
-    # main line, its body and an alert box all stay in view (issue #19).
-    return replace(screen, title=pair_title(codes))
+        # The table page's own screen (its QR code): the column beside the code says it.
+        return replace(screen, lines=pairing_lines(code, left))
+    title = pair_title(code, left)
+    # Elsewhere the window takes the title bar (someone is typing the code in now), so the
+    # game's main line, its body and an alert box all stay in view (issue #19).
+    return replace(screen, title=title)
 
 
-def pair_title(codes: list[str]) -> str:
-    """The title bar while pairing codes are shown: ``Pair code 123456``, or both codes."""
-    return f"Pair code {codes[0]}" if len(codes) == 1 else "P " + " ".join(codes)
+def pair_title(code: str | None, seconds_left: int) -> str:
+    """The title bar while pairing is open: ``Pair 123456 1:45`` (``Pairing open 1:45``
+    before any phone asked for the code)."""
+    clock = minutes(seconds_left)
+    return f"Pairing open {clock}" if code is None else f"Pair {code} {clock}"
+
+
+def pairing_lines(code: str | None, seconds_left: int) -> tuple[str, ...]:
+    """The "Table page" column while pairing is open (12 characters a line)."""
+    shown = ("Ask for it", "on a phone") if code is None else ("Code:", code)
+    return ("Pairing open", f"{minutes(seconds_left)} left", *shown, "BACK: close")
+
+
+def minutes(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def mirror_screen(app: App, state: AppState, now: float,
                   shown: Screen | None) -> Screen | None:
     """What the table page mirrors of ``shown`` (the panel's screen, None before the first
-    frame): the same, but while a pairing code is on the panel, the screen drawn without it.
-    Whoever can read the mirror must not be able to pair with it."""
-    if shown is None or not state.pairings:
+    frame): the same, but while pairing is open, the screen drawn without the window's code
+    and countdown. Whoever can read the mirror must not be able to pair with it."""
+    if shown is None or state.pairing is None:
         return shown
     return table_screen(app, state, now, shown.mark)
 

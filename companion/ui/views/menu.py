@@ -16,7 +16,7 @@ import textwrap
 
 from companion.core.app import TABLE_PAGE_ITEM, App, AppState, Menu, PastGame
 from companion.core.power import POWER_OFF_ITEM
-from companion.core.table_page import CLOSED_LINES, TablePage
+from companion.core.table_page import CLOSED_LINES, OPEN_LINES, TablePage
 from companion.ui.screen import (
     LINE_WIDTH,
     MATRIX_LINE_WIDTH,
@@ -56,7 +56,8 @@ def menu_screen(app: App, state: AppState) -> Screen:
     if menu.page == "power-off":
         return _power_off()
     if menu.page == "table-page" and app.table_page is not None:
-        return table_page_screen(app.table_page, closed=state.pairing_closed)
+        return table_page_screen(app.table_page, closed=state.pairing_closed,
+                                 pairing=state.pairing is not None)
     if menu.page == "games" or menu.game is None:
         return scrolled(app.menu_items(state), menu.cursor, "Choose a game",
                         "UP/DOWN move  NEXT go")
@@ -114,17 +115,20 @@ def _power_off() -> Screen:
                   status="games stay saved")
 
 
-def table_page_screen(page: TablePage, closed: bool = False) -> Screen:
+def table_page_screen(page: TablePage, closed: bool = False, pairing: bool = False) -> Screen:
     """The QR code of the page's address, and the addresses as text beside it (without
-    ``http://`` and the final ``/``, broken at dots and colons to the narrow column). While
-    pairing is closed (too many wrong codes, issue #19) the column says so instead, and that
-    NEXT reopens it."""
+    ``http://`` and the final ``/``, broken at dots and colons to the narrow column), then
+    what NEXT does ("Pair a phone"). While pairing is open the column says so (the code and
+    the countdown are in the title bar: companion/ui/views ``screen_for``); after a window
+    closed on its wrong codes (issue #28) it says that instead."""
+    if pairing:
+        return Screen(TABLE_PAGE_ITEM, OPEN_LINES, matrix=page.qr)
     if closed:
         return Screen(TABLE_PAGE_ITEM, CLOSED_LINES, matrix=page.qr)
     lines: list[str] = []
     for url in (page.url, *page.also):
         lines += address_lines(url)
-    lines = [*lines[:4], "BACK: menu"]
+    lines = [*lines[:4], "NEXT: pair"]
     return Screen(TABLE_PAGE_ITEM, tuple(lines), matrix=page.qr)
 
 

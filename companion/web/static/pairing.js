@@ -7,6 +7,8 @@
 // - The form says the box's real state for this phone: no code asked for yet; a code on the
 //   box with the minutes it stays valid; locked after wrong codes, with a countdown, during
 //   which neither button can be used. It never says a code is waiting when it asked for none.
+// - Pairing opens at the box (issue #28): asked while it is closed, the box's own sentence
+//   says how to open it ("Menu, Table page, Pair a phone"), and the form shows it as it is.
 // - No API paths and no HTTP statuses in what it says; a success clears every error.
 
 import { $, getJson } from "./common.js";
@@ -25,7 +27,7 @@ function renderState() {
   const pending = !locked && pairing.codeUntil > now;
   $("#pair-start").disabled = locked;
   $("#pair-send").disabled = locked;
-  $("#pair-start").textContent = pending ? "Show a new code on the box" : "Show a code on the box";
+  $("#pair-start").textContent = "Show a code on the box";  // one code a window: asking again keeps it
   const state = $("#pair-state");
   if (locked) {
     state.textContent = `Too many wrong codes: pairing is locked for ${minutes(pairing.lockedUntil - now)}.`;
@@ -98,14 +100,18 @@ async function post(path, body) {
 function refused(answer) {
   if (answer.error === "locked") {
     lock(answer.retry_after);
-    return "Too many wrong codes: wait for the countdown, then ask for a new code.";
+    return answer.message || "Too many wrong codes: ask someone at the box to open pairing again.";
+  }
+  if (answer.error === "pairing-closed") {
+    pairing.codeUntil = 0;
+    renderState();
+    return answer.message;
   }
   if (answer.error === "bad-code") {
     return pairing.codeUntil > Date.now() / 1000
       ? "That is not the code the box shows: try again."
       : "The box shows no code for this phone: ask for one first.";
   }
-  if (answer.error === "pairing-busy") return "Other phones are pairing right now: try again in a minute or two.";
   return answer.message ? `The box refused: ${answer.message}.` : "The box did not answer: try again.";
 }
 

@@ -1,0 +1,101 @@
+"""Issue #28, 2: paired phones are never refused for want of a slot.
+
+Over loopback with ``pair_loopback`` and ``public_mirror`` on, so that 127.0.0.x addresses
+stand in for phones and guests on the LAN: five guest addresses each hold 8 slow sockets and
+8 event streams (40 of each), and the table's paired phone is answered 200 on every request,
+on fresh connections and on a kept-alive one. The guests are answered 503 with Retry-After
+when there is no room for them, never silence. The admission rules themselves are tested
+without a socket in tests/web/test_policy.py.
+"""
+
+import http.client
+import json
+import socket
+
+from companion.web.policy import ConnectionLimits
+
+GUESTS = [f"127.0.0.{50 + number}" for number in range(5)]
+PHONE = "127.0.0.3"
+
+
+def connect(port, source):
+    return socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+
+
+def post_from_phone(box, path, body=b""):
+    connection = http.client.HTTPConnection("127.0.0.1", box.port, timeout=10,
+                                            source_address=(PHONE, 0))
+    try:
+        connection.request("POST", path, body=body,
+                           headers={"Origin": f"http://127.0.0.1:{box.port}"})
+        response = connection.getresponse()
+        response.read()
+        assert response.status == 200
+        return response.getheader("Set-Cookie")
+    finally:
+        connection.close()
+
+
+def pair_phone(box):
+    """Someone at the box opens pairing; the phone asks and types the code shown."""
+    box.open_pairing()
+    post_from_phone(box, "/api/pair/start")
+    cookie = post_from_phone(box, "/api/pair", json.dumps({"code": box.pair_code()}).encode())
+    return cookie.split(";")[0]
+
+
+def first_answer(sock):
+    """The status line a guest's socket got (b"" if the server closed it without one)."""
+    try:
+        return sock.recv(64).split(b"\r\n")[0]
+    except OSError as error:
+        return repr(error).encode()
+
+
+def test_guests_slow_sockets_and_streams_leave_a_paired_phone_served(make_web_box):
+    box = make_web_box(pair_loopback=True, public_mirror=True)
+    cookie = pair_phone(box)
+    held = []
+    try:
+        for guest in GUESTS:
+            for _ in range(8):
+                sock = connect(box.port, guest)
+                sock.sendall(b"GET /api/whoami HTTP/1.1\r\nX-Dribble: a")
+                held.append(sock)
+        streams = []
+        for guest in GUESTS:
+            for _ in range(8):
+                sock = connect(box.port, guest)
+                sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                streams.append(sock)
+        held += streams
+
+        statuses = []
+        kept = http.client.HTTPConnection("127.0.0.1", box.port, timeout=10,
+                                          source_address=(PHONE, 0))
+        for number in range(20):
+            fresh = http.client.HTTPConnection("127.0.0.1", box.port, timeout=10,
+                                               source_address=(PHONE, 0))
+            for connection in (fresh, kept):
+                connection.request("GET", "/api/state" if number % 2 else "/",
+                                   headers={"Cookie": cookie})
+                response = connection.getresponse()
+                response.read()
+                statuses.append(response.status)
+            fresh.close()
+        kept.close()
+        assert statuses == [200] * 40
+
+        # The guests: every stream was answered (200, or 503 when there was no room), and
+        # at most their cap of unpaired streams and their share of slots are open now.
+        answers = [first_answer(sock) for sock in streams]
+        assert all(answer in (b"HTTP/1.1 200 OK", b"HTTP/1.1 503 Service Unavailable")
+                   for answer in answers), [answer for answer in answers if b"200" not in answer]
+        limits = ConnectionLimits()
+        now = box.service.server.held()
+        unpaired = [one for one in now if not one.trusted]
+        assert len([one for one in unpaired if one.kind == "stream"]) <= limits.unpaired_streams
+        assert len(unpaired) <= limits.unpaired and len(now) <= limits.total
+    finally:
+        for sock in held:
+            sock.close()

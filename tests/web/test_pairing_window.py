@@ -1,0 +1,144 @@
+"""Issue #28, 1: pairing opens at the box, and no guest can take it from the table.
+
+The core's rules are tested without a socket in tests/core/test_app_phones.py (the window,
+its one code, its budgets). Here: what the web adds (the refusals' sentences, who a client
+is), then the audit's jams over loopback, from 127.0.0.x standing in for phones and guests
+(``pair_loopback = true``): two addresses asking for codes and four spending wrong codes do
+not stop the table's phone pairing in a window opened at the box; twenty wrong codes close
+that window, the box says why, and the next press opens a fresh one.
+"""
+
+import http.client
+import json
+
+import pytest
+
+from companion.core.menu import TABLE_PAGE_ITEM
+from companion.core.table_page import CLIENT_WRONG_CODES, WINDOW_WRONG_CODES
+from companion.protocol.lines import Line
+from companion.web.pairing import (
+    CLOSED_MESSAGE,
+    CODE_DIGITS,
+    Pairing,
+    PairingRefused,
+    new_code,
+)
+from companion.web.policy import client_key
+
+
+@pytest.mark.parametrize(("outcome", "code", "message"), [
+    ("closed", "pairing-closed", CLOSED_MESSAGE),
+    ("spent", "pairing-closed", "Too many wrong codes closed pairing. " + CLOSED_MESSAGE),
+    ("locked", "locked", None),
+    ("no-code", "bad-code", None),
+    ("wrong-code", "bad-code", "wrong code"),
+])
+def test_every_refusal_is_a_sentence_the_page_shows(outcome, code, message):
+    with pytest.raises(PairingRefused) as refused:
+        Pairing(None).settle(outcome)
+    assert refused.value.code == code
+    if message is not None:
+        assert refused.value.message == message
+
+
+def test_the_closed_sentence_says_how_to_open_pairing():
+    assert CLOSED_MESSAGE == ("Ask someone at the box to open pairing: Menu, Table page, "
+                              "Pair a phone")
+
+
+def test_a_right_code_gives_a_token_the_pairing_knows():
+    pairing = Pairing(None)
+    token = pairing.settle("paired")
+    assert pairing.knows(token) and not pairing.knows(token + "x")
+    assert pairing.holder(token) is not None and pairing.holder("nope") is None
+
+
+def test_the_odds_per_window_are_as_docs_web_says():
+    """The arithmetic in docs/web.md: every judged guess is one of 10^6 codes (the contract's
+    6 digits), at most 20 judged in one window: at most 20 / 10^6, 1 in 50,000."""
+    assert len(new_code()) == CODE_DIGITS == 6
+    assert WINDOW_WRONG_CODES / 10**CODE_DIGITS == 1 / 50_000
+    assert 4 * CLIENT_WRONG_CODES < WINDOW_WRONG_CODES  # four guests cannot close a window
+
+
+@pytest.mark.parametrize(("address", "key"), [
+    ("192.168.1.20", "192.168.1.20"),
+    ("::ffff:192.168.1.20", "192.168.1.20"),
+    ("2001:db8:1:2:a:b:c:d", "2001:db8:1:2::/64"),     # one household's /64: one client
+    ("2001:db8:1:2::99", "2001:db8:1:2::/64"),
+    ("fe80::1234", "fe80::/64"),                        # link-local: the interface's /64
+    ("::1", "::1"), ("127.0.0.2", "127.0.0.2"),
+])
+def test_a_client_is_its_address_or_its_ipv6_slash_64(address, key):
+    assert client_key(address) == key
+
+
+# -- over loopback: the audit's jams --------------------------------------------------------
+
+def post_from(box, source, path, body=b""):
+    connection = http.client.HTTPConnection("127.0.0.1", box.port, timeout=10,
+                                            source_address=(source, 0))
+    try:
+        connection.request("POST", path, body=body,
+                           headers={"Origin": f"http://127.0.0.1:{box.port}"})
+        response = connection.getresponse()
+        return response.status, json.loads(response.read()), response.getheader("Set-Cookie")
+    finally:
+        connection.close()
+
+
+def guess(box, source, code="000000"):
+    return post_from(box, source, "/api/pair", json.dumps({"code": code}).encode())
+
+
+def test_a_phone_asking_while_pairing_is_closed_is_told_how_to_open_it(make_web_box):
+    box = make_web_box(pair_loopback=True)
+    status, body, _ = post_from(box, "127.0.0.3", "/api/pair/start")
+    assert (status, body["error"], body["message"]) == (403, "pairing-closed", CLOSED_MESSAGE)
+    assert box.pair_code() is None
+
+
+def test_guests_asking_and_guessing_do_not_stop_the_tables_phone(make_web_box):
+    """The audit: two addresses asking for codes held the display; four spending wrong
+    codes closed pairing in 61 ms, and again right after someone at the box reopened it."""
+    box = make_web_box(pair_loopback=True)
+    box.open_pairing()
+    for _ in range(3):
+        for asker in ("127.0.0.20", "127.0.0.21"):
+            assert post_from(box, asker, "/api/pair/start")[0] == 200
+    answers = [guess(box, f"127.0.0.{30 + n % 4}")[:2] for n in range(40)]
+    assert {status for status, _ in answers} == {403, 429}
+    assert all(body["error"] in ("bad-code", "locked") for _, body in answers)
+    assert post_from(box, "127.0.0.3", "/api/pair/start")[0] == 200
+    status, body, cookie = guess(box, "127.0.0.3", box.pair_code())
+    assert (status, body) == (200, {"paired": True}) and cookie
+    assert box.pair_code() is None  # the window closed with the pairing
+
+
+def test_twenty_wrong_codes_close_the_window_the_box_says_why_and_next_opens_afresh(
+        make_web_box):
+    box = make_web_box(pair_loopback=True)
+    box.open_pairing()
+    assert post_from(box, "127.0.0.3", "/api/pair/start")[0] == 200
+    answers = [guess(box, f"127.0.0.{40 + n // CLIENT_WRONG_CODES}")[:2]
+               for n in range(WINDOW_WRONG_CODES)]
+    assert answers[-1][0] == 403 and answers[-1][1]["error"] == "pairing-closed"
+    assert "Too many wrong codes" in answers[-1][1]["message"]
+    assert " ".join(box.display_text()).count("Pairing closed: too many wrong codes") == 1
+    status, body, _ = post_from(box, "127.0.0.3", "/api/pair/start")
+    assert (status, body["error"]) == (403, "pairing-closed")
+
+    # At the box (its buttons, through the loop): the "Table page" says why; NEXT pairs.
+    def press(button):
+        assert box.service.channel.line(Line(f"press {button}")) == "ok"
+
+    items = box.controller.app.menu_items(box.controller.state)
+    for _ in range(items.index(TABLE_PAGE_ITEM)):
+        press("down")
+    press("next")
+    assert "many wrong" in box.display_text()
+    press("next")
+    assert "Pairing open" in box.display_text()
+    assert post_from(box, "127.0.0.3", "/api/pair/start")[0] == 200
+    status, body, cookie = guess(box, "127.0.0.3", box.pair_code())
+    assert (status, body) == (200, {"paired": True}) and cookie
