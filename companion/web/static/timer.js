@@ -11,7 +11,9 @@
 //   LOSS with the score), "menu" (the box's menu as a list).
 // - The last 10 s of a running countdown change size, pulse and say so in words
 //   ("10 seconds left"), not by colour alone; role="timer" on the digits; one polite
-//   announcement at 10 s and one assertive at the end, through live regions of their own;
+//   announcement at 10 s and one assertive when the countdown reaches zero ("Time is up";
+//   a flight ended early by NEXT is a polite "Flight ended" and a short buzz), through live
+//   regions of their own;
 //   vibration (where the browser has it) and spoken cues (speechSynthesis), each with an off
 //   switch in Settings.
 
@@ -73,6 +75,14 @@ function speak(text) {
   } catch { /* no voice on this device: the words are on screen */ }
 }
 
+/** How the last flight ended: "time" (the countdown reached zero) or "next" (ended early),
+ * from Now Boarding's last flight or v3's `ended`; a game that says neither, by its clock. */
+export function endedBy(state) {
+  const said = state?.flights?.at?.(-1)?.ended ?? state?.ended;
+  if (said === "time" || said === "next") return said;
+  return state?.timer?.state === "expired" ? "time" : "next";
+}
+
 /** Compare the news with what the page last saw and cue what changed: 10 s left, the end of a
  * flight (by the clock or by NEXT), maintenance. */
 function cue(state) {
@@ -89,10 +99,13 @@ function cue(state) {
   const flightOver = (cues.state === "running" && timer?.state === "expired")
     || (cues.step === "flight" && state?.step && state.step !== "flight");
   if (flightOver) {
-    const byTime = timer?.state === "expired" || state?.flights?.at?.(-1)?.ended === "time";
-    announce(byTime ? "Time is up: the flight is over" : "The flight is over", byTime);
-    if (byTime) vibrate([400, 150, 400]);
-    speak(state?.phase === "maintenance" ? "flight over. maintenance" : "flight over");
+    // How the flight ended is the state's to say (the countdown stops as "expired" either
+    // way): time is up only when the countdown reached zero, never after a tap on NEXT.
+    const byTime = endedBy(state) === "time";
+    announce(byTime ? "Time is up: the flight is over" : "Flight ended", byTime);
+    vibrate(byTime ? [400, 150, 400] : [80]);
+    const said = byTime ? "flight over" : "flight ended";
+    speak(state?.phase === "maintenance" ? `${said}. maintenance` : said);
   }
   if (state?.step !== "flight" && cues.step === "flight") cues.warned = false;
   cues.state = timer?.state ?? null;

@@ -1,0 +1,104 @@
+"""The page's last frictions (issue #27, "The page", items 1 to 7 and 9), at 360 x 740 and
+740 x 360 in Debian's Chromium, against a real `companion run --web` process.
+
+Every wait is for what the test then reads (Playwright's ``expect``), never a fixed time."""
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+
+def _timer_tests():
+    """tests/web/test_page_timer.py, loaded once more for its helpers (the tests run with
+    --import-mode=importlib, so a sibling module is not importable by name)."""
+    path = Path(__file__).with_name("test_page_timer.py")
+    spec = importlib.util.spec_from_file_location("companion_test_page_frictions", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_timer = _timer_tests()
+settle, tap, fits = _timer.settle, _timer.tap, _timer.fits
+
+PORTRAIT = {"width": 360, "height": 740}
+LANDSCAPE = {"width": 740, "height": 360}
+SMALL = {"width": 320, "height": 568}
+VIEWPORTS = pytest.mark.parametrize("viewport", [PORTRAIT, LANDSCAPE],
+                                    ids=["portrait", "landscape"])
+
+RECORDERS = """
+window.__cues = [];
+Navigator.prototype.vibrate = function (pattern) {
+  window.__cues.push(["vibrate", JSON.stringify(pattern)]);
+  return true;
+};
+if (window.speechSynthesis) {
+  window.speechSynthesis.speak = (utterance) => window.__cues.push(["speak", utterance.text]);
+  window.speechSynthesis.cancel = () => {};
+}
+"""
+
+
+@pytest.fixture
+def phone(browser, running_box):
+    """``phone(viewport, view="timer")``: the box's page in a touch phone's browser, live;
+    vibration and speech recorded in ``window.__cues``; console errors in ``page.errors``."""
+    contexts = []
+
+    def open_phone(viewport, view="timer"):
+        context = browser.new_context(viewport=viewport, device_scale_factor=1,
+                                      is_mobile=True, has_touch=True)
+        context.set_default_timeout(10_000)
+        context.add_init_script(RECORDERS)
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("console", lambda message: message.type == "error"
+                and page.errors.append(message.text))
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        page.goto(f"{running_box.url}?view={view}")
+        expect(page.locator("#link-status")).to_have_text("Live")
+        return page
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+def to_the_flight(page, box):
+    """Tap the big button up to the flight and start it: the countdown running."""
+    while box.state()["step"] != "ready":
+        settle(page, box)
+        assert tap(page, "#timer-primary") == "ok"
+    settle(page, box)
+    expect(page.locator("#timer-primary")).to_have_text("Start flight")
+    assert tap(page, "#timer-primary") == "ok"
+    expect(page.locator("#view-timer")).to_have_attribute("data-mode", "flight")
+
+
+# -- item 1: a flight ended early is "Flight ended", never "time is up" ------------------------
+
+@VIEWPORTS
+def test_a_flight_ended_early_is_flight_ended_with_a_short_buzz(running_box, phone, viewport):
+    page = phone(viewport)
+    box = running_box
+    assert box.line("new now-boarding players=3 timer=120") == "ok"
+    to_the_flight(page, box)
+    settle(page, box)
+    expect(page.locator("#timer-primary")).to_have_text("End flight")
+    assert tap(page, "#timer-primary") == "ok"
+    assert box.state()["flights"][-1]["ended"] == "next"
+    expect(page.locator("#view-timer")).to_have_attribute("data-mode", "between")
+    expect(page.locator("#timer-polite")).to_have_text("Flight ended")
+    expect(page.locator("#timer-assertive")).not_to_have_text(re.compile("time is up", re.I))
+    cues = page.evaluate("window.__cues")
+    assert ["vibrate", "[80]"] in cues
+    assert ["vibrate", "[400,150,400]"] not in cues
+    assert "TIME IS UP" not in page.locator("body").inner_text().upper()
+    assert page.errors == []
