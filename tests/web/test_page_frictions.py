@@ -102,3 +102,60 @@ def test_a_flight_ended_early_is_flight_ended_with_a_short_buzz(running_box, pho
     assert ["vibrate", "[400,150,400]"] not in cues
     assert "TIME IS UP" not in page.locator("body").inner_text().upper()
     assert page.errors == []
+
+
+# -- item 2: the Settings panel inside the screen, every control reachable ---------------------
+
+SETTINGS_CONTROLS = ("#sound-on", "#sound-volume", "#sound-mute", "#cue-vibrate", "#cue-speak",
+                     "#wake-on")
+
+
+def settings_reach(page):
+    """The panel's box, and for each control whether it lies inside the screen and a tap at
+    its centre lands on it (or on its own label), as the page lies now, unscrolled."""
+    return page.evaluate("""(ids) => {
+        const inside = (box) => box.left >= 0 && box.top >= 0
+            && box.right <= innerWidth && box.bottom <= innerHeight;
+        const panel = document.querySelector('.settings-body').getBoundingClientRect();
+        const controls = {};
+        for (const id of ids) {
+            const node = document.querySelector(id);
+            const box = node.getBoundingClientRect();
+            const hit = document.elementFromPoint(box.left + box.width / 2,
+                                                  box.top + box.height / 2);
+            controls[id] = {inside: inside(box), hit: hit === node
+                || (hit !== null && hit.closest('label') === node.closest('label')
+                    && node.closest('label') !== null),
+                box: [box.left, box.top, box.right, box.bottom].map(Math.round)};
+        }
+        return {panel: inside(panel), box: [panel.left, panel.top, panel.right, panel.bottom]
+                .map(Math.round), width: innerWidth, height: innerHeight, controls};
+    }""", list(SETTINGS_CONTROLS))
+
+
+@pytest.mark.parametrize("view", ["timer", "box"])
+@pytest.mark.parametrize("viewport", [PORTRAIT, LANDSCAPE, SMALL],
+                         ids=["portrait", "landscape", "small"])
+def test_the_settings_panel_is_inside_the_screen_and_every_control_reachable(
+        running_box, phone, shoot, viewport, view):
+    page = phone(viewport, view)
+    assert running_box.line("new now-boarding players=3") == "ok"  # a game in play
+    page.locator("#settings summary").tap()
+    expect(page.locator("#wake-status")).to_be_visible()
+    reach = settings_reach(page)
+    assert reach["panel"], reach
+    for control, found in reach["controls"].items():
+        assert found["inside"] and found["hit"], (control, reach)
+    if viewport is LANDSCAPE and view == "timer":
+        shoot(page, "settings-landscape")
+    # Reachable is usable: each switch changes when tapped, where it is.
+    for control in ("#sound-mute", "#cue-vibrate", "#cue-speak", "#wake-on"):
+        before = page.locator(control).is_checked()
+        page.locator(control).tap()
+        expect(page.locator(control)).to_be_checked(checked=not before)
+    page.locator("#sound-on").tap()
+    expect(page.locator("#sound-on")).to_have_attribute("aria-pressed", "true")
+    # The panel closes again from its own button, which it never covers.
+    page.locator("#settings summary").tap()
+    expect(page.locator("#wake-status")).to_be_hidden()
+    assert page.errors == []

@@ -325,6 +325,20 @@ function playTune(tune) {
   }
 }
 
+// -- the Settings panel: inside the screen, under its button ---------------------------------
+
+function placeSettings() {
+  const settings = $("#settings");
+  if (!settings.open) return;
+  const below = settings.querySelector("summary").getBoundingClientRect().bottom;
+  document.documentElement.style.setProperty("--settings-top", `${Math.round(below + 4)}px`);
+}
+
+function wireSettingsPanel() {
+  $("#settings").addEventListener("toggle", placeSettings);
+  window.addEventListener("resize", placeSettings);
+}
+
 // -- views ---------------------------------------------------------------------------------
 
 function showView(name) {
@@ -396,6 +410,7 @@ function start() {
   wireButtons();
   wireTimer();
   wireSound();
+  wireSettingsPanel();
   wireSetting("#cue-vibrate", "vibrate", true);
   wireSetting("#cue-speak", "speak", false);
   wireAwake(inGame);
