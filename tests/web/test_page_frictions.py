@@ -159,3 +159,39 @@ def test_the_settings_panel_is_inside_the_screen_and_every_control_reachable(
     page.locator("#settings summary").tap()
     expect(page.locator("#wake-status")).to_be_hidden()
     assert page.errors == []
+
+
+# -- item 6: the Score tab opens on the game just played, or in play ---------------------------
+
+@VIEWPORTS
+@pytest.mark.parametrize("game", ["now-boarding", "now-boarding-v3", "planes"])
+def test_the_score_tab_opens_on_the_game_in_play(running_box, phone, viewport, game):
+    page = phone(viewport, "box")
+    assert running_box.line(f"new {game} players=3") == "ok"
+    expect(page.locator("#box-heading")).not_to_have_text("Choose a game")
+    page.locator("#tab-score").tap()
+    expect(page.locator("#score-game")).to_have_value(game)
+    expect(page.locator("#score-form > *").first).to_be_attached()
+    # A game the player picks here stays picked, whatever the box plays.
+    page.locator("#score-game").select_option("overbooked")
+    page.locator("#tab-box").tap()
+    page.locator("#tab-score").tap()
+    expect(page.locator("#score-game")).to_have_value("overbooked")
+    assert page.errors == []
+
+
+def test_the_score_tab_opens_on_the_game_just_played(running_box, phone):
+    """A Now Boarding game played to its end stays the box's game: the Score tab opens on its
+    final count, not on the first form of the list."""
+    page = phone(PORTRAIT, "box")
+    box = running_box
+    assert box.line("new now-boarding players=2") == "ok"
+    for _ in range(400):
+        if box.state()["result"] is not None:
+            break
+        assert box.line("press next") == "ok"
+    assert box.state()["result"] is not None
+    page.locator("#tab-score").tap()
+    expect(page.locator("#score-game")).to_have_value("now-boarding")
+    expect(page.locator("#score-source")).to_be_attached()
+    assert page.errors == []

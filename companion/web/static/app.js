@@ -69,7 +69,7 @@ import { $, $$, el, fill, page, sendLine, loadGames, gameTitle, keyLabel, wireSe
 import { renderTimer, wireTimer } from "./timer.js";
 import { keepAwake, wireAwake } from "./awake.js";
 import { checkWhoami, forgotten, wirePairing } from "./pairing.js";
-import { buildScoreForm, wireScore } from "./score.js";
+import { openScore, wireScore } from "./score.js";
 import { loadHistory } from "./history.js";
 
 // -- the event stream ----------------------------------------------------------------------
@@ -349,7 +349,7 @@ function showView(name) {
   }
   document.body.dataset.view = name;
   if (name === "history") loadHistory();
-  if (name === "score" && !$("#score-form").hasChildNodes()) buildScoreForm();
+  if (name === "score") openScore();
   const url = new URL(window.location.href);
   url.searchParams.set("view", name);
   history.replaceState(null, "", url);

@@ -100,6 +100,37 @@ function fillScoreGames() {
     .map(([game, what]) => el("option", { value: game }, `${gameTitle(game)}${what}`)));
 }
 
+// Whether the player chose the form's game: then the tab keeps it; until then it follows the
+// box's game.
+let chosenByHand = false;
+
+/** The game the Score tab opens on: the game in play, or the one just played (the box keeps
+ * it after its end), else the newest game in History that has a form; null when none has. */
+async function latestGame() {
+  const hasForm = (game) => SCORE_FORMS.some(([name]) => name === game);
+  if (hasForm(page.state?.game)) return page.state.game;
+  if (page.state?.game) return null;
+  const { ok, body } = await getJson("/api/history").catch(() => ({ ok: false }));
+  return (ok && body?.games?.find((past) => hasForm(past.game))?.game) ?? null;
+}
+
+/** The Score tab was opened: its form is the game just played or in play (issue #27),
+ * unless the player chose another here. */
+export async function openScore() {
+  await loadGames();
+  fillScoreGames();
+  const choice = $("#score-game");
+  if (!chosenByHand) {
+    const latest = await latestGame();
+    if (latest && choice.value !== latest && !chosenByHand) {
+      choice.value = latest;
+      buildScoreForm();
+      return;
+    }
+  }
+  if (!$("#score-form").hasChildNodes()) buildScoreForm();
+}
+
 let builds = 0;
 
 /** Draw the form of the game #score-game names. Only the newest call draws: a form that waits
@@ -580,7 +611,7 @@ async function loadFromBox() {
 }
 
 export function wireScore() {
-  $("#score-game").addEventListener("change", () => buildScoreForm());
+  $("#score-game").addEventListener("change", () => { chosenByHand = true; buildScoreForm(); });
   $("#score-send").addEventListener("click", sendScore);
   $("#score-load").addEventListener("click", loadFromBox);
 }
