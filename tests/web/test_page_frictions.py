@@ -195,3 +195,87 @@ def test_the_score_tab_opens_on_the_game_just_played(running_box, phone):
     expect(page.locator("#score-game")).to_have_value("now-boarding")
     expect(page.locator("#score-source")).to_be_attached()
     assert page.errors == []
+
+
+# -- item 7: axe clean on every view and state the browser tests reach -------------------------
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+
+
+def axe_violations(page):
+    """Every axe violation, whatever its impact (moderate ones included), as id and nodes."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    return page.evaluate("""async () => {
+        const result = await axe.run(document, {resultTypes: ["violations"]});
+        return result.violations.map((v) => ({id: v.id, impact: v.impact,
+            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" "))}));
+    }""")
+
+
+def axe_clean(page, where, found):
+    """Run axe now; note ``where`` with what it found (the test asserts them all at once)."""
+    violations = axe_violations(page)
+    if violations:
+        found[where] = violations
+
+
+@VIEWPORTS
+def test_axe_finds_nothing_on_any_view_or_state(running_box, browser, viewport):
+    box = running_box
+    context = browser.new_context(viewport=viewport, device_scale_factor=1, is_mobile=True,
+                                  has_touch=True, bypass_csp=True)
+    context.set_default_timeout(10_000)
+    found = {}
+    try:
+        page = context.new_page()
+        page.goto(f"{box.url}?view=timer")
+        expect(page.locator("#link-status")).to_have_text("Live")
+        expect(page.locator("#view-timer")).to_have_attribute("data-mode", "menu")
+        axe_clean(page, "timer: the games page", found)
+        assert tap(page, "#timer-primary") == "ok"   # Now Boarding: its options
+        expect(page.locator("#timer-stage")).to_have_text("Now Boarding")
+        axe_clean(page, "timer: the options page", found)
+        assert box.line("new now-boarding players=3 timer=10") == "ok"
+        expect(page.locator("#view-timer")).not_to_have_attribute("data-mode", "menu")
+        axe_clean(page, "timer: setup", found)
+        while box.state()["step"] != "ready":
+            settle(page, box)
+            assert tap(page, "#timer-primary") == "ok"
+        settle(page, box)
+        axe_clean(page, "timer: ready", found)
+        assert tap(page, "#timer-primary") == "ok"
+        view = page.locator("#view-timer")
+        expect(view).to_have_class(re.compile(r"\blast-seconds\b"))
+        axe_clean(page, "timer: the last 10 s", found)
+        expect(view).to_have_attribute("data-mode", "between", timeout=30_000)
+        axe_clean(page, "timer: maintenance", found)
+        for _ in range(400):
+            if box.state()["result"] is not None:
+                break
+            assert box.line("press next") == "ok"
+        expect(view).to_have_attribute("data-mode", "over")
+        axe_clean(page, "timer: the game over", found)
+        page.locator("#settings summary").tap()
+        expect(page.locator("#wake-status")).to_be_visible()
+        axe_clean(page, "settings", found)
+        page.locator("#settings summary").tap()
+        for tab in ("box", "score", "bank", "history"):
+            page.locator(f"#tab-{tab}").tap()
+            expect(page.locator(f"#view-{tab}")).to_be_visible()
+            if tab == "score":
+                expect(page.locator("#score-form > *").first).to_be_attached()
+            if tab == "history":
+                game = page.locator("details.history-game").first
+                expect(game).to_be_visible()
+                expect(page.locator("#history-message")).to_have_text("")
+                game.locator("summary").tap()
+                expect(game.locator(".table-scroll")).to_be_visible()
+            axe_clean(page, tab, found)
+        page.locator("#tab-score").tap()
+        page.locator("#score-game").select_option("overbooked")
+        expect(page.locator("button.seat").first).to_be_visible()
+        axe_clean(page, "score: overbooked", found)
+    finally:
+        context.close()
+    assert found == {}, json.dumps(found, indent=1)

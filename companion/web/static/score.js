@@ -554,7 +554,8 @@ function renderResult(result) {
     (result.ranking ?? []).forEach((names, index) => names.forEach((name) => places.set(name, index + 1)));
     const categories = [...new Set(players.flatMap((player) => Object.keys(player.breakdown ?? {})))];
     const ordered = [...players].sort((a, b) => (places.get(a.name) ?? 99) - (places.get(b.name) ?? 99));
-    parts.push(el("div", { class: "table-scroll" }, el("table", {},
+    parts.push(el("div", { class: "table-scroll", tabindex: "0", role: "region",
+      "aria-label": "The scores" }, el("table", {},
       el("caption", {}, `${gameTitle(result.game)}: the scores`),
       el("thead", {}, el("tr", {}, ...["#", "player", "total", ...categories].map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, ...ordered.map((player) => el("tr", {},
