@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol, runtime_checkable
 
 from companion.core.tunes import TUNES, VOLUME_DUTY, SoundSettings
@@ -36,11 +36,16 @@ class Buzzer(Protocol):
 
 
 class SettingsStore(Protocol):
-    """Where volume and mute are remembered (adapters/settings.py)."""
+    """Where volume and mute, and the options last chosen for each game, are remembered
+    (adapters/settings.py)."""
 
     def load(self) -> SoundSettings: ...
 
     def save(self, settings: SoundSettings) -> bool: ...
+
+    def load_options(self) -> dict[str, dict[str, str]]: ...
+
+    def save_options(self, remembered: Mapping[str, Mapping[str, str]]) -> bool: ...
 
 
 @runtime_checkable
