@@ -233,8 +233,9 @@ def test_axe_finds_nothing_on_any_view_or_state(running_box, browser, viewport):
         expect(page.locator("#link-status")).to_have_text("Live")
         expect(page.locator("#view-timer")).to_have_attribute("data-mode", "menu")
         axe_clean(page, "timer: the games page", found)
-        assert tap(page, "#timer-primary") == "ok"   # Now Boarding: its options
-        expect(page.locator("#timer-stage")).to_have_text("Now Boarding")
+        with page.expect_response(lambda r: r.url.endswith("/api/line")):
+            page.locator("#timer-menu .menu-row", has_text=re.compile("^Now Boarding$")).tap()
+        expect(page.locator("#timer-options")).to_be_visible()
         axe_clean(page, "timer: the options page", found)
         assert box.line("new now-boarding players=3 timer=10") == "ok"
         expect(page.locator("#view-timer")).not_to_have_attribute("data-mode", "menu")
@@ -279,3 +280,78 @@ def test_axe_finds_nothing_on_any_view_or_state(running_box, browser, viewport):
     finally:
         context.close()
     assert found == {}, json.dumps(found, indent=1)
+
+
+# -- item 3: the menu and a game's options as the page's own controls, remembered --------------
+
+KEY_HINTS = re.compile(r"UP/D|NEXT (ok|go|start)|option \d+ of \d+|fixed here")
+
+
+def sentence(text):
+    text = text.strip()
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else f"{text}."
+
+
+def expect_the_options_form(page, options, values):
+    """Each option of the box's definitions is a labelled group of choices with its sentence,
+    the choice ``values`` names checked."""
+    for option in options:
+        group = page.locator(f'#timer-options fieldset[data-option="{option["key"]}"]')
+        expect(group.locator("legend")).to_have_text(option["label"])
+        expect(group.locator("input[type=radio]")).to_have_count(len(option["choices"]))
+        if option["explain"]:
+            expect(group.locator(".explain")).to_have_text(sentence(option["explain"]))
+        checked = group.locator(f'input[value="{values[option["key"]]}"]')
+        expect(checked).to_be_checked()
+
+
+@VIEWPORTS
+def test_the_menu_and_a_games_options_are_the_pages_controls_and_remembered(
+        running_box, phone, shoot, viewport):
+    page = phone(viewport)
+    box = running_box
+    name = "portrait" if viewport is PORTRAIT else "landscape"
+    # The games page whole: every row of the box's menu, a button each.
+    rows = box.request("GET", "/api/screen").json["choices"]
+    assert len(rows) > 3
+    expect(page.locator("#timer-menu .menu-row")).to_have_text(rows)
+    assert not KEY_HINTS.search(page.locator("#view-timer").inner_text())
+    shoot(page, f"menu-games-{name}")
+    with page.expect_response(lambda r: r.url.endswith("/api/line")):
+        page.locator("#timer-menu .menu-row", has_text=re.compile("^Now Boarding$")).tap()
+    expect(page.locator("#timer-options")).to_be_visible()
+    menu = box.state()["menu"]
+    assert menu["page"] == "options" and menu["game"] == "now-boarding"
+    options = menu["options"]
+    expect_the_options_form(page, options, menu["values"])
+    assert not KEY_HINTS.search(page.locator("#view-timer").inner_text())
+    shoot(page, f"menu-options-{name}")
+
+    # Choose the last choice of every option the menu offers, and start.
+    chosen = {option["key"]: option["choices"][-1] for option in options
+              if len(option["choices"]) > 1 and option["shown_when"] is None}
+    for key, value in chosen.items():
+        page.locator(f'#timer-options input[name="option-{key}"][value="{value}"]').tap()
+    expect(page.locator("#timer-primary")).to_have_text("Start game")
+    assert tap(page, "#timer-primary") == "ok"
+    state = box.state()
+    assert state["game"] == "now-boarding"
+    assert {key: state["options"][key] for key in chosen} == chosen
+
+    # The next game starts from them: in the box's own menu and on the page.
+    assert box.line("press back") == "ok"  # the menu, over the game
+    expect(page.locator("#timer-menu .menu-row.chosen")).to_have_text("Back to game")
+    with page.expect_response(lambda r: r.url.endswith("/api/line")):
+        page.locator("#timer-menu .menu-row", has_text=re.compile("^Now Boarding$")).tap()
+    expect(page.locator("#timer-primary")).to_have_text("Yes, replace it")
+    assert tap(page, "#timer-primary") == "ok"
+    expect(page.locator("#timer-options")).to_be_visible()
+    menu = box.state()["menu"]
+    assert {key: menu["values"][key] for key in chosen} == chosen
+    expect_the_options_form(page, options, menu["values"])
+    # Back leaves the options whole, to the games list.
+    page.locator("#timer-back").tap()
+    expect(page.locator("#timer-menu")).to_be_visible()
+    assert box.state()["menu"]["page"] == "games"
+    assert page.errors == []

@@ -39,7 +39,7 @@ from companion.games.now_boarding.rules import (
     vip_offer,
     weather_card,
 )
-from companion.ui.screen import Words
+from companion.ui.screen import Words, sentence
 
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
@@ -97,11 +97,14 @@ def setup(state: NowBoardingState) -> Words:
                           for stage, count in zip(STAGES, chart.in_pile, strict=True))
         back = data.cards_back_in_box(players)
         say = (f"Deal the passenger cards face-down into the three stage decks: {decks}."
-               + (f" {plural(back, 'card')} go back in the box." if back else ""))
+               + (f" {plural(back, 'card')} {'goes' if back == 1 else 'go'} back in the box."
+                  if back else ""))
     elif page == "weather":
         per_stage = PREFLIGHT[players].weather[0]
-        say = (f"No weather cards: the box draws the routes; {per_stage // 2} storm and "
-               f"{per_stage // 2} tailwind tokens per stage." if state.digital_weather else
+        say = (f"No weather cards: the box draws the routes; "
+               f"{plural(per_stage // 2, 'storm token')} and "
+               f"{plural(per_stage // 2, 'tailwind token')} per stage."
+               if state.digital_weather else
                f"Put {per_stage} weather cards for {players} players by each stage deck, "
                "face-down and shuffled.")
     else:
@@ -180,7 +183,8 @@ def vip(state: NowBoardingState) -> Words:
     card = vip_offer(state) or ""
     effect = data.VIP_BY_NAME[card].effect if card in data.VIP_BY_NAME else ""
     return {"heading": f"{_before(state)}: VIP {card}",
-            "say": f"The VIP is {card}. Put it by the last passenger card drawn. {effect}".strip(),
+            "say": f"The VIP is {card}. Put it by the last passenger card drawn. "
+                   f"{sentence(effect)}".strip(),
             "then": "Next: the next step", "keys": (("next", "VIP placed"), *UNDO)}
 
 
@@ -190,7 +194,7 @@ def ready(state: NowBoardingState) -> Words:
     say = "Flip every face-down passenger card."
     if state.round == 1:
         say += " Flip the Preflight chart to its Upgrades side."
-    say += f" To win, at most {to_win(state)} passengers may go undelivered."
+    say += f" To win, at most {plural(to_win(state), 'passenger')} may go undelivered."
     final = "the final round" if state.final_round else f"round {state.round} of {total}"
     label = "Start the final flight" if state.final_round else "Start flight"
     return {"heading": f"Ready: {final}", "say": say,

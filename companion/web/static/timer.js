@@ -18,6 +18,7 @@
 //   switch in Settings.
 
 import { $, el, fill, page, sendLine, keyLabel, setting, gameTitle, GESTURE_LINES } from "./common.js";
+import { menuPage, renderMenu, startGame, leaveOptions } from "./menu.js";
 
 const LAST_SECONDS = 10;
 const SECONDARY = ["up", "down", "hold_next", "hold_back", "back"];
@@ -197,6 +198,13 @@ export function renderTimer() {
     $("#timer-score").textContent = screen?.say ?? "";
   }
   renderCard("timer", screen, mode);
+  // The menu's games list and a game's options are the page's own controls (menu.js).
+  if (mode === "menu" && renderMenu(state, screen)) {
+    $("#timer-choices").hidden = true;
+    $("#timer-say").textContent = "";
+  } else {
+    renderMenu(null, null);
+  }
   $("#timer-card").hidden = mode === "flight" && !screen?.notice;
   if (mode === "flight") $("#timer-say").textContent = screen?.say ?? "";
   if (mode === "over") $("#timer-say").textContent = "";
@@ -204,13 +212,27 @@ export function renderTimer() {
 }
 
 const MENU_LABELS = { next: "Choose", up: "Up", down: "Down", back: "Back" };
-const PRIMARY_ORDER = ["next", "back", "hold_next", "up", "down", "hold_back"];
+// A question of the menu is answered in words: yes or no.
+const QUESTION_LABELS = { replace: { next: "Yes, replace it", back: "No, keep it" },
+  "power-off": { next: "Yes, power off", back: "No" } };
+const PRIMARY_ORDER = ["start", "next", "back", "hold_next", "up", "down", "hold_back"];
 
 /** What a gesture's button says: the model's label; for a screen that labels nothing (the
  * box's menu) the plain names of what the box does. */
 function gestureLabel(gesture, mode) {
   if (Object.keys(page.screen?.keys ?? {}).length) return keyLabel(gesture);
-  if (mode === "menu") return MENU_LABELS[gesture] ?? "";
+  if (mode === "menu") {
+    const own = menuPage(page.state);
+    // The games list: its rows are the buttons; BACK only where the box takes it.
+    if (own === "list") {
+      const back = page.state?.menu?.page === "history" || Boolean(page.state?.game);
+      return gesture === "back" && back ? "Back" : "";
+    }
+    if (own === "options") return { start: "Start game", leave: "Back" }[gesture] ?? "";
+    const question = QUESTION_LABELS[page.state?.menu?.page];
+    if (question) return question[gesture] ?? "";
+    return MENU_LABELS[gesture] ?? "";
+  }
   const timer = page.state?.timer?.state;
   return { next: "Next", up: "Up", down: "Down", back: "Back", hold_back: "Undo",
     hold_next: timer === "running" ? "Pause" : timer === "paused" ? "Resume" : "" }[gesture] ?? "";
@@ -221,19 +243,27 @@ function renderControls(mode) {
   // The big button is the first gesture that does something now (NEXT nearly always): a
   // screen whose NEXT the box would refuse (a goal card with no value yet, an owned route)
   // never offers a NEXT that only earns a refusal.
-  const primaryGesture = PRIMARY_ORDER.find((gesture) => gestureLabel(gesture, mode)) ?? null;
+  // The menu's list is its own big buttons: no primary beside it, only a small Back.
+  const listed = mode === "menu" && menuPage(page.state) === "list";
+  const primaryGesture = listed ? null
+    : PRIMARY_ORDER.find((gesture) => gestureLabel(gesture, mode)) ?? null;
   primary.hidden = primaryGesture === null;
   primary.dataset.gesture = primaryGesture ?? "";
   primary.textContent = primaryGesture ? gestureLabel(primaryGesture, mode) : "";
   for (const gesture of SECONDARY) {
     const button = $(BUTTON_IDS[gesture]);
-    const text = gestureLabel(gesture, mode);
-    button.hidden = !text || gesture === primaryGesture;
+    // The options form's Back leaves it whole (menu.js), not one option at a time.
+    const own = gesture === "back" && gestureLabel("leave", mode) ? "leave" : gesture;
+    const text = gestureLabel(own, mode);
+    button.hidden = !text || own === primaryGesture;
     button.textContent = text;
+    button.dataset.gesture = own;
   }
 }
 
 async function sendGesture(gesture) {
+  if (gesture === "start") return startGame();
+  if (gesture === "leave") return leaveOptions();
   const line = GESTURE_LINES[gesture];
   if (!line) return;
   const reply = await sendLine(line);
