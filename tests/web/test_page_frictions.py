@@ -355,3 +355,51 @@ def test_the_menu_and_a_games_options_are_the_pages_controls_and_remembered(
     expect(page.locator("#timer-menu")).to_be_visible()
     assert box.state()["menu"]["page"] == "games"
     assert page.errors == []
+
+
+# -- item 5: words, after a WIN and on the Score tab -------------------------------------------
+
+RAW_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+@VIEWPORTS
+def test_a_win_with_two_complaints_is_no_warning_and_the_score_tab_speaks_words(
+        running_box, phone, viewport):
+    page = phone(viewport)
+    box = running_box
+    assert box.line("new now-boarding players=3") == "ok"
+    for _ in range(600):
+        state = box.state()
+        if state["result"] is not None:
+            break
+        keys = box.request("GET", "/api/screen").json["keys"]
+        filing = state["step"] == "anger" and keys.get("next", "").startswith("No complaint")
+        assert box.line("press up" if filing and state["complaints"] < 2 else "press next") \
+            == "ok"
+    assert (state["result"], state["complaints"]) == ("win", 2)
+    expect(page.locator("#timer-verdict")).to_have_text("WIN")
+    complaints = page.locator("#timer-complaints")
+    expect(complaints).to_have_text("Complaints 2 of 3")
+    expect(complaints).not_to_have_class(re.compile(r"\bdanger\b"))
+
+    # The Score tab: its labels and its verdict in words, never a field's name.
+    page.locator("#tab-score").tap()
+    expect(page.locator("#score-game")).to_have_value("now-boarding")
+    expect(page.locator("#score-source")).to_contain_text("Loaded from")
+    page.locator("#score-send").tap()
+    expect(page.locator("#score-result .verdict")).to_contain_text("WIN: 2 complaints in all")
+    text = page.locator("#view-score").inner_text()
+    assert not RAW_NAME.search(text), RAW_NAME.search(text)
+    for label in page.locator("#view-score label, #view-score th, #view-score li").all():
+        words = label.inner_text()
+        assert not re.search(r"\b[a-z]+-[a-z]+s?\b:", words), words
+    # Planes' result table: its categories in words too.
+    page.locator("#score-game").select_option("planes")
+    expect(page.locator("#score-form fieldset.player").first).to_be_visible()
+    page.locator("#score-send").tap()
+    headers = page.locator("#score-result th[scope=col]")
+    expect(headers.first).to_be_visible()
+    for header in headers.all_inner_texts():
+        assert not re.search(r"[-_]", header) and header[:1] != header[:1].lower() \
+            or header == "#", header
+    assert page.errors == []

@@ -131,6 +131,15 @@ export async function openScore() {
   if (!$("#score-form").hasChildNodes()) buildScoreForm();
 }
 
+/** A scorer's category key in words: "boarded-cubes" -> "Boarded cubes", "unserved-vips" ->
+ * "Unserved VIPs" (issue #27: no raw field names on the page). */
+export function inWords(key) {
+  const words = String(key).replace(/[-_]+/g, " ").trim()
+    .replace(/\bvips?\b/gi, (vip) => (vip.length === 4 ? "VIPs" : "VIP"))
+    .replace(/\bvp\b/gi, "VP");
+  return words ? words[0].toUpperCase() + words.slice(1) : words;
+}
+
 let builds = 0;
 
 /** Draw the form of the game #score-game names. Only the newest call draws: a form that waits
@@ -179,10 +188,10 @@ function buildNowBoarding(form, prefill) {
     el("p", { id: "score-source", class: "hint" }, prefill?.from
       ? `Loaded from ${prefill.from}: check it, then score it.`
       : `The box has played no ${gameTitle("now-boarding")} game: enter the final count.`),
-    stepper("players", "players", { value: prefill?.players ?? 3, min: 2, max: 5 }),
-    stepper("complaints", "complaints", { value: prefill?.complaints ?? 0 }),
-    stepper("undelivered", "undelivered", { value: prefill?.undelivered ?? 0 }),
-    stepper("unserved_vips", "unserved_vips", { value: prefill?.unserved_vips ?? 0 }),
+    stepper("Players", "players", { value: prefill?.players ?? 3, min: 2, max: 5 }),
+    stepper("Complaints filed", "complaints", { value: prefill?.complaints ?? 0 }),
+    stepper("Passengers undelivered", "undelivered", { value: prefill?.undelivered ?? 0 }),
+    stepper("VIPs not served", "unserved_vips", { value: prefill?.unserved_vips ?? 0 }),
     el("p", { class: "hint" },
       "Complaints in all = complaints + half the undelivered (rounded down) + unserved VIPs; "
       + "the table wins with fewer than 3."));
@@ -216,8 +225,8 @@ function buildV3(form, prefill) {
     stepper("Lost pile", "lost", { value: prefill?.lost ?? 0 }),
     ...players.map((player, index) => el("fieldset", { class: "player" },
       el("legend", {}, `Player ${index + 1}`),
-      textField("name", `score-${index}-name`, player.name),
-      stepper("total", "total", {
+      textField("Name", `score-${index}-name`, player.name),
+      stepper("Total", "total", {
         player: index,
         value: player.total ?? (player.passengers ?? []).reduce((a, b) => a + b, 0),
       }))));
@@ -245,10 +254,10 @@ function buildPlanes(form, prefill) {
     ...players.map((player, index) => el("fieldset", { class: "player" },
       el("legend", {}, `Player ${index + 1}`),
       textField("name", `score-${index}-name`, player.name),
-      stepper("own cubes boarded", "boarded", { player: index, value: player.boarded ?? 0, max: 5 }),
+      stepper("Own cubes boarded", "boarded", { player: index, value: player.boarded ?? 0, max: 5 }),
       el("div", { class: "goals", "data-player": index },
         ...(player.goals ?? []).map((vp, goal) =>
-          stepper(`goal card ${goal + 1} VP`, `goal-${goal}`, { player: index, value: vp }))),
+          stepper(`Goal card ${goal + 1}: VP`, `goal-${goal}`, { player: index, value: vp }))),
       el("button", {
         type: "button", id: `planes-add-goal-${index}`, "aria-label": `Player ${index + 1}: add a goal card`,
         onclick: () => {
@@ -350,9 +359,9 @@ function buildOverbooked(form, prefill) {
       onTap(el("button", { type: "button", id: `ob-clear-${index}`, "data-player": index }, "Clear plane"),
         () => paintSeats(index, $$(`#ob-player-${index} .seat`), "."))),
     el("p", { class: "counts", id: `ob-counts-${index}`, "aria-live": "polite" }),
-    stepper("overbooked", "overbooked", { player: index, value: player.overbooked }),
-    stepper("vouchers", "vouchers", { player: index, value: player.vouchers }),
-    variant === "advanced" ? stepper("bonus cards", "bonus_cards", { player: index, value: player.bonus_cards }) : null)));
+    stepper("Overbooked passengers", "overbooked", { player: index, value: player.overbooked }),
+    stepper("Vouchers left", "vouchers", { player: index, value: player.vouchers }),
+    variant === "advanced" ? stepper("Bonus cards", "bonus_cards", { player: index, value: player.bonus_cards }) : null)));
   for (let index = 0; index < count; index += 1) {
     updateCounts(index);
     $(`#score-${index}-name`).addEventListener("input", (event) => {
@@ -557,7 +566,8 @@ function renderResult(result) {
     parts.push(el("div", { class: "table-scroll", tabindex: "0", role: "region",
       "aria-label": "The scores" }, el("table", {},
       el("caption", {}, `${gameTitle(result.game)}: the scores`),
-      el("thead", {}, el("tr", {}, ...["#", "player", "total", ...categories].map((h) => el("th", { scope: "col" }, h)))),
+      el("thead", {}, el("tr", {}, ...["#", "Player", "Total", ...categories.map(inWords)]
+        .map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, ...ordered.map((player) => el("tr", {},
         el("td", {}, places.get(player.name) ?? ""), el("th", { scope: "row" }, player.name),
         el("td", { class: "total" }, player.total),
@@ -565,8 +575,10 @@ function renderResult(result) {
   }
   if (result.game === "now-boarding") {
     parts.push(el("p", { class: `verdict ${result.result}` },
-      `${result.result === "win" ? "WIN" : "LOSE"}: ${result.complaints_total} complaints in all`),
-    el("ul", {}, ...Object.entries(result.breakdown ?? {}).map(([key, value]) => el("li", {}, `${key}: ${value}`))));
+      `${result.result === "win" ? "WIN" : "LOSS"}: ${result.complaints_total} `
+      + `complaint${result.complaints_total === 1 ? "" : "s"} in all`),
+    el("ul", {}, ...Object.entries(result.breakdown ?? {}).map(([key, value]) =>
+      el("li", {}, `${inWords(key)}: ${value}`))));
   }
   if (result.winners && result.game !== "now-boarding") {   // cooperative: the verdict says it
     parts.push(el("p", { id: "score-winners", class: "winners" },

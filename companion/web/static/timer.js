@@ -123,8 +123,9 @@ function roundText(state) {
   return `${day} ${round}${rounds ? ` of ${rounds}` : ""}`;
 }
 
-function complaintsText(complaints) {
-  const warning = complaints === 2 ? ": one more loses" : "";
+function complaintsText(complaints, over) {
+  // "One more loses" is a warning while the game goes on; after its end it is no news.
+  const warning = complaints === 2 && !over ? ": one more loses" : "";
   return `Complaints ${complaints} of 3${warning}`;
 }
 
@@ -167,8 +168,9 @@ export function renderTimer() {
   const complaints = $("#timer-complaints");
   complaints.hidden = typeof state?.complaints !== "number";
   if (!complaints.hidden) {
-    complaints.textContent = complaintsText(state.complaints);
-    complaints.classList.toggle("danger", state.complaints >= 2);
+    const over = state.result !== null && state.result !== undefined;
+    complaints.textContent = complaintsText(state.complaints, over);
+    complaints.classList.toggle("danger", state.complaints >= 2 && !over);
   }
 
   // Digits only where a countdown is the news: never between flights or after the game.
