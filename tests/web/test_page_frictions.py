@@ -71,12 +71,17 @@ def phone(browser, running_box):
         context.close()
 
 
-def to_the_flight(page, box):
-    """Tap the big button up to the flight and start it: the countdown running."""
-    while box.state()["step"] != "ready":
+def tap_until(page, box, step):
+    """Tap the big button until the box's game is at ``step``; the page showing it."""
+    while box.state()["step"] != step:
         settle(page, box)
         assert tap(page, "#timer-primary") == "ok"
     settle(page, box)
+
+
+def to_the_flight(page, box):
+    """Tap the big button up to the flight and start it: the countdown running."""
+    tap_until(page, box, "ready")
     expect(page.locator("#timer-primary")).to_have_text("Start flight")
     assert tap(page, "#timer-primary") == "ok"
     expect(page.locator("#view-timer")).to_have_attribute("data-mode", "flight")
@@ -240,10 +245,7 @@ def test_axe_finds_nothing_on_any_view_or_state(running_box, browser, viewport):
         assert box.line("new now-boarding players=3 timer=10") == "ok"
         expect(page.locator("#view-timer")).not_to_have_attribute("data-mode", "menu")
         axe_clean(page, "timer: setup", found)
-        while box.state()["step"] != "ready":
-            settle(page, box)
-            assert tap(page, "#timer-primary") == "ok"
-        settle(page, box)
+        tap_until(page, box, "ready")
         axe_clean(page, "timer: ready", found)
         assert tap(page, "#timer-primary") == "ok"
         view = page.locator("#view-timer")
@@ -400,6 +402,98 @@ def test_a_win_with_two_complaints_is_no_warning_and_the_score_tab_speaks_words(
     headers = page.locator("#score-result th[scope=col]")
     expect(headers.first).to_be_visible()
     for header in headers.all_inner_texts():
-        assert not re.search(r"[-_]", header) and header[:1] != header[:1].lower() \
-            or header == "#", header
+        assert header == "#" or (not re.search(r"[-_]", header)
+                                 and header[:1] != header[:1].lower()), header
+    assert page.errors == []
+
+
+# -- item 4: upgrades say how the table pays, what the money is, and their buttons fit ---------
+
+@VIEWPORTS
+def test_upgrades_say_how_to_pay_and_their_buttons_fit(running_box, phone, viewport):
+    page = phone(viewport)
+    box = running_box
+    assert box.line("new now-boarding players=3") == "ok"
+    tap_until(page, box, "upgrades")
+    say = page.locator("#timer-say")
+    expect(say).to_contain_text("discarding delivered passenger cards")
+    expect(say).to_contain_text("ticket prices add up")
+    rows = page.locator("#timer-choices li")
+    expect(rows).to_have_count(5)
+    for row in rows.all_inner_texts():
+        assert re.search(r"costs \$\d+|none left|holds it|the most", row), row
+        assert "in supply" in row or "holds it" in row or "the most" in row, row
+    fits(page)
+    # Every button of the view on screen, its label on one line (two at most for the big one).
+    sizes = page.evaluate("""() => [...document.querySelectorAll('#timer-controls button')]
+        .filter((b) => !b.hidden).map((b) => {
+            const box = b.getBoundingClientRect(), style = getComputedStyle(b);
+            const lines = Math.round((b.clientHeight - parseFloat(style.paddingTop)
+                - parseFloat(style.paddingBottom)) / parseFloat(style.lineHeight));
+            const text = document.createRange(); text.selectNodeContents(b);
+            const rects = [...text.getClientRects()].map((r) => Math.round(r.top));
+            return {id: b.id, text: b.textContent, lines: new Set(rects).size,
+                    right: box.right, bottom: box.bottom, width: innerWidth, height: innerHeight};
+        })""")
+    for button in sizes:
+        assert button["right"] <= button["width"] and button["bottom"] <= button["height"], button
+        assert button["lines"] <= (2 if button["id"] == "timer-primary" else 1), button
+    expect(page.locator("#timer-pause")).to_have_text(re.compile(r"^Buy .+ for \$\d+$"))
+    assert tap(page, "#timer-pause") == "ok"
+    expect(page.locator("#timer-done")).to_contain_text(re.compile(r"in the supply\.$"))
+    assert page.errors == []
+
+
+# -- item 9: a tap on a stepper always counts ------------------------------------------------
+
+def synthetic_tap(page, selector, *, on_root, click):
+    """A touch tap at the centre of ``selector`` as the browser may deliver it: to the page's
+    root (a touch that began while the page scrolled goes to the scroller) or to the button
+    itself, with or without the click that follows (Chromium swallows the click of a tap that
+    ends a scroll)."""
+    page.evaluate("""([selector, onRoot, click]) => {
+        const node = document.querySelector(selector);
+        const box = node.getBoundingClientRect();
+        const at = {clientX: box.left + box.width / 2, clientY: box.top + box.height / 2,
+                    pointerId: 41, pointerType: "touch", isPrimary: true, bubbles: true,
+                    composed: true};
+        const target = onRoot ? document.documentElement : node;
+        target.dispatchEvent(new PointerEvent("pointerdown", at));
+        target.dispatchEvent(new PointerEvent("pointerup", at));
+        if (click) target.dispatchEvent(new MouseEvent("click", {...at, detail: 1}));
+    }""", [selector, on_root, click])
+
+
+@pytest.mark.parametrize(("on_root", "click"), [(False, False), (True, False), (False, True)],
+                         ids=["click-swallowed", "delivered-to-the-scroller", "plain"])
+def test_a_tap_on_a_stepper_always_counts_once(running_box, phone, on_root, click):
+    page = phone(PORTRAIT, "score")
+    page.locator("#score-game").select_option("overbooked")
+    plus = '.stepper[data-field="vouchers"][data-player="0"] button[aria-label$="more"]'
+    expect(page.locator(plus)).to_be_visible()
+    page.locator(plus).scroll_into_view_if_needed()
+    vouchers = page.locator("#score-0-vouchers")
+    expect(vouchers).to_have_value("0")
+    synthetic_tap(page, plus, on_root=on_root, click=click)
+    expect(vouchers).to_have_value("1")
+    synthetic_tap(page, plus, on_root=on_root, click=click)
+    expect(vouchers).to_have_value("2")
+    # A real finger, and the keyboard: each counts once, never twice.
+    page.locator(plus).tap()
+    expect(vouchers).to_have_value("3")
+    page.locator(plus).focus()
+    page.keyboard.press("Enter")
+    expect(vouchers).to_have_value("4")
+    # A touch that moved (a scroll of its own) is no tap.
+    page.evaluate("""(selector) => {
+        const box = document.querySelector(selector).getBoundingClientRect();
+        const x = box.left + box.width / 2, y = box.top + box.height / 2;
+        const root = document.documentElement;
+        const at = (dy) => ({clientX: x, clientY: y + dy, pointerId: 42, pointerType: "touch",
+                             bubbles: true});
+        root.dispatchEvent(new PointerEvent("pointerdown", at(60)));
+        root.dispatchEvent(new PointerEvent("pointerup", at(0)));
+    }""", plus)
+    page.locator(plus).tap()
+    expect(vouchers).to_have_value("5")
     assert page.errors == []

@@ -262,25 +262,27 @@ def _row(state: NowBoardingState, player: int, item: str) -> tuple[str, str | No
         holder = temp_holder(state, item)
         cost = data.TEMP_PRICES[item]
         if holder is None:
-            return f"{short}: ${cost}, free", f"Buy {name} for ${cost}"
+            return f"{short}: costs ${cost}, in supply", f"Buy {name} for ${cost}"
         if holder == player:
             return f"{short}: P{holder + 1} holds it", "Mark it used"
         return f"{short}: P{holder + 1} holds it", None
     left = supply_left(state, item)
     if item == "route":
         if left <= 0:
-            return "A route: none left", None
-        return f"A route: ${data.ROUTE_PRICE}, {left} left", f"Buy a route for ${data.ROUTE_PRICE}"
+            return "Route: none left in supply", None
+        return (f"Route: costs ${data.ROUTE_PRICE}, {left} in supply",
+                f"Buy a route for ${data.ROUTE_PRICE}")
     current = plane(state, player)
     count = current.seats if item == "seat" else current.speed
     price = next_price(state, player, item)
     what = "seats" if item == "seat" else "speed"
     if price is None:
         return f"{ROW_NAMES[item].capitalize()}: {count} {what}, the most", None
+    short = ROW_NAMES[item].removeprefix("a ").capitalize()
     if left <= 0:
-        return f"{ROW_NAMES[item].capitalize()}: none left", None
-    return (f"{ROW_NAMES[item].capitalize()}: the {data.ordinal(count + 1)} for ${price}, "
-            f"{left} left"), f"Buy {ROW_NAMES[item]} for ${price}"
+        return f"{short}: none left in supply", None
+    return (f"{short}: {data.ordinal(count + 1)} costs ${price}, {left} in supply",
+            f"Buy {ROW_NAMES[item]} for ${price}")
 
 
 def _bought(state: NowBoardingState) -> str:
@@ -295,13 +297,13 @@ def _bought(state: NowBoardingState) -> str:
             return f"{who} bought {ROW_NAMES[last.item]} for ${data.TEMP_PRICES[last.item]}."
         left = supply_left(state, last.item)
         if last.item == "route":
-            return f"{who} bought a route for ${data.ROUTE_PRICE}: {left} left."
+            return f"{who} bought a route for ${data.ROUTE_PRICE}: {left} left in the supply."
         current = plane(state, last.player)
         count = current.seats if last.item == "seat" else current.speed
         prices = data.SEAT_PRICES if last.item == "seat" else data.SPEED_PRICES
         price: int | None = prices.get(count)
         paid = f" for ${price}" if price is not None else ""
-        return f"{who} bought {ROW_NAMES[last.item]}{paid}: {left} left."
+        return f"{who} bought {ROW_NAMES[last.item]}{paid}: {left} left in the supply."
     return _filed(state)
 
 
@@ -330,8 +332,8 @@ def upgrades(state: NowBoardingState) -> Words:
         keys += (("hold_next", buy),)
     keys += (("up", "Row above"), ("down", "Row below"), *UNDO)
     return {"heading": f"Maintenance: P{player + 1} upgrades",
-            "say": f"P{player + 1} may buy upgrades, paying with passenger cards. Pick a row, "
-                   "then buy it.",
+            "say": f"P{player + 1} may buy upgrades, paying by discarding delivered "
+                   "passenger cards: their ticket prices add up; no change is given.",
             "then": (f"Next: round {state.round + 1}'s flight" if last
                      else f"Next: P{player + 2} upgrades"),
             "choices": tuple(text for text, _ in rows), "chosen": cursor,

@@ -28,6 +28,7 @@ const ROWS = 5;
  * not be lost. A click from the keyboard (detail 0) acts too. */
 function onTap(node, handler) {
   let down = null;
+  tapped.set(node, handler);
   node.addEventListener("pointerdown", (event) => { down = event.pointerId; });
   node.addEventListener("pointerup", (event) => {
     if (down !== event.pointerId || (event.pointerType === "mouse" && event.button !== 0)) return;
@@ -37,6 +38,41 @@ function onTap(node, handler) {
   node.addEventListener("pointercancel", () => { down = null; });
   node.addEventListener("click", (event) => { if (event.detail === 0) handler(event); });
   return node;
+}
+
+// A tap that lands while the page is scrolling (its own smooth scroll, a fling) stops the
+// scroll, and Chromium sends its pointer events to the scroller (the page's root), never to
+// the button under the finger: no pointerup there, no click (issue #27, item 9: the first "+"
+// after the page scrolled itself was lost). Such a tap, one that did not move, is given to
+// the tap target under the finger where it ends.
+const tapped = new WeakMap();
+const TAP_SLOP_PX = 10;
+let stray = null;
+
+function wireStrayTaps() {
+  document.addEventListener("pointerdown", (event) => {
+    // Only a pointer the browser gave to the page's root, where a scroll's taps go.
+    const toRoot = event.target === document.documentElement || event.target === document.body;
+    stray = event.pointerType !== "mouse" && toRoot
+      ? { id: event.pointerId, x: event.clientX, y: event.clientY } : null;
+  }, true);
+  document.addEventListener("pointerup", (event) => {
+    const start = stray;
+    stray = null;
+    if (!start || start.id !== event.pointerId) return;
+    if (Math.hypot(event.clientX - start.x, event.clientY - start.y) > TAP_SLOP_PX) return;
+    const target = closestTapTarget(document.elementFromPoint(event.clientX, event.clientY));
+    if (target && !target.disabled) tapped.get(target)(event);
+  }, true);
+  document.addEventListener("pointercancel", () => { stray = null; }, true);
+}
+
+/** The tap target (a node given to onTap) at or above ``node``, or null. */
+function closestTapTarget(node) {
+  for (let at = node; at && at !== document; at = at.parentNode) {
+    if (tapped.has(at)) return at;
+  }
+  return null;
 }
 
 // -- score entry ---------------------------------------------------------------------------
@@ -54,9 +90,11 @@ function stepper(label, field, { player = null, value = 0, min = 0, max = 999 } 
   };
   return el("div", { class: "stepper", "data-field": field, "data-player": player },
     el("label", { for: id }, label),
-    el("button", { type: "button", "aria-label": `${label}: less`, onclick: () => bump(-1) }, "−"),
+    // onTap, not onclick: a tap while the page scrolls (its own smooth scroll, a fling)
+    // stops the scroll and Chromium sends no click for it; the pointer's release counts.
+    onTap(el("button", { type: "button", "aria-label": `${label}: less` }, "−"), () => bump(-1)),
     input,
-    el("button", { type: "button", "aria-label": `${label}: more`, onclick: () => bump(1) }, "+"));
+    onTap(el("button", { type: "button", "aria-label": `${label}: more` }, "+"), () => bump(1)));
 }
 
 function numberOf(id) {
@@ -359,7 +397,7 @@ function buildOverbooked(form, prefill) {
       onTap(el("button", { type: "button", id: `ob-clear-${index}`, "data-player": index }, "Clear plane"),
         () => paintSeats(index, $$(`#ob-player-${index} .seat`), "."))),
     el("p", { class: "counts", id: `ob-counts-${index}`, "aria-live": "polite" }),
-    stepper("Overbooked passengers", "overbooked", { player: index, value: player.overbooked }),
+    stepper("Passengers overbooked", "overbooked", { player: index, value: player.overbooked }),
     stepper("Vouchers left", "vouchers", { player: index, value: player.vouchers }),
     variant === "advanced" ? stepper("Bonus cards", "bonus_cards", { player: index, value: player.bonus_cards }) : null)));
   for (let index = 0; index < count; index += 1) {
@@ -624,6 +662,7 @@ async function loadFromBox() {
 }
 
 export function wireScore() {
+  wireStrayTaps();
   $("#score-game").addEventListener("change", () => { chosenByHand = true; buildScoreForm(); });
   $("#score-send").addEventListener("click", sendScore);
   $("#score-load").addEventListener("click", loadFromBox);

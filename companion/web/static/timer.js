@@ -259,6 +259,9 @@ function renderControls(mode) {
     const text = gestureLabel(own, mode);
     button.hidden = !text || own === primaryGesture;
     button.textContent = text;
+    // A long hold-NEXT label ("Buy a seat for $9") takes a row of its own, on one line; the
+    // other buttons of the row (Row above, Row below, Undo) share the next.
+    button.classList.toggle("long", own === "hold_next" && text.length > 16);
     button.dataset.gesture = own;
   }
 }
