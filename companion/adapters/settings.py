@@ -115,7 +115,7 @@ class SettingsFile:
         body: dict[str, Any] = {"volume": sound.volume, "muted": sound.muted}
         if options:
             body["options"] = options
-        text = json.dumps(body, sort_keys=True) + "\n"
+        text = json.dumps(body) + "\n"
         try:
             write_atomically(self.path, text)
         except OSError as error:
