@@ -24,6 +24,24 @@ from companion.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`companion score --help | head`): end quietly, as other
+        # command-line tools do, whether the help, a parse error or a command was writing.
+        return _closed_pipe()
+    except SystemExit as leaving:
+        # argparse's --help, --version and usage errors exit here, and Python would flush
+        # standard output once more on the way out: flush it now, while a closed pipe can
+        # still end quietly.
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            return _closed_pipe()
+        raise leaving from None
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
@@ -35,19 +53,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ConfigError) as error:
         print(f"companion {args.command}: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        raise
     except OSError as error:
         return _failed_output(args.command, error)
 
 
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null: Python flushes it again at exit, which would fail
+    again with a traceback (the recipe of Python's signal documentation)."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _closed_pipe() -> int:
+    """Exit 1, saying nothing: whoever read the output has all they wanted of it."""
+    _quiet_stdout()
+    return EXIT_FAILED
+
+
 def _failed_output(command: str, error: OSError) -> int:
-    """Exit 1 with one line for a file or stream that failed (full disk, closed pipe...)."""
-    if isinstance(error, BrokenPipeError) or error.errno == errno.ENOSPC:
-        # Python flushes stdout again at exit, which would fail again with a traceback:
-        # point it at /dev/null first (the recipe of Python's signal documentation).
-        with contextlib.suppress(OSError, ValueError):
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            os.close(devnull)
+    """Exit 1 with one line for a file or stream that failed (a full disk...)."""
+    if error.errno == errno.ENOSPC:
+        _quiet_stdout()
     what = error.strerror or str(error)
     where = f"{error.filename}: " if error.filename else "output: "
     with contextlib.suppress(OSError):

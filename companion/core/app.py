@@ -98,6 +98,8 @@ from companion.core.game import (
     Restore,
     RuleError,
     describe_action,
+    option_json,
+    remembered_options,
     resolve_options,
 )
 from companion.core.menu import (
@@ -164,9 +166,11 @@ class App:
         game = self._game(name)
         options = MappingProxyType(resolve_options(game.options, given))
         session = Session(name, options, seed, game.new(options, seed))
+        remembered = {**state.remembered, name: remembered_options(game.options, options)}
         return (AppState(session=session, menu=None, last_tick=now, next_seed=state.next_seed,
                          sound=state.sound, resumable=state.resumable,
-                         pairing=state.pairing, pairing_closed=state.pairing_closed),
+                         pairing=state.pairing, pairing_closed=state.pairing_closed,
+                         remembered=remembered),
                 [JournalNew(name, dict(options), seed, now), Play("click")])
 
     def restore(self, name: str, options: Mapping[str, str], seed: int,
@@ -389,7 +393,10 @@ class App:
         if menu.resume is not None:
             body["resume"] = menu.resume
         if menu.game is not None and menu.page == "options":
+            specs = self._game(menu.game).options
             body["game"] = menu.game
-            body["values"] = dict(zip((spec.key for spec in self._game(menu.game).options),
-                                      menu.values, strict=False))
+            body["values"] = dict(zip((spec.key for spec in specs), menu.values, strict=False))
+            # The page draws the options page as its own form from the game's definitions
+            # (one owner: the OptionSpec), never from a copy (issue #27).
+            body["options"] = [option_json(spec) for spec in specs]
         return body

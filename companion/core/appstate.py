@@ -95,6 +95,9 @@ class AppState:
     offer: str | None = None
     # Volume and mute, as the menu shows them (the runtime loads them from the state dir).
     sound: SoundSettings = field(default_factory=SoundSettings)
+    # The options last chosen for each game (issue #27): a game's options page starts from
+    # them. Kept by new_game; the runtime loads and saves them in the state dir.
+    remembered: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # Unfinished games in the journal besides the current one, newest first (the runtime
     # keeps this list; the menu's "Resume a game" page shows it).
     resumable: tuple[PastGame, ...] = ()

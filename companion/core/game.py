@@ -174,6 +174,32 @@ def resolve_options(specs: tuple[OptionSpec, ...], given: Mapping[str, str]) -> 
     return {spec.key: spec.normalise(given.get(spec.key, spec.default)) for spec in specs}
 
 
+def remembered_options(specs: tuple[OptionSpec, ...],
+                       options: Mapping[str, str]) -> dict[str, str]:
+    """What of a game's chosen ``options`` the next game's menu starts from (issue #27): each
+    option the menu can change, at a value the menu offers (a seed or a timer of 42 s given
+    by 'new' is not offered, so not remembered)."""
+    return {spec.key: options[spec.key] for spec in specs
+            if spec.changeable and options.get(spec.key) in spec.choices}
+
+
+def starting_values(specs: tuple[OptionSpec, ...],
+                    remembered: Mapping[str, str]) -> tuple[str, ...]:
+    """The values a game's options page opens with: the ones last chosen where the game still
+    offers them, else each option's default."""
+    return tuple(remembered[spec.key] if remembered.get(spec.key) in spec.choices
+                 and spec.changeable else spec.default for spec in specs)
+
+
+def option_json(spec: OptionSpec) -> dict[str, Any]:
+    """One option as the table page draws it (state JSON ``menu.options``): its key, label,
+    one-sentence explanation, the choices the menu offers, its default, and the option and
+    value it is shown only with (or null)."""
+    return {"key": spec.key, "label": spec.label, "explain": spec.explain,
+            "choices": list(spec.choices), "default": spec.default,
+            "shown_when": None if spec.shown_when is None else list(spec.shown_when)}
+
+
 def int_between(low: int, high: int) -> Callable[[str], bool]:
     """An ``accepts`` test for a whole number from ``low`` to ``high``."""
 

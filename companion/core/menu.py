@@ -8,7 +8,9 @@ What it promises (the rules are the menu's part of core/app.py's list):
   (:meth:`App.menu_items <companion.core.app.App.menu_items>`);
   the volume row steps louder (wrapping), the mute row toggles.
 - Choosing a game (or a past one) while a game is in play asks first ("replace" page: NEXT
-  yes, BACK no); a game without options starts at once, one with options opens their page.
+  yes, BACK no); a game without options starts at once, one with options opens their page,
+  each option at the value last chosen for that game (``AppState.remembered``) where the
+  game still offers it, else at its default.
 - On the options page, an option that UP / DOWN cannot change is refused with the reason;
   options hidden by ``shown_when`` are skipped and start at their default.
 - An offer to resume a stale game: NEXT resumes it, BACK sets it aside (journaled).
@@ -35,7 +37,7 @@ from companion.core.appstate import (
     ResumeGame,
 )
 from companion.core.buttons import Button, Gesture
-from companion.core.game import Game, Play, RuleError
+from companion.core.game import Game, Play, RuleError, starting_values
 from companion.core.table_page import end_pairing, open_pairing
 from companion.core.tunes import VOLUME_STEPS, SoundSettings
 
@@ -146,10 +148,12 @@ def _games_page(app: MenuHost, state: AppState, menu: Menu, button: Button,
 def _choose(app: MenuHost, state: AppState, name: str,
             now: float) -> tuple[AppState, list[Effect]]:
     """Game ``name`` was chosen (and, if one was in play, replacing it was agreed)."""
-    defaults = tuple(spec.default for spec in app.game(name).options)
-    if not defaults:
+    specs = app.game(name).options
+    if not specs:
         return app.new_game(state, name, {}, state.next_seed, now)
-    options_page = Menu(page="options", cursor=0, game=name, values=defaults)
+    # The options last chosen for this game (issue #27), where the game still offers them.
+    values = starting_values(specs, state.remembered.get(name, {}))
+    options_page = Menu(page="options", cursor=0, game=name, values=values)
     return replace(state, menu=options_page, notice=None), []
 
 def _games_cursor(app: MenuHost, state: AppState, item: str) -> Menu:

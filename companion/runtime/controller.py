@@ -21,7 +21,9 @@ keyboard, a protocol line from a channel, the passing of time) goes through it:
 
 Volume and mute (:class:`~companion.core.tunes.SoundSettings`) are loaded from the settings
 store at start-up and applied to the tune player; a :class:`~companion.core.app.SoundChanged`
-effect applies the new settings before the effect's tunes sound, then saves them.
+effect applies the new settings before the effect's tunes sound, then saves them. The options
+last chosen for each game are loaded from the same store and saved after each new game
+(issue #27), so the next game's menu starts from them.
 
 Time is the game clock (:mod:`companion.runtime.gameclock`): a countdown running at a power
 cut comes back paused (a journaled :class:`~companion.core.game.Restore`), with at most one
@@ -143,7 +145,8 @@ class Controller:
             idle, self.now(), display if isinstance(display, Dimmable) else None)
         self._restore()
         sound = settings.load() if settings is not None else SoundSettings()
-        self.state = replace(self.state, sound=sound)
+        remembered = settings.load_options() if settings is not None else {}
+        self.state = replace(self.state, sound=sound, remembered=remembered)
         self.tunes.apply(sound, self.now())
         self._list_resumable()
 
@@ -468,6 +471,8 @@ class Controller:
                     self.writer.begin(now, BeginGame(game, options, seed, at, self.clock.wall()))
                     self.game_clock.checkpointed(at)
                     self.state = replace(self.state, next_seed=self._draw_seed())
+                    if self.settings is not None:  # the options chosen, for the next game
+                        self.settings.save_options(self.state.remembered)
                 case JournalAction(action=action, at=at):
                     self.writer.write(now, Append(Recorded(action, at), self.clock.wall()))
                 case JournalUndo(dropped=dropped):
@@ -526,7 +531,8 @@ class Controller:
         self.writer.resume(game_id)
         self.writer.write(now, MakeCurrent())
         self.state = replace(state, next_seed=self.state.next_seed,
-                             resumable=self.state.resumable)
+                             resumable=self.state.resumable, sound=self.state.sound,
+                             remembered=self.state.remembered)
         if self._countdown_running():
             self.state, effects = self.app.act(self.state, Restore(), now)
             self.perform(effects, now)

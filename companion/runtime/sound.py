@@ -36,11 +36,16 @@ class Buzzer(Protocol):
 
 
 class SettingsStore(Protocol):
-    """Where volume and mute are remembered (adapters/settings.py)."""
+    """Where volume and mute, and the options last chosen for each game, are remembered
+    (adapters/settings.py)."""
 
     def load(self) -> SoundSettings: ...
 
     def save(self, settings: SoundSettings) -> bool: ...
+
+    def load_options(self) -> dict[str, dict[str, str]]: ...
+
+    def save_options(self, remembered: Mapping[str, Mapping[str, str]]) -> bool: ...
 
 
 @runtime_checkable

@@ -6,7 +6,8 @@ gesture now (tried on the state without keeping the result), and the protocol's
 ``press X`` / ``hold X`` lines, a refused one shown as the box shows it. Each test's
 subclass says what it checks after every input (:meth:`look`). The checks every game's words
 share are here too: :func:`check_plain_words` (a heading, a sentence, labels only for real
-gestures), :func:`check_no_time_up` and :func:`check_words_not_drawn` (the words change
+gestures, and :func:`wording_problems`: plurals, capitals, no raw field names),
+:func:`check_no_time_up` and :func:`check_words_not_drawn` (the words change
 nothing on the panel).
 """
 
@@ -46,6 +47,43 @@ def check_plain_words(screen: Screen) -> None:
     assert screen.heading and screen.say, screen
     assert set(keys) <= set(GESTURES)
     assert all(label.strip() for label in keys.values()), keys
+    problems = wording_problems(screen)
+    assert problems == [], problems
+
+
+SINGULAR_S = ("is", "was", "has", "plus", "minus", "bus", "bonus", "class", "this", "yes",
+              "its", "goes", "comes", "adds", "stays", "gets", "loses", "wins", "ends", "takes",
+              "makes", "moves", "scores", "costs", "counts", "holds", "needs", "says", "starts",
+              "plays", "pays", "sits", "flies", "gives", "leaves", "boards")
+"""Words ending in s that follow a 1 (or a 1 and a noun) in a right sentence ("1 is left",
+"1 card goes back")."""
+
+PLURAL_AFTER_ONE = re.compile(r"(?<![\d$.,:/])(?<![A-Z][a-z]{2} )\b1 (?:[a-z]+ )?(?!(?:"
+                              + "|".join(SINGULAR_S) + r")\b)([A-Za-z]+s)\b")
+
+
+def wording_problems(screen: Screen) -> list[str]:
+    """What a screen's words get wrong as written English (issue #27, item 5): a plural after
+    1 ("at most 1 passengers"), a sentence that starts in lower case ("drawn. its anger"),
+    and a raw field name ("unserved_vips"). Empty when the words read right."""
+    problems = []
+    fields = [screen.heading, screen.say, screen.then, screen.done, screen.notice,
+              *screen.choices, *dict(screen.keys).values()]
+    for text in filter(None, fields):
+        # "1 passengers", "1 goal cards"; not "Day 1 ends" (a numbered thing, then a verb).
+        plural = PLURAL_AFTER_ONE.search(text)
+        if plural:
+            problems.append(f"a plural after 1: {plural.group(0)!r} in {text!r}")
+        lower = re.search(r"[.!?] +[a-z]", text)
+        if lower:
+            problems.append(f"a sentence in lower case: {lower.group(0)!r} in {text!r}")
+        raw = re.search(r"\b[a-z]+_[a-z_]+\b", text)
+        if raw:
+            problems.append(f"a raw field name: {raw.group(0)!r} in {text!r}")
+    for text in filter(None, (screen.say, screen.done)):
+        if text[0].islower():
+            problems.append(f"a sentence in lower case: {text!r}")
+    return problems
 
 
 def check_no_time_up(screen: Screen) -> None:

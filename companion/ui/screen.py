@@ -60,6 +60,23 @@ GESTURES = ("next", "hold_next", "up", "down", "back", "hold_back")
 """The gestures a screen's ``keys`` may label, in the order the page shows them."""
 
 
+def sentence(text: str) -> str:
+    """``text`` as a sentence of the page's words: a capital first letter and a full stop at
+    its end ("" stays ""). The data's short phrases ("its anger never resets") read right
+    after another sentence."""
+    text = text.strip()
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else f"{text}."
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun`` in words: "1 voucher", "2 vouchers", "1 bonus card" (``noun``
+    given in the plural; one drops the last word's final s)."""
+    return f"{count} {noun[:-1] if count == 1 and noun.endswith('s') else noun}"
+
+
 class Words(TypedDict, total=False):
     """A step's full-text fields as a view's words module gives them (``notice`` is the box's
     own): the keyword arguments :meth:`Screen.with_words` sets, typed as the fields are."""

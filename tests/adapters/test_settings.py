@@ -70,3 +70,24 @@ def test_settings_a_save_that_fails_is_logged_not_raised(tmp_path: Path,
     with caplog.at_level(logging.ERROR, logger="companion.adapters.settings"):
         assert SettingsFile(blocker).save(SoundSettings(1)) is False
     assert "could not save settings" in caplog.text
+
+
+@pytest.mark.parametrize("options", [
+    [1, 2], "players=4", {"now-boarding": "players=4"}, {"now-boarding": {"players": 4}},
+])
+def test_options_that_are_not_games_of_text_values_are_forgotten_the_sound_kept(
+        tmp_path: Path, options: object, caplog: pytest.LogCaptureFixture) -> None:
+    (tmp_path / FILE_NAME).write_text(json.dumps({"volume": 4, "options": options}))
+    store = SettingsFile(tmp_path)
+    with caplog.at_level(logging.WARNING):
+        assert store.load_options() == {}
+    assert "options" in caplog.text
+    assert store.load() == SoundSettings(volume=4)
+
+
+def test_saving_one_half_of_the_file_keeps_the_other(tmp_path: Path) -> None:
+    SettingsFile(tmp_path).save_options({"now-boarding": {"players": "4"}})
+    SettingsFile(tmp_path).save(SoundSettings(volume=2, muted=True))
+    fresh = SettingsFile(tmp_path)
+    assert fresh.load_options() == {"now-boarding": {"players": "4"}}
+    assert fresh.load() == SoundSettings(volume=2, muted=True)

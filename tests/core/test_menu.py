@@ -178,3 +178,43 @@ def test_property_a_game_in_play_is_replaced_only_after_the_question_was_answere
             replaced = any(isinstance(e, (JournalNew, ResumeGame)) for e in effects)
             assert not (replaced and was_in_play and not agreed)
             agreed = False
+
+
+# -- options last chosen, remembered per game (issue #27, item 3) -------------------------------
+
+def test_a_games_options_page_starts_from_the_options_last_chosen_for_that_game(app):
+    specs = app.game("now-boarding").options
+    keys = [spec.key for spec in specs]
+    chosen = {"players": "4", "vip": "on", "timer": "relaxed"}
+    played, _ = app.new_game(AppState(), "now-boarding", chosen, 1, 0.0)
+    assert {key: played.remembered["now-boarding"][key] for key in chosen} == chosen
+    state, _ = press(app, AppState(remembered=played.remembered), NEXT)  # Now Boarding
+    assert state.menu.page == "options"
+    values = dict(zip(keys, state.menu.values, strict=True))
+    assert {key: values[key] for key in chosen} == chosen
+    # Another game keeps its own defaults.
+    other = app.game("planes").options
+    state, _ = press(app, AppState(remembered=played.remembered), DOWN, DOWN, NEXT)
+    assert state.menu.game == "planes"
+    assert state.menu.values == tuple(spec.default for spec in other)
+
+
+def test_what_the_menu_does_not_offer_is_not_remembered_nor_started_from(app):
+    played, _ = app.new_game(AppState(), "now-boarding", {"timer": "42", "seed": "7"}, 1, 0.0)
+    assert "timer" not in played.remembered["now-boarding"]
+    assert "seed" not in played.remembered["now-boarding"]
+    stale = {"now-boarding": {"players": "9", "vip": "maybe", "gone": "x", "timer": "off"}}
+    state, _ = press(app, AppState(remembered=stale), NEXT)
+    values = dict(zip((spec.key for spec in app.game("now-boarding").options),
+                      state.menu.values, strict=True))
+    assert values["players"] == "3" and values["vip"] == "off" and values["timer"] == "off"
+
+
+def test_the_options_page_in_the_state_json_carries_each_options_definition(app):
+    state, _ = press(app, AppState(), NEXT)
+    body = app.to_json(state, 0.0)["menu"]
+    specs = app.game("now-boarding").options
+    assert [option["key"] for option in body["options"]] == [spec.key for spec in specs]
+    for option, spec in zip(body["options"], specs, strict=True):
+        assert option["label"] == spec.label and option["explain"] == spec.explain
+        assert option["choices"] == list(spec.choices) and option["default"] == spec.default

@@ -134,3 +134,33 @@ def test_sound_the_box_plays_the_tunes_tuned_for_its_sounder(tmp_path: Path, sou
 def test_sound_config_refuses_a_sounder_it_has_no_tunes_for() -> None:
     with pytest.raises(config_module.ConfigError, match=r"buzzer\.sounder = 'siren'"):
         config_module.merge(config_module.defaults(), {"buzzer": {"sounder": "siren"}}, "x")
+
+
+def test_options_last_chosen_survive_a_restart_beside_the_sound(tmp_path: Path) -> None:
+    """Issue #27: the options a game was started with are the next game's, on this box (its
+    state dir), after a restart too; saving them keeps the volume, and saving the volume keeps
+    them."""
+    controller = simulated_controller(tmp_path, settings=SettingsFile(tmp_path))
+    assert controller.command_line("new now-boarding players=4 vip=on timer=relaxed") == "ok"
+    controller.command_line("press back")  # the menu over the game: volume one step louder
+    assert SettingsFile(tmp_path).load_options()["now-boarding"]["players"] == "4"
+    controller.journal.close()
+
+    restarted = simulated_controller(tmp_path, settings=SettingsFile(tmp_path))
+    assert restarted.state.remembered["now-boarding"]["vip"] == "on"
+    assert restarted.command_line("new timer seconds=30") == "ok"
+    restarted.command_line("press back")  # the menu: choose Now Boarding (replace: yes)
+    restarted.command_line("press down")
+    restarted.command_line("press next")
+    restarted.command_line("press next")
+    menu = restarted.app.to_json(restarted.state, restarted.now())["menu"]
+    assert menu["page"] == "options"
+    assert {key: menu["values"][key] for key in ("players", "vip", "timer")} == {
+        "players": "4", "vip": "on", "timer": "relaxed"}
+    restarted.journal.close()
+    store = SettingsFile(tmp_path)
+    store.load()
+    store.save(SoundSettings(volume=5))
+    assert store.load_options()["now-boarding"]["timer"] == "relaxed"
+    store.save_options({"planes": {"players": "2"}})
+    assert SettingsFile(tmp_path).load() == SoundSettings(volume=5)

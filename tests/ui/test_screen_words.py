@@ -21,7 +21,13 @@ from companion.core.app import App, AppState
 from companion.core.buttons import Button, Gesture
 from companion.core.game import RuleError
 from companion.games.now_boarding import NowBoarding, data
-from companion.testing.played import BLANK, check_no_time_up, check_plain_words, words_of
+from companion.testing.played import (
+    BLANK,
+    check_no_time_up,
+    check_plain_words,
+    wording_problems,
+    words_of,
+)
 from companion.ui.render import render
 from companion.ui.screen import Screen
 from companion.ui.views import screen_for
@@ -39,6 +45,7 @@ class Played:
         self.state, _ = self.app.new_game(AppState(), "now-boarding", options, 3, 0.0)
         self.seen: dict[str, Screen] = {}
         self.done: list[str] = []
+        self.wording: list[str] = []
         self.look()
 
     @property
@@ -52,6 +59,8 @@ class Played:
     def look(self) -> Screen:
         screen = screen_for(self.app, self.state, self.t)
         check_words(screen, self.json, self.options)
+        self.wording += [problem for problem in wording_problems(screen)
+                         if problem not in self.wording]
         self.seen.setdefault(self.step, screen)
         if screen.done:
             self.done.append(screen.done)
@@ -156,6 +165,25 @@ def test_every_screen_of_a_whole_game_says_its_step_in_words(players: int,
         assert any(done.endswith(" of 3.") and "filed" in done for done in played.done)
 
 
+def _choices(key: str) -> tuple[str | None, ...]:
+    """The menu's choices of Now Boarding's option ``key`` (``(None,)`` if it has none): the
+    test plays each, so a pace or a player count the game adds joins it by itself."""
+    return next((spec.choices for spec in NowBoarding().options if spec.key == key), (None,))
+
+
+@pytest.mark.parametrize("players", _choices("players"))
+@pytest.mark.parametrize("pace", _choices("pace"))
+def test_every_step_card_of_a_whole_game_reads_as_written_english(players: str,
+                                                                  pace: str | None) -> None:
+    """Issue #27, item 5: plurals, capitals and labels in words on every step card of a whole
+    game (VIPs on, so their cards are read too), for every player count and pace."""
+    options = {"players": players, "vip": "on", **({"pace": pace} if pace else {})}
+    played = Played(**options)
+    play(played, int(players))
+    assert played.step == "over"
+    assert played.wording == []
+
+
 def test_the_big_button_says_start_then_end_flight() -> None:
     played = Played(players="3")
     while played.step != "ready":
@@ -170,7 +198,9 @@ def test_a_menu_lists_its_rows_with_the_selection() -> None:
     app = App([NowBoarding()])
     screen = screen_for(app, AppState(), 0.0)  # the box starts on its menu
     assert screen.selected is not None
-    assert screen.choices == screen.lines
-    assert screen.chosen == screen.selected
+    # Every row of the menu, not the panel's window of three (issue #27).
+    assert screen.choices == tuple(app.menu_items(AppState()))
+    assert set(screen.lines) <= set(screen.choices)
+    assert screen.choices[screen.chosen] == screen.lines[screen.selected]
     assert screen.heading == screen.title
     assert screen.selected_text_line() == screen.text_lines().index(screen.lines[screen.selected])

@@ -158,6 +158,15 @@ def fits(page):
     assert sizes["right"] <= sizes["innerWidth"], sizes
 
 
+def page_fits(page):
+    """The page itself never scrolls (a long list scrolls within the view) and the view's
+    buttons are on screen."""
+    sizes = page.evaluate("""() => ({width: document.documentElement.scrollWidth,
+        height: document.documentElement.scrollHeight, innerWidth, innerHeight})""")
+    assert sizes["width"] <= sizes["innerWidth"], sizes
+    assert sizes["height"] <= sizes["innerHeight"], sizes
+
+
 def visible_text(page):
     return page.locator("body").inner_text()
 
@@ -175,20 +184,23 @@ def test_timer_view_plays_a_whole_three_player_game(running_box, phone, viewport
     page = phone(viewport)
     name = "portrait" if viewport is PORTRAIT else "landscape"
     box = running_box
-    # The box's menu, from the Timer view: Now Boarding, pace steps and 3 players (the
-    # defaults), start.
+    # The box's menu, from the Timer view, as the page's own controls (issue #27): the whole
+    # games list, then Now Boarding's options as a form (3 players, the default), start.
     expect(page.locator("#view-timer")).to_have_attribute("data-mode", "menu")
-    expect(page.locator("#timer-choices li.chosen")).to_have_count(1)
-    fits(page)
-    for _ in range(9):
-        settle(page, box)  # the menu's rows share a heading: the chosen one is the news
-        assert tap(page, "#timer-primary") == "ok"
+    expect(page.locator("#timer-menu .menu-row.chosen")).to_have_count(1)
+    page_fits(page)
+    with page.expect_response(is_line):
+        page.locator("#timer-menu .menu-row", has_text=re.compile("^Now Boarding$")).tap()
+    expect(page.locator("#timer-options fieldset.option").first).to_be_visible()
+    expect(page.locator("#timer-primary")).to_have_text("Start game")
+    page_fits(page)
+    assert tap(page, "#timer-primary") == "ok"
     state = box.state()
     assert (state["game"], state["players"], state["step"]) == ("now-boarding", 3, "setup")
 
     seen = set()
     bought = complained = paused = undone = False
-    taps = 9
+    taps = 2
     while (state := box.state())["phase"] != "over":
         taps += 1
         assert taps < 400, "the game does not end"
@@ -287,8 +299,9 @@ def test_timer_view_says_no_time_up_after_a_flight_runs_out(running_box, phone):
 
 def test_timer_view_shows_the_menu_over_a_game_and_plain_labels_without_words(running_box,
                                                                               phone):
-    """BACK during a game opens the box's menu: the Timer view lists it ("Choose", Up, Down,
-    Back), not the paused game's clock; a new v3 game then gets its own labels back."""
+    """BACK during a game opens the box's menu: the Timer view lists it whole, a button a row,
+    and a Back to the game, not the paused game's clock; a new v3 game then gets its own labels
+    back."""
     page = phone(PORTRAIT)
     box = running_box
     assert box.line("new now-boarding players=3") == "ok"
@@ -296,11 +309,11 @@ def test_timer_view_shows_the_menu_over_a_game_and_plain_labels_without_words(ru
     assert tap(page, "#timer-primary") == "ok"
     assert box.line("press back") == "ok"  # the box's menu, over the game
     expect(page.locator("#view-timer")).to_have_attribute("data-mode", "menu")
-    expect(page.locator("#timer-primary")).to_have_text("Choose")
-    expect(page.locator("#timer-choices li.chosen")).to_have_count(1)
-    for label in ("Up", "Down", "Back"):
-        expect(page.locator(f"#timer-controls button:text-is('{label}')")).to_have_count(1)
-    fits(page)
+    expect(page.locator("#timer-menu .menu-row.chosen")).to_have_text("Back to game")
+    expect(page.locator("#timer-back")).to_have_text("Back")
+    expect(page.locator("#timer-back")).to_be_visible()
+    expect(page.locator("#timer-primary")).to_be_hidden()
+    page_fits(page)
     assert box.line("new now-boarding-v3 players=3") == "ok"
     expect(page.locator("#view-timer")).not_to_have_attribute("data-mode", "menu")
     settle(page, box)

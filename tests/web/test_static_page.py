@@ -9,8 +9,8 @@ from importlib import resources
 import pytest
 
 STATIC = resources.files("companion.web") / "static"
-SCRIPTS = ("app.js", "common.js", "timer.js", "awake.js", "pairing.js", "score.js", "history.js",
-           "rules.js")
+SCRIPTS = ("app.js", "common.js", "timer.js", "menu.js", "awake.js", "pairing.js", "score.js",
+           "history.js", "rules.js")
 FILES = ("index.html", *SCRIPTS, "style.css", "favicon.svg", "rules-now-boarding.html")
 # The one absolute URL the page may hold: the SVG namespace, which is a name, not a fetch.
 ALLOWED_URLS = {"http://www.w3.org/2000/svg"}

@@ -35,7 +35,7 @@ from companion.games.flight_plan.data import FLEETS, HAUL_RANGES
 from companion.games.flight_plan.ledger import Asset
 from companion.games.flight_plan.score import check_win
 from companion.games.flight_plan.state import MAX_AMOUNT, MENU, FlightPlanState, money
-from companion.ui.screen import Words
+from companion.ui.screen import Words, sentence
 
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
@@ -336,7 +336,7 @@ def win(state: FlightPlanState) -> Words:
         check = check_win(state.guide, (int(a.key) for a in account.assets("route")),
                           (str(a.key) for a in account.assets("hub")))
         parts = [f"{CONDITIONS[key].capitalize()}: met." if met
-                 else f"{check.missing.get(key, CONDITIONS[key])}."
+                 else sentence(check.missing.get(key, CONDITIONS[key]))
                  for key, met in check.conditions.items()]
         off = [h.asset.label for h in account.holdings if h.turns_left is not None]
         say = " ".join(parts)

@@ -6,6 +6,8 @@ Promises:
   arrows at the right edge say that more entries lie above or below.
 - An option page shows one option in the large font (its value in ``< >`` only when UP /
   DOWN can change it), what the option does in one line, and which option of how many.
+- The page's words (issue #27): a list's every row (the games page, past games), and an
+  option page's option and explanation as sentences, never the panel's key hints.
 - Replacing a game in play is asked in the large font: "Replace the ... game?".
 """
 
@@ -24,6 +26,7 @@ from companion.ui.screen import (
     Screen,
     choice_line,
     fit,
+    sentence,
 )
 
 VISIBLE = 3
@@ -59,8 +62,10 @@ def menu_screen(app: App, state: AppState) -> Screen:
         return table_page_screen(app.table_page, closed=state.pairing_closed,
                                  pairing=state.pairing is not None)
     if menu.page == "games" or menu.game is None:
-        return scrolled(app.menu_items(state), menu.cursor, "Choose a game",
-                        "UP/DOWN move  NEXT go")
+        items = app.menu_items(state)
+        # The page lists every row, not the panel's window of three (issue #27).
+        return scrolled(items, menu.cursor, "Choose a game", "UP/DOWN move  NEXT go"
+                        ).with_words({"choices": tuple(items), "chosen": menu.cursor})
     return _option(app, menu)
 
 
@@ -87,7 +92,12 @@ def _option(app: App, menu: Menu) -> Screen:
     last = position == len(shown) - 1
     go = "NEXT start" if last else "NEXT ok"
     status = f"UP/DN change  {go}" if spec.changeable else f"fixed here  {go}"
-    return Screen(title, lines, main=main, status=status)
+    # The page's words: the option and what it does in a sentence, no key hints (the page
+    # draws the options as its own form from the state's menu.options).
+    said = f"{spec.label}: {value}. {sentence(spec.explain)}" if spec.explain \
+        else f"{spec.label}: {value}."
+    return Screen(title, lines, main=main, status=status).with_words(
+        {"heading": game.title, "say": said})
 
 
 def _history(app: App, past: tuple[PastGame, ...], menu: Menu) -> Screen:
@@ -98,8 +108,11 @@ def _history(app: App, past: tuple[PastGame, ...], menu: Menu) -> Screen:
     # A row: the game and the time it was last played; the date goes in the status.
     items = [f"{fit(app.title_of(game.game), 14).ljust(14)} {game.last_wall[11:16]}"
              for game in past]
+    whole = tuple(f"{app.title_of(game.game)}, {game.last_wall[:10]} {game.last_wall[11:16]}"
+                  for game in past)
     return scrolled(items, cursor, "Resume a game",
-                    f"{past[cursor].last_wall[:10]}  NEXT resume")
+                    f"{past[cursor].last_wall[:10]}  NEXT resume"
+                    ).with_words({"choices": whole, "chosen": cursor})
 
 
 def _replace(app: App, state: AppState, menu: Menu) -> Screen:

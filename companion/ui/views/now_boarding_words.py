@@ -47,7 +47,7 @@ from companion.games.now_boarding.rules import (
 from companion.games.now_boarding.rules import (
     turnaround as turnaround_plan,
 )
-from companion.ui.screen import Words
+from companion.ui.screen import Words, sentence
 from companion.ui.views.lesson import lesson_words
 from companion.ui.views.now_boarding_phrases import coached, offer
 
@@ -113,11 +113,14 @@ def setup(state: NowBoardingState) -> Words:
                           for stage, count in zip(STAGES, chart.in_pile, strict=True))
         back = data.cards_back_in_box(players)
         say = (f"Deal the passenger cards face-down into the three stage decks: {decks}."
-               + (f" {plural(back, 'card')} go back in the box." if back else ""))
+               + (f" {plural(back, 'card')} {'goes' if back == 1 else 'go'} back in the box."
+                  if back else ""))
     elif page == "weather":
         per_stage = PREFLIGHT[players].weather[0]
-        say = (f"No weather cards: the box draws the routes; {per_stage // 2} storm and "
-               f"{per_stage // 2} tailwind tokens per stage." if state.digital_weather else
+        say = (f"No weather cards: the box draws the routes; "
+               f"{plural(per_stage // 2, 'storm token')} and "
+               f"{plural(per_stage // 2, 'tailwind token')} per stage."
+               if state.digital_weather else
                f"Put {per_stage} weather cards for {players} players by each stage deck, "
                "face-down and shuffled.")
     else:
@@ -223,7 +226,8 @@ def vip(state: NowBoardingState) -> Words:
                 "keys": (("next", f"It is {card}"), ("up", "Card before"),
                          ("down", "Card after"), *UNDO)}
     return {"heading": f"{_before(state)}: VIP {card}",
-            "say": f"The VIP is {card}. Put it by the last passenger card drawn. {effect}".strip(),
+            "say": f"The VIP is {card}. Put it by the last passenger card drawn. "
+                   f"{sentence(effect)}".strip(),
             "then": "Next: the next step", "keys": (("next", "VIP placed"), *UNDO)}
 
 
@@ -237,7 +241,7 @@ def ready(state: NowBoardingState) -> Words:
                "and press NEXT when everyone is done. " + say)
     if state.round == 1:
         say += " Flip the Preflight chart to its Upgrades side."
-    say += f" To win, at most {to_win(state)} passengers may go undelivered."
+    say += f" To win, at most {plural(to_win(state), 'passenger')} may go undelivered."
     final = "the final round" if state.final_round else f"round {state.round} of {total}"
     label = ("Start the final flight" if state.final_round
              else "Start the practice flight" if practice_flight(state) else "Start flight")
@@ -349,25 +353,27 @@ def _row(state: NowBoardingState, player: int, item: str) -> tuple[str, str | No
         holder = temp_holder(state, item)
         cost = data.TEMP_PRICES[item]
         if holder is None:
-            return f"{short}: ${cost}, free", f"Buy {name} for ${cost}"
+            return f"{short}: costs ${cost}, in supply", f"Buy {name} for ${cost}"
         if holder == player:
             return f"{short}: P{holder + 1} holds it", "Mark it used"
         return f"{short}: P{holder + 1} holds it", None
     left = supply_left(state, item)
     if item == "route":
         if left <= 0:
-            return "A route: none left", None
-        return f"A route: ${data.ROUTE_PRICE}, {left} left", f"Buy a route for ${data.ROUTE_PRICE}"
+            return "Route: none left in supply", None
+        return (f"Route: costs ${data.ROUTE_PRICE}, {left} in supply",
+                f"Buy a route for ${data.ROUTE_PRICE}")
     current = plane(state, player)
     count = current.seats if item == "seat" else current.speed
     price = next_price(state, player, item)
     what = "seats" if item == "seat" else "speed"
     if price is None:
         return f"{ROW_NAMES[item].capitalize()}: {count} {what}, the most", None
+    short = ROW_NAMES[item].removeprefix("a ").capitalize()
     if left <= 0:
-        return f"{ROW_NAMES[item].capitalize()}: none left", None
-    return (f"{ROW_NAMES[item].capitalize()}: the {data.ordinal(count + 1)} for ${price}, "
-            f"{left} left"), f"Buy {ROW_NAMES[item]} for ${price}"
+        return f"{short}: none left in supply", None
+    return (f"{short}: {data.ordinal(count + 1)} costs ${price}, {left} in supply",
+            f"Buy {ROW_NAMES[item]} for ${price}")
 
 
 def _bought(state: NowBoardingState) -> str:
@@ -382,13 +388,13 @@ def _bought(state: NowBoardingState) -> str:
             return f"{who} bought {ROW_NAMES[last.item]} for ${data.TEMP_PRICES[last.item]}."
         left = supply_left(state, last.item)
         if last.item == "route":
-            return f"{who} bought a route for ${data.ROUTE_PRICE}: {left} left."
+            return f"{who} bought a route for ${data.ROUTE_PRICE}: {left} left in the supply."
         current = plane(state, last.player)
         count = current.seats if last.item == "seat" else current.speed
         prices = data.SEAT_PRICES if last.item == "seat" else data.SPEED_PRICES
         price: int | None = prices.get(count)
         paid = f" for ${price}" if price is not None else ""
-        return f"{who} bought {ROW_NAMES[last.item]}{paid}: {left} left."
+        return f"{who} bought {ROW_NAMES[last.item]}{paid}: {left} left in the supply."
     return _filed(state)
 
 
@@ -418,8 +424,8 @@ def upgrades(state: NowBoardingState) -> Words:
         keys += (("hold_next", buy),)
     keys += (("up", "Row above"), ("down", "Row below"), *UNDO)
     return {"heading": f"Maintenance: P{player + 1} upgrades",
-            "say": f"P{player + 1} may buy upgrades, paying with passenger cards. Pick a row, "
-                   "then buy it.",
+            "say": f"P{player + 1} may buy upgrades, paying by discarding delivered "
+                   "passenger cards: their ticket prices add up; no change is given.",
             "then": (f"Next: round {state.round + 1}'s flight" if last
                      else f"Next: P{player + 2} upgrades"),
             "choices": tuple(text for text, _ in rows), "chosen": cursor,

@@ -28,7 +28,7 @@ from companion.games.overbooked.game import (
     seat_position,
 )
 from companion.games.overbooked.seatmap import COLOUR_NAMES
-from companion.ui.screen import Words
+from companion.ui.screen import Words, counted
 
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
@@ -91,7 +91,7 @@ def count(state: OverbookedEntryState) -> Words:
     what, question = COUNTS[state.step]
     name = player_name(state.player)
     value = count_of(state)
-    keys: Keys = (("next", f"{value} {what}"),)
+    keys: Keys = (("next", counted(value, what)),)
     if value < MAX_COUNT:
         keys += (("up", "One more"),)
     if value > 0:

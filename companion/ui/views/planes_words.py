@@ -32,7 +32,7 @@ from companion.games.planes.game import (
     track,
     turns_left,
 )
-from companion.ui.screen import Words
+from companion.ui.screen import Words, counted
 
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
@@ -152,8 +152,9 @@ def result(state: PlanesState, scored: dict[str, Any]) -> Words:
         player = scored["players"][state.page - 1]
         breakdown = player["breakdown"]
         heading = f"Game over: {player['name']}, {player['total']} VP"
-        say = (f"{player['name']}: {player['goal_cards']} goal cards, {breakdown['goals']} VP; "
-               f"{player['boarded']} cubes on their own plane, {breakdown['boarded-cubes']} VP.")
+        say = (f"{player['name']}: {counted(player['goal_cards'], 'goal cards')}, "
+               f"{breakdown['goals']} VP; {counted(player['boarded'], 'cubes')} on their own "
+               f"plane, {breakdown['boarded-cubes']} VP.")
     return {"heading": heading, "say": say, "then": f"Page {state.page + 1} of {pages}",
             "keys": (("next", "Next page"), ("up", "Next page"), ("down", "Page before"),
                      ("back", "Menu"), *UNDO)}

@@ -72,7 +72,7 @@ import { $, $$, el, fill, page, sendLine, loadGames, gameTitle, keyLabel, wireSe
 import { renderTimer, wireTimer } from "./timer.js";
 import { keepAwake, wireAwake } from "./awake.js";
 import { checkWhoami, forgotten, wirePairing } from "./pairing.js";
-import { buildScoreForm, wireScore } from "./score.js";
+import { openScore, wireScore } from "./score.js";
 import { loadHistory } from "./history.js";
 import { openRules, wireRules } from "./rules.js";
 
@@ -330,6 +330,20 @@ function playTune(tune) {
   }
 }
 
+// -- the Settings panel: inside the screen, under its button ---------------------------------
+
+function placeSettings() {
+  const settings = $("#settings");
+  if (!settings.open) return;
+  const below = settings.querySelector("summary").getBoundingClientRect().bottom;
+  document.documentElement.style.setProperty("--settings-top", `${Math.round(below + 4)}px`);
+}
+
+function wireSettingsPanel() {
+  $("#settings").addEventListener("toggle", placeSettings);
+  window.addEventListener("resize", placeSettings);
+}
+
 // -- views ---------------------------------------------------------------------------------
 
 function showView(name) {
@@ -340,7 +354,7 @@ function showView(name) {
   }
   document.body.dataset.view = name;
   if (name === "history") loadHistory();
-  if (name === "score" && !$("#score-form").hasChildNodes()) buildScoreForm();
+  if (name === "score") openScore();
   if (name === "rules") openRules();
   const url = new URL(window.location.href);
   url.searchParams.set("view", name);
@@ -405,6 +419,7 @@ function start() {
   wireButtons();
   wireTimer();
   wireSound();
+  wireSettingsPanel();
   wireSetting("#cue-vibrate", "vibrate", true);
   wireSetting("#cue-speak", "speak", false);
   wireAwake(inGame);

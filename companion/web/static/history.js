@@ -32,7 +32,9 @@ function historyGame(game) {
       el("a", { class: "download", href, download: "", "data-kind": kind }, `Download ${kind.toUpperCase()}`)),
   );
   const play = game.bgstats ? bgstatsBlock(game) : null;
-  const table = el("div", { class: "table-scroll" }, el("table", {},
+  // A wide table scrolls sideways: focusable (and named) so a keyboard can scroll it too.
+  const table = el("div", { class: "table-scroll", tabindex: "0", role: "region",
+    "aria-label": `${game.title}: the table` }, el("table", {},
     el("caption", {}, game.options?.entered === "score" ? "As scored" : "Per round"),
     el("thead", {}, el("tr", {}, ...game.table.columns.map((c) => el("th", { scope: "col" }, c)))),
     el("tbody", {}, ...game.table.rows.map((row) => el("tr", {}, ...row.map((cell) => el("td", {}, cell ?? "")))))));

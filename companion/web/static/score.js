@@ -28,6 +28,7 @@ const ROWS = 5;
  * not be lost. A click from the keyboard (detail 0) acts too. */
 function onTap(node, handler) {
   let down = null;
+  tapped.set(node, handler);
   node.addEventListener("pointerdown", (event) => { down = event.pointerId; });
   node.addEventListener("pointerup", (event) => {
     if (down !== event.pointerId || (event.pointerType === "mouse" && event.button !== 0)) return;
@@ -37,6 +38,41 @@ function onTap(node, handler) {
   node.addEventListener("pointercancel", () => { down = null; });
   node.addEventListener("click", (event) => { if (event.detail === 0) handler(event); });
   return node;
+}
+
+// A tap that lands while the page is scrolling (its own smooth scroll, a fling) stops the
+// scroll, and Chromium sends its pointer events to the scroller (the page's root), never to
+// the button under the finger: no pointerup there, no click (issue #27, item 9: the first "+"
+// after the page scrolled itself was lost). Such a tap, one that did not move, is given to
+// the tap target under the finger where it ends.
+const tapped = new WeakMap();
+const TAP_SLOP_PX = 10;
+let stray = null;
+
+function wireStrayTaps() {
+  document.addEventListener("pointerdown", (event) => {
+    // Only a pointer the browser gave to the page's root, where a scroll's taps go.
+    const toRoot = event.target === document.documentElement || event.target === document.body;
+    stray = event.pointerType !== "mouse" && toRoot
+      ? { id: event.pointerId, x: event.clientX, y: event.clientY } : null;
+  }, true);
+  document.addEventListener("pointerup", (event) => {
+    const start = stray;
+    stray = null;
+    if (!start || start.id !== event.pointerId) return;
+    if (Math.hypot(event.clientX - start.x, event.clientY - start.y) > TAP_SLOP_PX) return;
+    const target = closestTapTarget(document.elementFromPoint(event.clientX, event.clientY));
+    if (target && !target.disabled) tapped.get(target)(event);
+  }, true);
+  document.addEventListener("pointercancel", () => { stray = null; }, true);
+}
+
+/** The tap target (a node given to onTap) at or above ``node``, or null. */
+function closestTapTarget(node) {
+  for (let at = node; at && at !== document; at = at.parentNode) {
+    if (tapped.has(at)) return at;
+  }
+  return null;
 }
 
 // -- score entry ---------------------------------------------------------------------------
@@ -54,9 +90,11 @@ function stepper(label, field, { player = null, value = 0, min = 0, max = 999 } 
   };
   return el("div", { class: "stepper", "data-field": field, "data-player": player },
     el("label", { for: id }, label),
-    el("button", { type: "button", "aria-label": `${label}: less`, onclick: () => bump(-1) }, "−"),
+    // onTap, not onclick: a tap while the page scrolls (its own smooth scroll, a fling)
+    // stops the scroll and Chromium sends no click for it; the pointer's release counts.
+    onTap(el("button", { type: "button", "aria-label": `${label}: less` }, "−"), () => bump(-1)),
     input,
-    el("button", { type: "button", "aria-label": `${label}: more`, onclick: () => bump(1) }, "+"));
+    onTap(el("button", { type: "button", "aria-label": `${label}: more` }, "+"), () => bump(1)));
 }
 
 function numberOf(id) {
@@ -98,6 +136,46 @@ function fillScoreGames() {
   if (choice.options.length) return;
   choice.append(...SCORE_FORMS.filter(([game]) => games.list.some((facts) => facts.name === game))
     .map(([game, what]) => el("option", { value: game }, `${gameTitle(game)}${what}`)));
+}
+
+// Whether the player chose the form's game: then the tab keeps it; until then it follows the
+// box's game.
+let chosenByHand = false;
+
+/** The game the Score tab opens on: the game in play, or the one just played (the box keeps
+ * it after its end), else the newest game in History that has a form; null when none has. */
+async function latestGame() {
+  const hasForm = (game) => SCORE_FORMS.some(([name]) => name === game);
+  if (hasForm(page.state?.game)) return page.state.game;
+  if (page.state?.game) return null;
+  const { ok, body } = await getJson("/api/history").catch(() => ({ ok: false }));
+  return (ok && body?.games?.find((past) => hasForm(past.game))?.game) ?? null;
+}
+
+/** The Score tab was opened: its form is the game just played or in play (issue #27),
+ * unless the player chose another here. */
+export async function openScore() {
+  await loadGames();
+  fillScoreGames();
+  const choice = $("#score-game");
+  if (!chosenByHand) {
+    const latest = await latestGame();
+    if (latest && choice.value !== latest && !chosenByHand) {
+      choice.value = latest;
+      buildScoreForm();
+      return;
+    }
+  }
+  if (!$("#score-form").hasChildNodes()) buildScoreForm();
+}
+
+/** A scorer's category key in words: "boarded-cubes" -> "Boarded cubes", "unserved-vips" ->
+ * "Unserved VIPs" (issue #27: no raw field names on the page). */
+export function inWords(key) {
+  const words = String(key).replace(/[-_]+/g, " ").trim()
+    .replace(/\bvips?\b/gi, (vip) => (vip.length === 4 ? "VIPs" : "VIP"))
+    .replace(/\bvp\b/gi, "VP");
+  return words ? words[0].toUpperCase() + words.slice(1) : words;
 }
 
 let builds = 0;
@@ -148,10 +226,10 @@ function buildNowBoarding(form, prefill) {
     el("p", { id: "score-source", class: "hint" }, prefill?.from
       ? `Loaded from ${prefill.from}: check it, then score it.`
       : `The box has played no ${gameTitle("now-boarding")} game: enter the final count.`),
-    stepper("players", "players", { value: prefill?.players ?? 3, min: 2, max: 5 }),
-    stepper("complaints", "complaints", { value: prefill?.complaints ?? 0 }),
-    stepper("undelivered", "undelivered", { value: prefill?.undelivered ?? 0 }),
-    stepper("unserved_vips", "unserved_vips", { value: prefill?.unserved_vips ?? 0 }),
+    stepper("Players", "players", { value: prefill?.players ?? 3, min: 2, max: 5 }),
+    stepper("Complaints filed", "complaints", { value: prefill?.complaints ?? 0 }),
+    stepper("Passengers undelivered", "undelivered", { value: prefill?.undelivered ?? 0 }),
+    stepper("VIPs not served", "unserved_vips", { value: prefill?.unserved_vips ?? 0 }),
     el("p", { class: "hint" },
       "Complaints in all = complaints + half the undelivered (rounded down) + unserved VIPs; "
       + "the table wins with fewer than 3."));
@@ -185,8 +263,8 @@ function buildV3(form, prefill) {
     stepper("Lost pile", "lost", { value: prefill?.lost ?? 0 }),
     ...players.map((player, index) => el("fieldset", { class: "player" },
       el("legend", {}, `Player ${index + 1}`),
-      textField("name", `score-${index}-name`, player.name),
-      stepper("total", "total", {
+      textField("Name", `score-${index}-name`, player.name),
+      stepper("Total", "total", {
         player: index,
         value: player.total ?? (player.passengers ?? []).reduce((a, b) => a + b, 0),
       }))));
@@ -214,10 +292,10 @@ function buildPlanes(form, prefill) {
     ...players.map((player, index) => el("fieldset", { class: "player" },
       el("legend", {}, `Player ${index + 1}`),
       textField("name", `score-${index}-name`, player.name),
-      stepper("own cubes boarded", "boarded", { player: index, value: player.boarded ?? 0, max: 5 }),
+      stepper("Own cubes boarded", "boarded", { player: index, value: player.boarded ?? 0, max: 5 }),
       el("div", { class: "goals", "data-player": index },
         ...(player.goals ?? []).map((vp, goal) =>
-          stepper(`goal card ${goal + 1} VP`, `goal-${goal}`, { player: index, value: vp }))),
+          stepper(`Goal card ${goal + 1}: VP`, `goal-${goal}`, { player: index, value: vp }))),
       el("button", {
         type: "button", id: `planes-add-goal-${index}`, "aria-label": `Player ${index + 1}: add a goal card`,
         onclick: () => {
@@ -319,9 +397,9 @@ function buildOverbooked(form, prefill) {
       onTap(el("button", { type: "button", id: `ob-clear-${index}`, "data-player": index }, "Clear plane"),
         () => paintSeats(index, $$(`#ob-player-${index} .seat`), "."))),
     el("p", { class: "counts", id: `ob-counts-${index}`, "aria-live": "polite" }),
-    stepper("overbooked", "overbooked", { player: index, value: player.overbooked }),
-    stepper("vouchers", "vouchers", { player: index, value: player.vouchers }),
-    variant === "advanced" ? stepper("bonus cards", "bonus_cards", { player: index, value: player.bonus_cards }) : null)));
+    stepper("Passengers overbooked", "overbooked", { player: index, value: player.overbooked }),
+    stepper("Vouchers left", "vouchers", { player: index, value: player.vouchers }),
+    variant === "advanced" ? stepper("Bonus cards", "bonus_cards", { player: index, value: player.bonus_cards }) : null)));
   for (let index = 0; index < count; index += 1) {
     updateCounts(index);
     $(`#score-${index}-name`).addEventListener("input", (event) => {
@@ -523,9 +601,11 @@ function renderResult(result) {
     (result.ranking ?? []).forEach((names, index) => names.forEach((name) => places.set(name, index + 1)));
     const categories = [...new Set(players.flatMap((player) => Object.keys(player.breakdown ?? {})))];
     const ordered = [...players].sort((a, b) => (places.get(a.name) ?? 99) - (places.get(b.name) ?? 99));
-    parts.push(el("div", { class: "table-scroll" }, el("table", {},
+    parts.push(el("div", { class: "table-scroll", tabindex: "0", role: "region",
+      "aria-label": "The scores" }, el("table", {},
       el("caption", {}, `${gameTitle(result.game)}: the scores`),
-      el("thead", {}, el("tr", {}, ...["#", "player", "total", ...categories].map((h) => el("th", { scope: "col" }, h)))),
+      el("thead", {}, el("tr", {}, ...["#", "Player", "Total", ...categories.map(inWords)]
+        .map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, ...ordered.map((player) => el("tr", {},
         el("td", {}, places.get(player.name) ?? ""), el("th", { scope: "row" }, player.name),
         el("td", { class: "total" }, player.total),
@@ -533,8 +613,10 @@ function renderResult(result) {
   }
   if (result.game === "now-boarding") {
     parts.push(el("p", { class: `verdict ${result.result}` },
-      `${result.result === "win" ? "WIN" : "LOSE"}: ${result.complaints_total} complaints in all`),
-    el("ul", {}, ...Object.entries(result.breakdown ?? {}).map(([key, value]) => el("li", {}, `${key}: ${value}`))));
+      `${result.result === "win" ? "WIN" : "LOSS"}: ${result.complaints_total} `
+      + `complaint${result.complaints_total === 1 ? "" : "s"} in all`),
+    el("ul", {}, ...Object.entries(result.breakdown ?? {}).map(([key, value]) =>
+      el("li", {}, `${inWords(key)}: ${value}`))));
   }
   if (result.winners && result.game !== "now-boarding") {   // cooperative: the verdict says it
     parts.push(el("p", { id: "score-winners", class: "winners" },
@@ -580,7 +662,8 @@ async function loadFromBox() {
 }
 
 export function wireScore() {
-  $("#score-game").addEventListener("change", () => buildScoreForm());
+  wireStrayTaps();
+  $("#score-game").addEventListener("change", () => { chosenByHand = true; buildScoreForm(); });
   $("#score-send").addEventListener("click", sendScore);
   $("#score-load").addEventListener("click", loadFromBox);
 }

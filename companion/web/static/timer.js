@@ -11,13 +11,16 @@
 //   LOSS with the score), "menu" (the box's menu as a list).
 // - The last 10 s of a running countdown change size, pulse and say so in words
 //   ("10 seconds left"), not by colour alone; role="timer" on the digits; one polite
-//   announcement at 10 s and one assertive at the end, through live regions of their own;
+//   announcement at 10 s and one assertive when the countdown reaches zero ("Time is up";
+//   a flight ended early by NEXT is a polite "Flight ended" and a short buzz), through live
+//   regions of their own;
 //   vibration (where the browser has it) and spoken cues (speechSynthesis), each with an off
 //   switch in Settings.
 // - A lesson (pace=teach, the state's `lesson`) is a "between" card: its title, its text,
 //   "Got it" (NEXT) and a "More" link to its section of the Rules view (#rules/<section>).
 
 import { $, el, fill, page, sendLine, keyLabel, setting, gameTitle, GESTURE_LINES } from "./common.js";
+import { menuPage, renderMenu, startGame, leaveOptions } from "./menu.js";
 
 const LAST_SECONDS = 10;
 const SECONDARY = ["up", "down", "hold_next", "hold_back", "back"];
@@ -76,6 +79,14 @@ function speak(text) {
   } catch { /* no voice on this device: the words are on screen */ }
 }
 
+/** How the last flight ended: "time" (the countdown reached zero) or "next" (ended early),
+ * from Now Boarding's last flight or v3's `ended`; a game that says neither, by its clock. */
+export function endedBy(state) {
+  const said = state?.flights?.at?.(-1)?.ended ?? state?.ended;
+  if (said === "time" || said === "next") return said;
+  return state?.timer?.state === "expired" ? "time" : "next";
+}
+
 /** Compare the news with what the page last saw and cue what changed: 10 s left, the end of a
  * flight (by the clock or by NEXT), maintenance. */
 function cue(state) {
@@ -92,10 +103,13 @@ function cue(state) {
   const flightOver = (cues.state === "running" && timer?.state === "expired")
     || (cues.step === "flight" && state?.step && state.step !== "flight");
   if (flightOver) {
-    const byTime = timer?.state === "expired" || state?.flights?.at?.(-1)?.ended === "time";
-    announce(byTime ? "Time is up: the flight is over" : "The flight is over", byTime);
-    if (byTime) vibrate([400, 150, 400]);
-    speak(state?.phase === "maintenance" ? "flight over. maintenance" : "flight over");
+    // How the flight ended is the state's to say (the countdown stops as "expired" either
+    // way): time is up only when the countdown reached zero, never after a tap on NEXT.
+    const byTime = endedBy(state) === "time";
+    announce(byTime ? "Time is up: the flight is over" : "Flight ended", byTime);
+    vibrate(byTime ? [400, 150, 400] : [80]);
+    const said = byTime ? "flight over" : "flight ended";
+    speak(state?.phase === "maintenance" ? `${said}. maintenance` : said);
   }
   if (state?.step !== "flight" && cues.step === "flight") cues.warned = false;
   cues.state = timer?.state ?? null;
@@ -112,8 +126,9 @@ function roundText(state) {
   return `${day} ${round}${rounds ? ` of ${rounds}` : ""}`;
 }
 
-function complaintsText(complaints) {
-  const warning = complaints === 2 ? ": one more loses" : "";
+function complaintsText(complaints, over) {
+  // "One more loses" is a warning while the game goes on; after its end it is no news.
+  const warning = complaints === 2 && !over ? ": one more loses" : "";
   return `Complaints ${complaints} of 3${warning}`;
 }
 
@@ -157,8 +172,9 @@ export function renderTimer() {
   const complaints = $("#timer-complaints");
   complaints.hidden = typeof state?.complaints !== "number";
   if (!complaints.hidden) {
-    complaints.textContent = complaintsText(state.complaints);
-    complaints.classList.toggle("danger", state.complaints >= 2);
+    const over = state.result !== null && state.result !== undefined;
+    complaints.textContent = complaintsText(state.complaints, over);
+    complaints.classList.toggle("danger", state.complaints >= 2 && !over);
   }
 
   // Digits only where a countdown is the news: never between flights or after the game.
@@ -189,6 +205,13 @@ export function renderTimer() {
   }
   renderCard("timer", screen, mode);
   renderLesson(state?.lesson ?? null);
+  // The menu's games list and a game's options are the page's own controls (menu.js).
+  if (mode === "menu" && renderMenu(state, screen)) {
+    $("#timer-choices").hidden = true;
+    $("#timer-say").textContent = "";
+  } else {
+    renderMenu(null, null);
+  }
   $("#timer-card").hidden = mode === "flight" && !screen?.notice;
   if (mode === "flight") $("#timer-say").textContent = screen?.say ?? "";
   if (mode === "over") $("#timer-say").textContent = "";
@@ -208,13 +231,27 @@ function renderLesson(lesson) {
 }
 
 const MENU_LABELS = { next: "Choose", up: "Up", down: "Down", back: "Back" };
-const PRIMARY_ORDER = ["next", "back", "hold_next", "up", "down", "hold_back"];
+// A question of the menu is answered in words: yes or no.
+const QUESTION_LABELS = { replace: { next: "Yes, replace it", back: "No, keep it" },
+  "power-off": { next: "Yes, power off", back: "No" } };
+const PRIMARY_ORDER = ["start", "next", "back", "hold_next", "up", "down", "hold_back"];
 
 /** What a gesture's button says: the model's label; for a screen that labels nothing (the
  * box's menu) the plain names of what the box does. */
 function gestureLabel(gesture, mode) {
   if (Object.keys(page.screen?.keys ?? {}).length) return keyLabel(gesture);
-  if (mode === "menu") return MENU_LABELS[gesture] ?? "";
+  if (mode === "menu") {
+    const own = menuPage(page.state);
+    // The games list: its rows are the buttons; BACK only where the box takes it.
+    if (own === "list") {
+      const back = page.state?.menu?.page === "history" || Boolean(page.state?.game);
+      return gesture === "back" && back ? "Back" : "";
+    }
+    if (own === "options") return { start: "Start game", leave: "Back" }[gesture] ?? "";
+    const question = QUESTION_LABELS[page.state?.menu?.page];
+    if (question) return question[gesture] ?? "";
+    return MENU_LABELS[gesture] ?? "";
+  }
   const timer = page.state?.timer?.state;
   return { next: "Next", up: "Up", down: "Down", back: "Back", hold_back: "Undo",
     hold_next: timer === "running" ? "Pause" : timer === "paused" ? "Resume" : "" }[gesture] ?? "";
@@ -225,19 +262,30 @@ function renderControls(mode) {
   // The big button is the first gesture that does something now (NEXT nearly always): a
   // screen whose NEXT the box would refuse (a goal card with no value yet, an owned route)
   // never offers a NEXT that only earns a refusal.
-  const primaryGesture = PRIMARY_ORDER.find((gesture) => gestureLabel(gesture, mode)) ?? null;
+  // The menu's list is its own big buttons: no primary beside it, only a small Back.
+  const listed = mode === "menu" && menuPage(page.state) === "list";
+  const primaryGesture = listed ? null
+    : PRIMARY_ORDER.find((gesture) => gestureLabel(gesture, mode)) ?? null;
   primary.hidden = primaryGesture === null;
   primary.dataset.gesture = primaryGesture ?? "";
   primary.textContent = primaryGesture ? gestureLabel(primaryGesture, mode) : "";
   for (const gesture of SECONDARY) {
     const button = $(BUTTON_IDS[gesture]);
-    const text = gestureLabel(gesture, mode);
-    button.hidden = !text || gesture === primaryGesture;
+    // The options form's Back leaves it whole (menu.js), not one option at a time.
+    const own = gesture === "back" && gestureLabel("leave", mode) ? "leave" : gesture;
+    const text = gestureLabel(own, mode);
+    button.hidden = !text || own === primaryGesture;
     button.textContent = text;
+    // A long hold-NEXT label ("Buy a seat for $9") takes a row of its own, on one line; the
+    // other buttons of the row (Row above, Row below, Undo) share the next.
+    button.classList.toggle("long", own === "hold_next" && text.length > 16);
+    button.dataset.gesture = own;
   }
 }
 
 async function sendGesture(gesture) {
+  if (gesture === "start") return startGame();
+  if (gesture === "leave") return leaveOptions();
   const line = GESTURE_LINES[gesture];
   if (!line) return;
   const reply = await sendLine(line);
