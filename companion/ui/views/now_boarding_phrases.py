@@ -1,6 +1,7 @@
 """Now Boarding's phrases that several step cards share (pure): the coach's warnings added to
 every step's words (:func:`coached`) and the upgrades on offer with their prices
-(:func:`offer`, ``pace=brisk``'s card). now_boarding_words.py says the steps."""
+(:func:`offer`, ``pace=brisk``'s card), and one upgrades row in words with what hold NEXT
+buys there (:func:`row_words`). now_boarding_words.py says the steps."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from companion.games.now_boarding.coach import coach
 from companion.games.now_boarding.rules import (
     NowBoardingState,
     next_price,
+    plane,
     supply_left,
     temp_holder,
 )
@@ -48,3 +50,38 @@ def offer(state: NowBoardingState) -> str:
     temps = [f"temp {item.removeprefix('temp-')} ${data.TEMP_PRICES[item]}"
              for item in ("temp-seat", "temp-speed") if temp_holder(state, item) is None]
     return "; ".join([*parts, *temps])
+
+
+ROW_NAMES = {"seat": "a seat", "speed": "a speed", "route": "a route",
+             "temp-seat": "the temporary seat", "temp-speed": "the temporary speed"}
+
+
+def row_words(state: NowBoardingState, player: int, item: str) -> tuple[str, str | None]:
+    """One upgrades row in words, and what hold NEXT does on it (None: nothing to buy)."""
+    if item in ("temp-seat", "temp-speed"):
+        name = ROW_NAMES[item]
+        short = name.removeprefix("the ").capitalize()
+        holder = temp_holder(state, item)
+        cost = data.TEMP_PRICES[item]
+        if holder is None:
+            return f"{short}: costs ${cost}, in supply", f"Buy {name} for ${cost}"
+        if holder == player:
+            return f"{short}: P{holder + 1} holds it", "Mark it used"
+        return f"{short}: P{holder + 1} holds it", None
+    left = supply_left(state, item)
+    if item == "route":
+        if left <= 0:
+            return "Route: none left in supply", None
+        return (f"Route: costs ${data.ROUTE_PRICE}, {left} in supply",
+                f"Buy a route for ${data.ROUTE_PRICE}")
+    current = plane(state, player)
+    count = current.seats if item == "seat" else current.speed
+    price = next_price(state, player, item)
+    what = "seats" if item == "seat" else "speed"
+    if price is None:
+        return f"{ROW_NAMES[item].capitalize()}: {count} {what}, the most", None
+    short = ROW_NAMES[item].removeprefix("a ").capitalize()
+    if left <= 0:
+        return f"{short}: none left in supply", None
+    return (f"{short}: {data.ordinal(count + 1)} costs ${price}, {left} in supply",
+            f"Buy {ROW_NAMES[item]} for ${price}")

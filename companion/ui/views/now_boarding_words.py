@@ -30,13 +30,11 @@ from companion.games.now_boarding.rules import (
     crying_baby_served,
     deck_empty,
     draw_count,
-    next_price,
     plane,
     practice_flight,
     setup_page,
     setup_pages,
     supply_left,
-    temp_holder,
     to_win,
     upgrade_row,
     vip_choices,
@@ -49,7 +47,7 @@ from companion.games.now_boarding.rules import (
 )
 from companion.ui.screen import Words, sentence
 from companion.ui.views.lesson import lesson_words
-from companion.ui.views.now_boarding_phrases import coached, offer
+from companion.ui.views.now_boarding_phrases import ROW_NAMES, coached, offer, row_words
 
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
@@ -341,41 +339,6 @@ def anger(state: NowBoardingState) -> Words:
             "keys": (("next", label), *more, *UNDO)}
 
 
-ROW_NAMES = {"seat": "a seat", "speed": "a speed", "route": "a route",
-             "temp-seat": "the temporary seat", "temp-speed": "the temporary speed"}
-
-
-def _row(state: NowBoardingState, player: int, item: str) -> tuple[str, str | None]:
-    """One upgrades row in words, and what hold NEXT does on it (None: nothing to buy)."""
-    if item in ("temp-seat", "temp-speed"):
-        name = ROW_NAMES[item]
-        short = name.removeprefix("the ").capitalize()
-        holder = temp_holder(state, item)
-        cost = data.TEMP_PRICES[item]
-        if holder is None:
-            return f"{short}: costs ${cost}, in supply", f"Buy {name} for ${cost}"
-        if holder == player:
-            return f"{short}: P{holder + 1} holds it", "Mark it used"
-        return f"{short}: P{holder + 1} holds it", None
-    left = supply_left(state, item)
-    if item == "route":
-        if left <= 0:
-            return "Route: none left in supply", None
-        return (f"Route: costs ${data.ROUTE_PRICE}, {left} in supply",
-                f"Buy a route for ${data.ROUTE_PRICE}")
-    current = plane(state, player)
-    count = current.seats if item == "seat" else current.speed
-    price = next_price(state, player, item)
-    what = "seats" if item == "seat" else "speed"
-    if price is None:
-        return f"{ROW_NAMES[item].capitalize()}: {count} {what}, the most", None
-    short = ROW_NAMES[item].removeprefix("a ").capitalize()
-    if left <= 0:
-        return f"{short}: none left in supply", None
-    return (f"{short}: {data.ordinal(count + 1)} costs ${price}, {left} in supply",
-            f"Buy {ROW_NAMES[item]} for ${price}")
-
-
 def _bought(state: NowBoardingState) -> str:
     """The round's last purchase in words, else its complaints filed ("" for neither)."""
     bought = [purchase for purchase in state.purchases if purchase.round == state.round]
@@ -414,7 +377,7 @@ def _filed(state: NowBoardingState) -> str:
 def upgrades(state: NowBoardingState) -> Words:
     """The ``upgrades`` step: one player's purchases."""
     player, item = upgrade_row(state)
-    rows = [_row(state, player, name) for name in data.UPGRADE_ITEMS]
+    rows = [row_words(state, player, name) for name in data.UPGRADE_ITEMS]
     cursor = data.UPGRADE_ITEMS.index(item)
     last = player + 1 >= state.players
     following = "Done: next flight" if last else f"Done: P{player + 2} buys"
