@@ -87,6 +87,13 @@ def check_words(screen: Screen, state: dict[str, object], options: dict[str, str
     check_no_time_up(screen)
     words = words_of(screen)
     step = state["step"]
+    if step == "vip" and state["vip_offer"] is None:  # face-down: no card named yet
+        assert not any(name in words for name in data.VIP_BY_NAME), words
+    # The words are for the page: the panel's pixels are the same without them.
+    assert render(screen).tobytes() == render(replace(screen, **BLANK)).tobytes()
+    if state["lesson"] is not None:  # pace=teach: a lesson's card stands before the step's
+        assert keys.get("next") == "Got it", keys
+        return
     if step == "over":
         assert "next" not in keys and keys.get("back") == "Menu"
         assert screen.heading in ("Game over: WIN", "Game over: LOSS")
@@ -105,10 +112,6 @@ def check_words(screen: Screen, state: dict[str, object], options: dict[str, str
         assert screen.chosen == data.UPGRADE_ITEMS.index(str(upgrade["item"]))
         if "hold_next" in keys:
             assert keys["hold_next"].startswith(("Buy ", "Mark it used")), keys
-    if step == "vip" and state["vip_offer"] is None:  # face-down: no card named yet
-        assert not any(name in words for name in data.VIP_BY_NAME), words
-    # The words are for the page: the panel's pixels are the same without them.
-    assert render(screen).tobytes() == render(replace(screen, **BLANK)).tobytes()
 
 
 def play(played: Played, players: int) -> None:
