@@ -176,8 +176,9 @@ def test_image_network_configuration_brings_up_any_interface_by_dhcp(image, fact
     wants = facts.enabled["/etc/systemd/system/multi-user.target.wants"]
     assert {"systemd-networkd.service", "companion-card.service", "companion.service"} <= set(
         wants)
-    assert '"/dev/null"' in layout.ext4_stat(
-        image, root, "/etc/systemd/system/systemd-networkd-wait-online.service")
+    for masked in ("systemd-networkd-wait-online.service",
+                   "systemd-networkd-persistent-storage.service"):
+        assert '"/dev/null"' in layout.ext4_stat(image, root, f"/etc/systemd/system/{masked}")
     # Wi-Fi and SSH come from the boot partition, through /run (the root is read-only)
     assert '"/run/companion-card/wpa_supplicant-wlan0.conf"' in layout.ext4_stat(
         image, root, "/etc/wpa_supplicant/wpa_supplicant-wlan0.conf")
@@ -270,7 +271,8 @@ GOOD_ENABLED = {
     "/etc/systemd/system/multi-user.target.wants": [
         "companion.service", "companion-card.service", "systemd-networkd.service"],
     "/etc/systemd/system/sockets.target.wants": ["systemd-networkd.socket"],
-    "/etc/systemd/system": ["companion.service", "systemd-networkd-wait-online.service"],
+    "/etc/systemd/system": ["companion.service", "systemd-networkd-wait-online.service",
+                            "systemd-networkd-persistent-storage.service"],
     "/etc/ssh": ["sshd_config", "sshd_config.d"],
 }
 
@@ -300,6 +302,8 @@ def _without(mapping, key):
         "companion.service", "companion-card.service"]}}, "systemd-networkd.service is not"),
     ({"enabled": GOOD_ENABLED | {"/etc/systemd/system": ["companion.service"]}},
      "wait-online.service is not masked"),
+    ({"enabled": GOOD_ENABLED | {"/etc/systemd/system": [
+        "systemd-networkd-wait-online.service"]}}, "persistent-storage.service is not masked"),
     ({"enabled": GOOD_ENABLED | {"/etc/ssh": ["ssh_host_ed25519_key", "sshd_config"]}},
      "an SSH host key baked into the image"),
     ({"root_card": GOOD_ROOT_CARD | {"/etc/ssh/sshd_config.d/companion-card.conf": "# empty\n"}},

@@ -271,6 +271,9 @@ def add_card_parts(staging: Path, boot: Path) -> None:
     # Nothing on the box waits for a network; unmasked, it would fail after 2 minutes on a
     # box with neither cable nor Wi-Fi file.
     _link(system / "systemd-networkd-wait-online.service", "/dev/null")
+    # It keeps networkd's state in /var/lib/systemd/network (StateDirectory=), which the
+    # read-only root cannot make: it would fail at every boot. Leases live in /run anyway.
+    _link(system / "systemd-networkd-persistent-storage.service", "/dev/null")
     setup = staging / "usr/local/lib/companion-card/card_setup.py"
     setup.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(Path(__file__).with_name("card_setup.py"), setup)

@@ -238,9 +238,10 @@ def card_problems(facts: ImageFacts) -> list[str]:
     if "systemd-networkd.socket" not in facts.enabled.get(
             "/etc/systemd/system/sockets.target.wants", []):
         found.append("systemd-networkd.socket is not enabled")
-    if "systemd-networkd-wait-online.service" not in facts.enabled.get(
-            "/etc/systemd/system", []):
-        found.append("systemd-networkd-wait-online.service is not masked")
+    found += [f"{unit} is not masked (it would fail on the read-only root or wait for "
+              "nothing)" for unit in ("systemd-networkd-wait-online.service",
+                                      "systemd-networkd-persistent-storage.service")
+              if unit not in facts.enabled.get("/etc/systemd/system", [])]
     found += [f"root: an SSH host key baked into the image: /etc/ssh/{name}"
               for name in facts.enabled.get("/etc/ssh", []) if name.startswith("ssh_host_")]
     sshd = facts.root_card.get("/etc/ssh/sshd_config.d/companion-card.conf", "")
