@@ -50,14 +50,15 @@ def test_pi_boot_vm_network_is_restricted_with_only_loopback_ports_forwarded(tmp
                            initrd=tmp_path / "initrd.img", folder=tmp_path, web_port=40123,
                            ssh_port=40124)
     argv = machine.argv()
-    nic = argv[argv.index("-nic") + 1]
-    options = nic.split(",")
-    assert options[0] == "user"  # qemu's own user-mode network: no tap, no bridge, no host route
+    netdev = argv[argv.index("-netdev") + 1]
+    options = netdev.split(",")
+    assert options[:2] == ["user", "id=net"]  # qemu's own user-mode network: no tap, no bridge
     assert "restrict=on" in options  # the guest reaches nothing outside
     assert [o for o in options if o.startswith("hostfwd=")] == [
         "hostfwd=tcp:127.0.0.1:40123-:8080", "hostfwd=tcp:127.0.0.1:40124-:22"]
-    assert argv.count("-nic") == 1
-    assert "-netdev" not in argv
+    assert argv.count("-netdev") == 1
+    assert "virtio-net-pci,netdev=net,romfile=" in argv
+    assert "-nic" not in argv
 
 
 def _fake_layer(folder):
