@@ -80,7 +80,11 @@ def test_image_config_txt_carries_the_firmware_config_block(facts):
     print(text)
     settings = check.parse_config_txt(text)
     block = text[text.index(check.BEGIN):text.index(check.END)]
-    assert FRAGMENT.strip() in block
+    # the fragment, less the overlay line: the card's companion watches the button itself
+    without_overlay = "\n".join(line for line in FRAGMENT.strip().splitlines()
+                                if not line.startswith("dtoverlay=gpio-shutdown"))
+    assert without_overlay in block
+    assert "dtoverlay=gpio-shutdown" in FRAGMENT
     assert ("all", "dtparam=i2c_arm=on") in settings
     assert ("all", "enable_uart=1") in settings
     assert any(line.startswith("kernel=vmlinuz-") for _, line in settings)
@@ -215,7 +219,14 @@ def test_image_states_the_boards_it_is_for_and_carries_their_device_trees(image,
         assert board in text
         assert dtb in files
     assert "Not for: Raspberry Pi 5" in text
-    assert not [f for f in files if f.startswith("bcm2712")]  # no Pi 5 device tree: no claim
+    # Debian's kernel package ships a Pi 5 device tree, but the kernel has no driver for the
+    # RP1 chip that carries the Pi 5's GPIO header: the reason the card is not for it.
+    root = layout.partitions(image)[1]
+    configs = [n for n in layout.ext4_list(image, root, "/boot") if n.startswith("config-")]
+    kernel_config = layout.ext4_read(image, root, f"/boot/{configs[-1]}")
+    assert "CONFIG_ARCH_BCM2835=y" in kernel_config  # the Pi 3, 4 and Zero 2 W's SoC family
+    assert "RP1" not in kernel_config.upper()
+    assert "RP1" in text
     image_md = (ROOT / "hardware/image.md").read_text(encoding="utf-8")
     for board, (dtb, _wifi) in card.BOARDS.items():
         assert f"| {board} | `{dtb}` |" in image_md
@@ -401,6 +412,17 @@ def test_full_image_passes_every_static_check_and_holds_the_installers_venv(full
     assert "companion" in site and "gpiozero" in site
     assert layout.ext4_read(full_image, root, "/etc/systemd/system/companion.service") == UNIT
     assert "/etc/systemd/system/companion.service" in facts.unit_enabled
+    # the card's network: Wi-Fi and sshd, each board's Wi-Fi settings file, no host key baked in
+    sbin = layout.ext4_list(full_image, root, "/usr/sbin")
+    assert {"wpa_supplicant", "sshd"} <= set(sbin)
+    firmware = set(layout.ext4_list(full_image, root, "/usr/lib/firmware/brcm"))
+    assert set(card.WIFI_NVRAM.values()) <= firmware, set(card.WIFI_NVRAM.values()) - firmware
+    assert {"brcmfmac43430-sdio.bin", "brcmfmac43455-sdio.bin"} <= firmware
+    assert "regulatory.db" in layout.ext4_list(full_image, root, "/usr/lib/firmware")
+    assert not [n for n in layout.ext4_list(full_image, root, "/etc/ssh")
+                if n.startswith("ssh_host_")]
+    # the companion's power-off asks logind, which asks polkit (the shutdown button's path)
+    assert "polkitd" in layout.ext4_list(full_image, root, "/usr/lib/polkit-1")
     # nothing of tools/pi-boot, and no user-site install (the old proot fault)
     assert "pi-boot-agent.service" not in layout.ext4_list(full_image, root,
                                                            "/etc/systemd/system")

@@ -58,7 +58,8 @@ EXPECTED = {
 # With the table page on the LAN (the card's config), the unit's web drop-in
 # (systemd/companion.service.d/web.conf) opens the network to TCP and nothing else.
 EXPECTED_WITH_PAGE = EXPECTED | {"PrivateNetwork": "no",
-                                 "RestrictAddressFamilies": "AF_INET AF_INET6 AF_UNIX"}
+                                 "RestrictAddressFamilies": "AF_INET AF_INET6 AF_UNIX",
+                                 "SocketBindAllow": "tcp8080", "SocketBindDeny": "any"}
 
 
 class CheckFailed(RuntimeError):

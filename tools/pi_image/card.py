@@ -40,7 +40,17 @@ BOARDS = {
     "Raspberry Pi 3 Model B+": ("bcm2837-rpi-3-b-plus.dtb", "BCM43455 (2.4 and 5 GHz)"),
     "Raspberry Pi 3 Model A+": ("bcm2837-rpi-3-a-plus.dtb", "BCM43455 (2.4 and 5 GHz)"),
     "Raspberry Pi 4 Model B": ("bcm2711-rpi-4-b.dtb", "BCM43455 (2.4 and 5 GHz)"),
-    "Raspberry Pi Zero 2 W": ("bcm2837-rpi-zero-2-w.dtb", "BCM43436 (2.4 GHz)"),
+    # Some Zero 2 W boards carry a BCM43436 instead, whose firmware Debian does not ship.
+    "Raspberry Pi Zero 2 W": ("bcm2837-rpi-zero-2-w.dtb", "BCM43430 (2.4 GHz)"),
+}
+# The board's Wi-Fi settings file in Debian's firmware-brcm80211 (the chip's firmware is beside
+# it): the driver picks the one named after the board's device tree.
+WIFI_NVRAM = {
+    "Raspberry Pi 3 Model B": "brcmfmac43430-sdio.raspberrypi,3-model-b.txt",
+    "Raspberry Pi 3 Model B+": "brcmfmac43455-sdio.raspberrypi,3-model-b-plus.txt",
+    "Raspberry Pi 3 Model A+": "brcmfmac43455-sdio.raspberrypi,3-model-a-plus.txt",
+    "Raspberry Pi 4 Model B": "brcmfmac43455-sdio.raspberrypi,4-model-b.txt",
+    "Raspberry Pi Zero 2 W": "brcmfmac43430-sdio.raspberrypi,model-zero-2-w.txt",
 }
 NOT_FOR = ("Raspberry Pi 5", "Raspberry Pi 400", "Compute Module 4",
            "32-bit boards (Pi 1, Pi 2, Zero, Zero W)")
@@ -184,9 +194,13 @@ THE TABLE COMPANION'S CARD
 
 Which boards: this card starts on these boards only (64-bit, Debian 13):
 {boards}
+Some Zero 2 W boards carry a BCM43436 Wi-Fi chip, whose firmware Debian does
+not ship: on such a board this card may find no Wi-Fi (not yet tried).
 Not for: {', '.join(NOT_FOR)}. On a Pi 5, install Raspberry Pi OS Lite with
 Raspberry Pi Imager and then the companion's installer (see the project's
-hardware/image.md).
+hardware/image.md). A Pi 5 device tree is on this card (Debian's kernel package
+ships it), but Debian 13's kernel has no driver for the Pi 5's RP1 chip, which
+carries its GPIO header: the buttons and the display could not work there.
 
 Raspberry Pi Imager's "OS customisation" settings do not apply to this card
 (they are written for Raspberry Pi OS). Instead, the box reads these files
