@@ -165,7 +165,7 @@ def test_card_config_has_the_companion_watch_the_button_and_serve_the_page():
 def test_card_text_names_every_board_and_the_ones_it_is_not_for():
     text = card.card_text()
     for board, (_dtb, wifi) in card.BOARDS.items():
-        assert f"{board} (Wi-Fi {wifi})" in text
+        assert f"  - {board}: Wi-Fi {wifi}\n" in text
     for board in card.NOT_FOR:
         assert board in text.split("Not for:")[1]
     for name in ("wpa_supplicant.conf", "authorized_keys", "companion.toml"):

@@ -218,7 +218,7 @@ def test_image_states_the_boards_it_is_for_and_carries_their_device_trees(image,
     for board, (dtb, _wifi) in card.BOARDS.items():
         assert board in text
         assert dtb in files
-    assert "Not for: Raspberry Pi 5" in text
+    assert "Not for:\n  - Raspberry Pi 5\n" in text
     # Debian's kernel package ships a Pi 5 device tree, but the kernel has no driver for the
     # RP1 chip that carries the Pi 5's GPIO header: the reason the card is not for it.
     root = layout.partitions(image)[1]

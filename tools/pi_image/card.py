@@ -41,7 +41,7 @@ BOARDS = {
     "Raspberry Pi 3 Model A+": ("bcm2837-rpi-3-a-plus.dtb", "BCM43455 (2.4 and 5 GHz)"),
     "Raspberry Pi 4 Model B": ("bcm2711-rpi-4-b.dtb", "BCM43455 (2.4 and 5 GHz)"),
     # Some Zero 2 W boards carry a BCM43436 instead, whose firmware Debian does not ship.
-    "Raspberry Pi Zero 2 W": ("bcm2837-rpi-zero-2-w.dtb", "BCM43430 (2.4 GHz)"),
+    "Raspberry Pi Zero 2 W": ("bcm2837-rpi-zero-2-w.dtb", "BCM43438 (2.4 GHz)"),
 }
 # The board's Wi-Fi settings file in Debian's firmware-brcm80211 (the chip's firmware is beside
 # it): the driver picks the one named after the board's device tree.
@@ -188,15 +188,20 @@ network={
 
 def card_text() -> str:
     """companion-card.txt: what a person finds first on the boot partition."""
-    boards = "\n".join(f"  - {name} (Wi-Fi {chip})" for name, (_, chip) in BOARDS.items())
+    boards = "\n".join(f"  - {name}: Wi-Fi {chip}" for name, (_, chip) in BOARDS.items())
+    not_for = "\n".join(f"  - {name}" for name in NOT_FOR)
     return f"""\
 THE TABLE COMPANION'S CARD
 
-Which boards: this card starts on these boards only (64-bit, Debian 13):
+Which boards: this card is made for these boards only (64-bit, Debian 13; its
+start on a real board is not yet tried, see the project's hardware/image.md):
 {boards}
 Some Zero 2 W boards carry a BCM43436 Wi-Fi chip, whose firmware Debian does
 not ship: on such a board this card may find no Wi-Fi (not yet tried).
-Not for: {', '.join(NOT_FOR)}. On a Pi 5, install Raspberry Pi OS Lite with
+
+Not for:
+{not_for}
+On a Pi 5, install Raspberry Pi OS Lite with
 Raspberry Pi Imager and then the companion's installer (see the project's
 hardware/image.md). A Pi 5 device tree is on this card (Debian's kernel package
 ships it), but Debian 13's kernel has no driver for the Pi 5's RP1 chip, which
