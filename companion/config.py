@@ -1,4 +1,5 @@
-"""Configuration: packaged defaults < /etc/companion/companion.toml (or --config) < flags.
+"""Configuration: packaged defaults < /etc/companion/companion.toml < the boot partition's
+companion.toml (/boot/firmware/companion.toml) < flags; or defaults < --config FILE < flags.
 
 Rules it enforces:
 - Every key of a config file must exist in the packaged defaults (companion/default_config.toml)
@@ -8,7 +9,11 @@ Rules it enforces:
 - A config file that is not valid TOML (or not UTF-8) is refused the same way, with its line
   and column; so is one nested too deep or holding a number too long to be real
   (companion/bounded.py).
-- The system file is read only when it exists; a file named with ``--config`` must exist.
+- The system file and the boot partition's file are read only when they exist; a file named
+  with ``--config`` must exist, and is then the only file read.
+- The boot partition's file is the one a person edits from any computer (the SD card's FAT
+  partition, as with Raspberry Pi Imager's settings): it overrides the system file key by key,
+  and is held to the same rules (a bad key there stops start-up and names that file).
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ from companion.bounded import MAX_INPUT_CHARS, BoundedInputError, loads_toml
 from companion.errors import FixedCodeError
 
 SYSTEM_CONFIG = Path("/etc/companion/companion.toml")
+# The SD card's FAT partition, where Raspberry Pi OS (Bookworm and later) and the companion's
+# card image mount it: the settings a person can change without a shell (docs/pi-image.md).
+BOOT_CONFIG = Path("/boot/firmware/companion.toml")
 
 CHOICES: dict[str, tuple[Any, ...]] = {
     "buzzer.kind": ("passive", "active"),
@@ -46,12 +54,21 @@ def defaults() -> Config:
     return loads_toml(text, "default_config.toml")
 
 
-def load(path: Path | None = None, *, system_path: Path = SYSTEM_CONFIG) -> Config:
-    """The packaged defaults overlaid with ``path`` (must exist) or the system file (if any)."""
+def load(path: Path | None = None, *, system_path: Path = SYSTEM_CONFIG,
+         boot_path: Path = BOOT_CONFIG) -> Config:
+    """The packaged defaults overlaid with ``path`` (must exist), or else with the system file
+    and then the boot partition's file (each if it exists)."""
+    if path is not None:
+        return merge(defaults(), _read(path), str(path))
     config = defaults()
-    source = path if path is not None else system_path
-    if path is None and not system_path.exists():
-        return config
+    for source in (system_path, boot_path):
+        if source.exists():
+            config = merge(config, _read(source), str(source))
+    return config
+
+
+def _read(source: Path) -> dict[str, Any]:
+    """A config file's TOML table; :class:`ConfigError` naming the file when it cannot be."""
     try:
         with source.open(encoding="utf-8") as handle:
             text = handle.read(MAX_INPUT_CHARS + 1)
@@ -61,10 +78,9 @@ def load(path: Path | None = None, *, system_path: Path = SYSTEM_CONFIG) -> Conf
     except UnicodeDecodeError:
         raise ConfigError(f"{source}: not UTF-8 text") from None
     try:
-        overrides = loads_toml(text, str(source))
+        return loads_toml(text, str(source))
     except BoundedInputError as error:
         raise ConfigError(str(error)) from None
-    return merge(config, overrides, str(source))
 
 
 def merge(config: Config, overrides: Mapping[str, Any], source: str) -> Config:

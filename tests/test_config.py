@@ -6,7 +6,7 @@ from companion.config import ConfigError, defaults, load
 
 
 def test_config_defaults_load_without_a_system_file(tmp_path):
-    config = load(system_path=tmp_path / "absent.toml")
+    config = load(system_path=tmp_path / "absent.toml", boot_path=tmp_path / "none.toml")
     assert config == defaults()
     assert config["buttons"]["next"] == 17
 
@@ -82,3 +82,50 @@ def test_config_refusal_of_an_odd_name_stays_on_one_line(tmp_path, text):
     with pytest.raises(ConfigError) as refusal:
         load(path)
     assert "\n" not in str(refusal.value) and str(path) in str(refusal.value)
+
+
+# -- the boot partition's companion.toml (the SD card's FAT partition) -------------------------
+
+
+def test_config_boot_partition_file_overrides_the_system_file_key_by_key(tmp_path):
+    system = tmp_path / "etc.toml"
+    system.write_text("[shutdown]\nhandler = 'companion'\n[display]\ndriver = 'ssd1309'\n")
+    boot = tmp_path / "boot.toml"
+    boot.write_text("[display]\ndriver = 'sh1106'\n[buttons]\nnext = 5\n")
+    config = load(system_path=system, boot_path=boot)
+    assert config["display"]["driver"] == "sh1106"    # the boot file wins
+    assert config["shutdown"]["handler"] == "companion"  # the system file's key stays
+    assert config["buttons"]["next"] == 5
+    assert config["buttons"]["up"] == 27               # the packaged default
+
+
+@pytest.mark.parametrize(("system_text", "boot_text", "driver"), [
+    (None, "[display]\ndriver = 'sh1106'\n", "sh1106"),
+    ("[display]\ndriver = 'ssd1309'\n", None, "ssd1309"),
+    (None, None, "ssd1306"),
+])
+def test_config_each_file_is_read_only_when_it_exists(tmp_path, system_text, boot_text, driver):
+    system, boot = tmp_path / "etc.toml", tmp_path / "boot.toml"
+    for path, text in ((system, system_text), (boot, boot_text)):
+        if text is not None:
+            path.write_text(text)
+    assert load(system_path=system, boot_path=boot)["display"]["driver"] == driver
+
+
+def test_config_a_bad_boot_partition_file_is_refused_by_its_own_name(tmp_path):
+    boot = tmp_path / "boot.toml"
+    boot.write_text("[display]\ndriver = 'ssd1309'\ninterface = 'parallel'\n")
+    with pytest.raises(ConfigError) as refusal:
+        load(system_path=tmp_path / "absent.toml", boot_path=boot)
+    assert str(boot) in str(refusal.value)
+    assert "display.interface = 'parallel' is not allowed" in str(refusal.value)
+
+
+def test_config_named_file_is_the_only_file_read(tmp_path):
+    named = tmp_path / "named.toml"
+    named.write_text("[buttons]\nnext = 6\n")
+    boot = tmp_path / "boot.toml"
+    boot.write_text("[display]\ndriver = 'sh1106'\n")
+    config = load(named, system_path=tmp_path / "absent.toml", boot_path=boot)
+    assert config["buttons"]["next"] == 6
+    assert config["display"]["driver"] == "ssd1306"

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple, TextIO
 
-from companion.config import SYSTEM_CONFIG
+from companion.config import BOOT_CONFIG, SYSTEM_CONFIG
 from companion.doctor import boot, checks, service, web_unit
 from companion.doctor.checks import SERVICE, Check, CheckFunction, Context
 from companion.doctor.probe import DoctorProbe, SystemProbe
@@ -87,8 +87,12 @@ CHECKS: tuple[DoctorCheck, ...] = (
 def run_checks(config: Mapping[str, Any], probe: DoctorProbe, *,
                config_path: str = DEFAULT_CONFIG_PATH,
                state_dir: str = STATE_DIR) -> Iterable[Check]:
-    """Run every check in order (on a Pi), yielding each outcome as it is known."""
-    ctx: Context = {"config_path": config_path, "state_dir": state_dir,
+    """Run every check in order (on a Pi), yielding each outcome as it is known. With the
+    default config path, the boot partition's companion.toml is checked too (it overrides
+    the system file: companion/config.py)."""
+    boot_config = str(BOOT_CONFIG) if config_path == DEFAULT_CONFIG_PATH else ""
+    ctx: Context = {"config_path": config_path, "boot_config_path": boot_config,
+                    "state_dir": state_dir,
                     "service_state": probe.service_state(SERVICE),
                     "service_properties": probe.service_properties(f"{SERVICE}.service",
                                                                    PROPERTIES)}

@@ -112,6 +112,20 @@ def check_config(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) ->
             return Check("config", False, str(exc),
                          f"fix the TOML syntax in {path} (sudoedit {path})")
         detail = f"{path} parses"
+    boot_path = ctx.get("boot_config_path")
+    boot_text = probe.read_text(boot_path) if boot_path else None
+    if boot_path and boot_text is not None:
+        # The SD card's own settings file, edited from any computer: every key is checked as
+        # the companion checks it at start-up, so a mistake there is named here.
+        from companion.config import ConfigError, defaults, merge
+
+        try:
+            merge(defaults(), loads_toml(boot_text, boot_path), boot_path)
+        except (BoundedInputError, ConfigError) as exc:
+            return Check("config", False, str(exc),
+                         f"fix that line in {boot_path}: it is on the SD card's boot partition, "
+                         "which any computer can edit")
+        detail += f"; {boot_path} parses and overrides it"
     pins = _pins(config)
     seen: dict[int, str] = {}
     for role, pin in pins.items():

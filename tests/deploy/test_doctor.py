@@ -699,3 +699,24 @@ def test_doctor_with_the_companion_watching_the_shutdown_button(config_txt, ok, 
     line = next(line for line in text.splitlines() if " boot-config " in line)
     assert line.startswith("OK" if ok else "FAIL") and says in line
     assert config["shutdown"]["pin"] in probe.claimed
+
+
+@pytest.mark.parametrize(("boot_toml", "ok", "says"), [
+    (None, True, "/etc/companion/companion.toml parses"),
+    ("[display]\ndriver = 'ssd1309'\n", True,
+     "/boot/firmware/companion.toml parses and overrides it"),
+    ("[display]\ndriver = 'ssd1309'\nrotation = 2\n", False,
+     "/boot/firmware/companion.toml: unknown key display.rotation"),
+    ("[display\n", False, "/boot/firmware/companion.toml"),
+])
+def test_doctor_checks_the_boot_partitions_companion_toml(boot_toml, ok, says):
+    probe = FakePi(service="active")
+    probe.files["/etc/companion/companion.toml"] = "[buttons]\nnext = 17\n"
+    if boot_toml is not None:
+        probe.files["/boot/firmware/companion.toml"] = boot_toml
+    _status, text = _run(probe)
+    line = next(line for line in text.splitlines() if line.split()[1:2] == ["config"])
+    assert line.startswith("OK" if ok else "FAIL"), text
+    assert says in line
+    if not ok:
+        assert "the SD card's boot partition" in text

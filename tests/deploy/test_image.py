@@ -10,8 +10,10 @@ The static checks' rules are also tested on made-up facts, without an image.
 """
 
 import os
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
-from pi_image import check, debian, layout  # noqa: E402
+from pi_image import card, check, debian, layout  # noqa: E402
+
+from companion import config  # noqa: E402
 
 # Building the quick image from cold Debian layers takes up to about 20 minutes on 2 loaded
 # cores (the module's first test pays for it); the full card has a bound of its own below.
@@ -76,7 +80,11 @@ def test_image_config_txt_carries_the_firmware_config_block(facts):
     print(text)
     settings = check.parse_config_txt(text)
     block = text[text.index(check.BEGIN):text.index(check.END)]
-    assert FRAGMENT.strip() in block
+    # the fragment, less the overlay line: the card's companion watches the button itself
+    without_overlay = "\n".join(line for line in FRAGMENT.strip().splitlines()
+                                if not line.startswith("dtoverlay=gpio-shutdown"))
+    assert without_overlay in block
+    assert "dtoverlay=gpio-shutdown" in FRAGMENT
     assert ("all", "dtparam=i2c_arm=on") in settings
     assert ("all", "enable_uart=1") in settings
     assert any(line.startswith("kernel=vmlinuz-") for _, line in settings)
@@ -120,9 +128,11 @@ def test_image_root_holds_the_installers_files_and_its_real_unit(image, facts):
     assert "[serial]" in layout.ext4_read(image, root, "/etc/companion/companion.toml")
     assert '"private/companion"' in facts.state_link
     assert layout.ext4_list(image, root, "/boot/firmware") == []  # the FAT's mount point
-    # tools/pi-boot's test parts never reach a flashable image.
+    # tools/pi-boot's test parts never reach a flashable image: the unit's drop-ins are the
+    # card's (its boot-partition config) and the table page's, not pi-boot's fake backend.
     assert "pi-boot-agent.service" not in layout.ext4_list(image, root, "/etc/systemd/system")
-    assert "companion.service.d" not in layout.ext4_list(image, root, "/etc/systemd/system")
+    assert layout.ext4_list(image, root, "/etc/systemd/system/companion.service.d") == [
+        "card.conf", "web.conf"]
     assert layout.ext4_read(image, root, "/etc/machine-id") == ""
 
 
@@ -135,6 +145,91 @@ def test_image_data_partition_is_empty_and_private(image, facts):
 
 def test_image_passes_every_static_check(facts):
     assert check.problems(facts) == []
+
+
+# -- the card's promises, read back from the image ----------------------------------------------
+
+
+def test_image_boot_partition_holds_the_files_a_person_edits(image, facts):
+    boot = layout.partitions(image)[0]
+    print("boot partition:", " ".join(facts.boot_files))
+    assert {"companion.toml", "companion-card.txt", "wpa_supplicant.conf.example"} <= set(
+        facts.boot_files)
+    # Never a network or a key of its own: those are the maker's to write.
+    assert "wpa_supplicant.conf" not in facts.boot_files
+    assert "authorized_keys" not in facts.boot_files
+    boot_config = layout.fat_read(image, boot, "companion.toml")
+    assert tomllib.loads(boot_config) == {}  # every line a comment until a person changes one
+    # each commented setting, once uncommented, is one the companion accepts
+    uncommented = "\n".join(line.removeprefix("# ") for line in boot_config.splitlines()
+                            if re.match(r"# (\[\w+\]$|\w+ = )", line))
+    merged = config.merge(config.defaults(), tomllib.loads(uncommented), "companion.toml")
+    assert merged["display"]["driver"] == "ssd1309"
+    example = layout.fat_read(image, boot, "wpa_supplicant.conf.example")
+    assert "network={" in example and "ssid=" in example and "country=" in example
+
+
+def test_image_network_configuration_brings_up_any_interface_by_dhcp(image, facts):
+    root = layout.partitions(image)[1]
+    assert layout.ext4_list(image, root, "/etc/systemd/network") == [
+        "20-wired.network", "25-wireless.network"]
+    wired = layout.ext4_read(image, root, "/etc/systemd/network/20-wired.network")
+    wireless = layout.ext4_read(image, root, "/etc/systemd/network/25-wireless.network")
+    assert "Type=ether" in wired and "DHCP=yes" in wired
+    assert "Type=wlan" in wireless and "DHCP=yes" in wireless
+    wants = facts.enabled["/etc/systemd/system/multi-user.target.wants"]
+    assert {"systemd-networkd.service", "companion-card.service", "companion.service"} <= set(
+        wants)
+    for masked in ("systemd-networkd-wait-online.service",
+                   "systemd-networkd-persistent-storage.service"):
+        assert '"/dev/null"' in layout.ext4_stat(image, root, f"/etc/systemd/system/{masked}")
+    # Wi-Fi and SSH come from the boot partition, through /run (the root is read-only)
+    assert '"/run/companion-card/wpa_supplicant-wlan0.conf"' in layout.ext4_stat(
+        image, root, "/etc/wpa_supplicant/wpa_supplicant-wlan0.conf")
+    setup = layout.ext4_read(image, root, "/usr/local/lib/companion-card/card_setup.py")
+    assert setup == (ROOT / "tools/pi_image/card_setup.py").read_text(encoding="utf-8")
+    assert "ConditionPathExists=/run/companion-card/authorized_keys" in layout.ext4_read(
+        image, root, "/etc/systemd/system/ssh.service.d/companion-card.conf")
+    sshd = layout.ext4_read(image, root, "/etc/ssh/sshd_config.d/companion-card.conf")
+    assert "PasswordAuthentication no" in sshd
+    assert "HostKey /var/lib/private/card/ssh/" in sshd
+
+
+def test_image_shutdown_button_is_watched_by_the_companion(image, facts):
+    root = layout.partitions(image)[1]
+    settings = tomllib.loads(layout.ext4_read(image, root, "/etc/companion/companion.toml"))
+    assert settings["shutdown"] == {"pin": 21, "handler": "companion", "hold_ms": 1500}
+    # no overlay line for a file the card does not have; the companion's power-off may ask logind
+    assert not [line for line in facts.config_txt.splitlines() if "gpio-shutdown" in line
+                and not line.startswith("#")]
+    assert check.missing_overlays(facts) == []
+    assert "org.freedesktop.login1.power-off" in layout.ext4_read(
+        image, root, "/etc/polkit-1/rules.d/50-companion-poweroff.rules")
+    # the same pin as the wiring (hardware/pinmap.toml)
+    pinmap = tomllib.loads((ROOT / "hardware/pinmap.toml").read_text(encoding="utf-8"))
+    wires = pinmap["parts"]["shutdown"]["wires"]
+    assert [w["bcm"] for w in wires if w.get("config") == "shutdown.pin"] == [21]
+
+
+def test_image_states_the_boards_it_is_for_and_carries_their_device_trees(image, facts):
+    text = facts.boot_card["companion-card.txt"]
+    print(text)
+    files = {f.lower() for f in facts.boot_files}
+    for board, (dtb, _wifi) in card.BOARDS.items():
+        assert board in text
+        assert dtb in files
+    assert "Not for:\n  - Raspberry Pi 5\n" in text
+    # Debian's kernel package ships a Pi 5 device tree, but the kernel has no driver for the
+    # RP1 chip that carries the Pi 5's GPIO header: the reason the card is not for it.
+    root = layout.partitions(image)[1]
+    configs = [n for n in layout.ext4_list(image, root, "/boot") if n.startswith("config-")]
+    kernel_config = layout.ext4_read(image, root, f"/boot/{configs[-1]}")
+    assert "CONFIG_ARCH_BCM2835=y" in kernel_config  # the Pi 3, 4 and Zero 2 W's SoC family
+    assert "RP1" not in kernel_config.upper()
+    assert "RP1" in text
+    image_md = (ROOT / "hardware/image.md").read_text(encoding="utf-8")
+    for board, (dtb, _wifi) in card.BOARDS.items():
+        assert f"| {board} | `{dtb}` |" in image_md
 
 
 # -- the static checks' rules, on made-up facts ------------------------------------------------
@@ -168,10 +263,66 @@ def _facts(**changes):
         cmdline_txt="console=tty0 root=LABEL=RASPIROOT ro rootwait\n",
         fstab=layout.FSTAB,
         unit_enabled='Type: symlink\nFast link dest: "/etc/systemd/system/companion.service"',
-        state_link='Type: symlink\nFast link dest: "private/companion"')
+        state_link='Type: symlink\nFast link dest: "private/companion"',
+        boot_card=dict(GOOD_BOOT_CARD), root_card=dict(GOOD_ROOT_CARD),
+        enabled={folder: list(names) for folder, names in GOOD_ENABLED.items()})
     for key, value in changes.items():
         setattr(facts, key, value)
     return facts
+
+
+# The card's parts as card.py writes them (the image tests above read the real ones back).
+GOOD_BOOT_CARD = {"companion.toml": card.BOOT_CONFIG_TEMPLATE,
+                  "companion-card.txt": card.card_text(),
+                  "wpa_supplicant.conf.example": card.WPA_EXAMPLE}
+GOOD_ROOT_CARD = {path: "# a file\n" for path in check.ROOT_CARD_FILES} | {
+    "/etc/companion/companion.toml": card.card_config_text(),
+    "/etc/ssh/sshd_config.d/companion-card.conf": card.SSHD_CONFIG}
+GOOD_ENABLED = {
+    "/etc/systemd/system/multi-user.target.wants": [
+        "companion.service", "companion-card.service", "systemd-networkd.service"],
+    "/etc/systemd/system/sockets.target.wants": ["systemd-networkd.socket"],
+    "/etc/systemd/system": ["companion.service", "systemd-networkd-wait-online.service",
+                            "systemd-networkd-persistent-storage.service"],
+    "/etc/ssh": ["sshd_config", "sshd_config.d"],
+}
+
+
+def _without(mapping, key):
+    return {k: v for k, v in mapping.items() if k != key}
+
+
+@pytest.mark.parametrize(("changes", "complaint"), [
+    ({"boot_card": _without(GOOD_BOOT_CARD, "companion.toml")},
+     "boot partition: no companion.toml"),
+    ({"boot_card": GOOD_BOOT_CARD | {"companion.toml": "[display]\ndriver = 'sh1106'\n"}},
+     "companion.toml sets keys"),
+    ({"boot_card": GOOD_BOOT_CARD | {"companion-card.txt": "THE CARD\nNot for: nothing\n"}},
+     "does not name Raspberry Pi Zero 2 W"),
+    ({"boot_card": GOOD_BOOT_CARD | {"companion-card.txt": card.card_text().replace(
+        "Raspberry Pi 5", "Raspberry Pi 6")}}, "not for Raspberry Pi 5"),
+    ({"root_card": GOOD_ROOT_CARD | {"/etc/systemd/network/20-wired.network": ""}},
+     "20-wired.network missing"),
+    ({"root_card": GOOD_ROOT_CARD | {"/etc/companion/companion.toml": card.card_config_text(
+        ).replace('handler = "companion"', 'handler = "overlay"')}}, "shutdown: the card's"),
+    ({"config_txt": GOOD_CONFIG + "dtoverlay=gpio-shutdown,gpio_pin=21\n"},
+     "asks for the gpio-shutdown overlay"),
+    ({"root_card": GOOD_ROOT_CARD | {"/etc/companion/companion.toml": card.card_config_text(
+        ).replace('listen = "0.0.0.0:8080"', 'listen = ""')}}, "the table page is not on"),
+    ({"enabled": GOOD_ENABLED | {"/etc/systemd/system/multi-user.target.wants": [
+        "companion.service", "companion-card.service"]}}, "systemd-networkd.service is not"),
+    ({"enabled": GOOD_ENABLED | {"/etc/systemd/system": ["companion.service"]}},
+     "wait-online.service is not masked"),
+    ({"enabled": GOOD_ENABLED | {"/etc/systemd/system": [
+        "systemd-networkd-wait-online.service"]}}, "persistent-storage.service is not masked"),
+    ({"enabled": GOOD_ENABLED | {"/etc/ssh": ["ssh_host_ed25519_key", "sshd_config"]}},
+     "an SSH host key baked into the image"),
+    ({"root_card": GOOD_ROOT_CARD | {"/etc/ssh/sshd_config.d/companion-card.conf": "# empty\n"}},
+     "sshd is not key-only"),
+])
+def test_static_checks_name_each_missing_card_promise(changes, complaint):
+    found = check.problems(_facts(**changes))
+    assert any(complaint in problem for problem in found), found
 
 
 def test_static_checks_accept_a_good_card():
@@ -261,6 +412,17 @@ def test_full_image_passes_every_static_check_and_holds_the_installers_venv(full
     assert "companion" in site and "gpiozero" in site
     assert layout.ext4_read(full_image, root, "/etc/systemd/system/companion.service") == UNIT
     assert "/etc/systemd/system/companion.service" in facts.unit_enabled
+    # the card's network: Wi-Fi and sshd, each board's Wi-Fi settings file, no host key baked in
+    sbin = layout.ext4_list(full_image, root, "/usr/sbin")
+    assert {"wpa_supplicant", "sshd"} <= set(sbin)
+    firmware = set(layout.ext4_list(full_image, root, "/usr/lib/firmware/brcm"))
+    assert set(card.WIFI_NVRAM.values()) <= firmware, set(card.WIFI_NVRAM.values()) - firmware
+    assert {"brcmfmac43430-sdio.bin", "brcmfmac43455-sdio.bin"} <= firmware
+    assert "regulatory.db" in layout.ext4_list(full_image, root, "/usr/lib/firmware")
+    assert not [n for n in layout.ext4_list(full_image, root, "/etc/ssh")
+                if n.startswith("ssh_host_")]
+    # the companion's power-off asks logind, which asks polkit (the shutdown button's path)
+    assert "polkitd" in layout.ext4_list(full_image, root, "/usr/lib/polkit-1")
     # nothing of tools/pi-boot, and no user-site install (the old proot fault)
     assert "pi-boot-agent.service" not in layout.ext4_list(full_image, root,
                                                            "/etc/systemd/system")

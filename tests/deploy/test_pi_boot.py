@@ -16,6 +16,7 @@ import io
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,22 @@ def test_pi_boot_vm_has_no_network_and_boots_the_whole_card(tmp_path):
     assert all(str(tmp_path) in a for a in argv if a.startswith(("socket,", "file,")))
 
 
+def test_pi_boot_vm_network_is_restricted_with_only_loopback_ports_forwarded(tmp_path):
+    machine = boot.Machine(image=tmp_path / "card.img", kernel=tmp_path / "vmlinuz",
+                           initrd=tmp_path / "initrd.img", folder=tmp_path, web_port=40123,
+                           ssh_port=40124)
+    argv = machine.argv()
+    netdev = argv[argv.index("-netdev") + 1]
+    options = netdev.split(",")
+    assert options[:2] == ["user", "id=net"]  # qemu's own user-mode network: no tap, no bridge
+    assert "restrict=on" in options  # the guest reaches nothing outside
+    assert [o for o in options if o.startswith("hostfwd=")] == [
+        "hostfwd=tcp:127.0.0.1:40123-:8080", "hostfwd=tcp:127.0.0.1:40124-:22"]
+    assert argv.count("-netdev") == 1
+    assert "virtio-net-pci,netdev=net,romfile=" in argv
+    assert "-nic" not in argv
+
+
 def _fake_layer(folder):
     """A companion layer's shape, as stage_root reads it: the config, systemd's unit folder,
     the firmware folder."""
@@ -68,9 +85,13 @@ def test_pi_boot_parts_never_reach_a_flashable_card(tmp_path):
     # tools/pi-boot's variant: its agent, the fake-backend drop-in, the emulated serial port
     booted = tmp_path / "qemu/root"
     booted.parent.mkdir()
-    layout.stage_root(layer, booted, clock, qemu=True)
+    trial_files = {"authorized_keys": "ssh-ed25519 AAAA pi-boot\n",
+                   "wpa_supplicant.conf": "network={\n}\n", "companion.toml": "[web]\n"}
+    booted_boot = layout.stage_root(layer, booted, clock, qemu=True, boot_files=trial_files)
     assert all((booted / part).exists() or (booted / part).is_symlink() for part in QEMU_ONLY)
     assert "--backend fake" in (booted / QEMU_ONLY[2]).read_text(encoding="utf-8")
+    assert all((booted_boot / name).read_text(encoding="utf-8") == text
+               for name, text in trial_files.items())
     assert 'url = "/dev/ttyAMA0"' in (booted / "etc/companion/companion.toml").read_text(
         encoding="utf-8")
     agent_unit = (booted / QEMU_ONLY[0]).read_text(encoding="utf-8")
@@ -79,8 +100,13 @@ def test_pi_boot_parts_never_reach_a_flashable_card(tmp_path):
     # the flashable variant, staged from the same layer, has none of it
     flashable = tmp_path / "card/root"
     flashable.parent.mkdir()
-    layout.stage_root(layer, flashable, clock, qemu=False)
+    flashable_boot = layout.stage_root(layer, flashable, clock, qemu=False,
+                                       boot_files=trial_files)
     assert (flashable / "etc/fstab").exists()  # it was staged
+    # no trial key or network of pi-boot's on a flashable card: those are the maker's
+    assert not (flashable_boot / "authorized_keys").exists()
+    assert not (flashable_boot / "wpa_supplicant.conf").exists()
+    assert tomllib.loads((flashable_boot / "companion.toml").read_text(encoding="utf-8")) == {}
     assert not [part for part in QEMU_ONLY
                 if (flashable / part).exists() or (flashable / part).is_symlink()]
     assert (flashable / "etc/companion/companion.toml").read_text(encoding="utf-8") == \
@@ -104,7 +130,9 @@ def test_pi_boot_checks_pass_under_the_real_systemd():
                   "PASS SIGSTOP: the watchdog catches the hang and restarts",
                   "PASS the journal sits on the data partition",
                   "PASS the whole system is running: no failed unit on the read-only root",
-                  "PASS after the power cut: no acknowledged action lost"):
+                  "PASS network: DHCP, the page and sshd answer from outside the VM",
+                  "PASS after the power cut: no acknowledged action lost",
+                  "PASS after the reboot: the same sshd host key (on the data partition)"):
         assert check in out
     assert "READY=1" in out
     assert "0 acknowledged actions lost" in out

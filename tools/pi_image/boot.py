@@ -2,11 +2,14 @@
 
 Promises:
 - `Machine` starts `qemu-system-aarch64 -M virt -cpu cortex-a53` on the image (Debian's
-  kernel and initrd from the root), with no network device, and three lines, each a Unix
-  socket or file in its run folder: the kernel console (hvc0, to console.log), the check
-  agent (hvc1, agent.py inside) and the board's PL011 UART (ttyAMA0), which the companion
-  serves its line protocol on. `power_off` is a hard power cut: SIGKILL to qemu, whose pid it
-  started; guest RAM is lost, the disk keeps only what the guest had written out.
+  kernel and initrd from the root), with no network device, or with `web_port`/`ssh_port` one
+  virtio NIC on qemu's user-mode network with `restrict=on` (the guest reaches nothing
+  outside; only the host's 127.0.0.1 ports forwarded to its table page and sshd reach in),
+  and three lines, each a Unix socket or file in its run folder: the kernel console (hvc0,
+  to console.log), the check agent (hvc1, agent.py inside) and the board's PL011 UART
+  (ttyAMA0), which the companion serves its line protocol on. `power_off` is a hard power
+  cut: SIGKILL to qemu, whose pid it started; guest RAM is lost, the disk keeps only what the
+  guest had written out.
 - `Agent.run` runs an argument list inside the VM and returns (status, output).
 - `SerialLine` speaks the companion's line protocol: one line out, one reply line back.
 - `run_checks` performs tools/pi-boot's checks in order, printing each with its timing and
@@ -23,13 +26,18 @@ import socket
 import subprocess
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
+from pi_image.card import CARD_WEB_PORT
 from pi_image.debian import ROOT_LABEL, Clock
 
 STATE = "/var/lib/private/companion"
+HOST_KEY_PUB = "/var/lib/private/card/ssh/ssh_host_ed25519_key.pub"
 JOURNAL = f"{STATE}/journal.sqlite3"
 SANDBOX_PROPERTIES = (
     "Type", "NotifyAccess", "WatchdogUSec", "Restart", "DynamicUser", "User",
@@ -37,7 +45,7 @@ SANDBOX_PROPERTIES = (
     "PrivateDevices", "NoNewPrivileges", "CapabilityBoundingSet", "RestrictAddressFamilies",
     "DevicePolicy", "MemoryDenyWriteExecute", "ProtectKernelTunables", "ProtectControlGroups",
     "RestrictNamespaces", "LockPersonality", "SystemCallArchitectures", "StateDirectory",
-    "ExecStart",
+    "ExecStart", "IPAddressDeny", "IPAddressAllow", "SocketBindAllow", "SocketBindDeny",
 )
 # What `systemctl show` must say for the unit's promises to be in force.
 EXPECTED = {
@@ -47,6 +55,11 @@ EXPECTED = {
     "NoNewPrivileges": "yes", "CapabilityBoundingSet": "", "RestrictAddressFamilies":
     "AF_UNIX", "DevicePolicy": "closed", "MemoryDenyWriteExecute": "yes",
 }
+# With the table page on the LAN (the card's config), the unit's web drop-in
+# (systemd/companion.service.d/web.conf) opens the network to TCP and nothing else.
+EXPECTED_WITH_PAGE = EXPECTED | {"PrivateNetwork": "no",
+                                 "RestrictAddressFamilies": "AF_INET AF_INET6 AF_UNIX",
+                                 "SocketBindAllow": "tcp8080", "SocketBindDeny": "any"}
 
 
 class CheckFailed(RuntimeError):
@@ -182,9 +195,24 @@ class Machine:
     initrd: Path
     folder: Path
     memory_mb: int = 1024
+    # Host ports (127.0.0.1) forwarded to the guest's table page (8080) and sshd (22): with
+    # them, a NIC on qemu's user-mode network that can reach nothing outside (restrict=on).
+    web_port: int | None = None
+    ssh_port: int | None = None
     process: subprocess.Popen[bytes] | None = None
     boots: int = 0
     started: float = field(default=0.0)
+
+    def nic(self) -> list[str]:
+        """No network, or one virtio NIC on a restricted user-mode network with the ports.
+        `romfile=` leaves out the NIC's network-boot ROM (ipxe-qemu's efi-virtio.rom, not
+        needed: the kernel is given directly)."""
+        if self.web_port is None and self.ssh_port is None:
+            return ["-nic", "none"]
+        forwards = "".join(f",hostfwd=tcp:127.0.0.1:{host}-:{guest}" for host, guest in
+                           ((self.web_port, CARD_WEB_PORT), (self.ssh_port, 22)) if host)
+        return ["-netdev", f"user,id=net,restrict=on{forwards}",
+                "-device", "virtio-net-pci,netdev=net,romfile="]
 
     def argv(self) -> list[str]:
         f = self.folder
@@ -192,7 +220,7 @@ class Machine:
         return [
             "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a53", "-smp", "2",
             "-m", str(self.memory_mb), "-accel", "tcg,thread=multi",
-            "-nodefaults", "-display", "none", "-monitor", "none", "-no-reboot", "-nic", "none",
+            "-nodefaults", "-display", "none", "-monitor", "none", "-no-reboot", *self.nic(),
             "-kernel", str(self.kernel), "-initrd", str(self.initrd), "-append", cmdline,
             "-drive", f"file={self.image},if=none,id=card,format=raw,cache=writeback",
             "-device", "virtio-blk-pci,drive=card",
@@ -245,7 +273,97 @@ def _restarted(agent: Agent, before: int) -> bool:
     return int(props.get("NRestarts", "0")) > before and props.get("ActiveState") == "active"
 
 
-def run_checks(machine: Machine, clock: Clock, *, actions: int = 60) -> Results:
+def http_get(port: int, path: str, timeout: float = 30) -> tuple[int, str]:
+    """(status, body) of GET http://127.0.0.1:PORT/PATH: the host's side of a forwarded port."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}",
+                                    timeout=timeout) as answer:
+            return answer.status, answer.read(1 << 20).decode("utf-8", "replace")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read(1 << 16).decode("utf-8", "replace")
+    except (urllib.error.URLError, OSError):
+        return 0, ""
+
+
+def ssh_run(port: int, key: Path, *argv: str, timeout: float = 60) -> tuple[int, str]:
+    """Run a command on the guest over the forwarded sshd, logged in with `key` as root."""
+    done = subprocess.run(  # noqa: S603 (an argument list, no shell)
+        ["/usr/bin/ssh", "-i", str(key), "-p", str(port), "-o", "BatchMode=yes",
+         "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+         "-o", "ConnectTimeout=20", "-o", "LogLevel=ERROR", "root@127.0.0.1", *argv],
+        capture_output=True, text=True, timeout=timeout, check=False)
+    return done.returncode, done.stdout + done.stderr
+
+
+@dataclass
+class CardTrial:
+    """The boot-partition files tools/pi-boot wrote on the card, for the network check: the
+    private half of authorized_keys' key, and what companion.toml there changes."""
+
+    ssh_key: Path
+    boot_config_says: str = "public_mirror"  # [web] public_mirror = true on the boot partition
+
+
+def check_network(agent: Agent, machine: Machine, card: CardTrial,
+                  detail: list[str], say: Callable[[str], None]) -> None:
+    """The card's network from outside the VM: DHCP on its NIC (systemd-networkd), the table
+    page and the API answering on the host's forwarded port, the boot partition's
+    companion.toml in force in the running service, its Wi-Fi file taken to /run, and sshd
+    letting in the key from its authorized_keys."""
+    if machine.web_port is None or machine.ssh_port is None:
+        raise CheckFailed("the machine has no forwarded ports (no network device)")
+
+    def routable() -> str:
+        text = agent.run("networkctl", "list", "--no-legend", "--no-pager")[1]
+        return text if "routable" in text else ""
+
+    links = str(wait_for("a routable link (systemd-networkd, DHCP)", routable, 180))
+    addresses = agent.out("ip", "-4", "-o", "address", "show", "scope", "global").strip()
+    say("  networkctl: " + "\n  networkctl: ".join(links.strip().splitlines()))
+    say(f"  ip -4: {addresses}")
+    if "inet " not in addresses:
+        raise CheckFailed(f"no IPv4 address: {addresses!r}")
+    web_port = machine.web_port
+
+    def page_answers() -> tuple[int, str] | None:
+        answer = http_get(web_port, "/")
+        return answer if answer[0] == 200 else None
+
+    status, page = cast("tuple[int, str]",
+                        wait_for("the table page on the forwarded port", page_answers, 120))
+    if "<title>Table companion</title>" not in page:
+        raise CheckFailed(f"GET / answered {status} but not with the table page: {page[:200]!r}")
+    _, whoami = http_get(web_port, "/api/whoami")
+    state_status, state = http_get(web_port, "/api/state")
+    say(f"  host: GET / -> {status} ({len(page)} bytes, the table page); /api/whoami -> "
+        f"{whoami.strip()}; /api/state -> {state_status} {state[:80]}")
+    if json.loads(whoami or "{}").get(card.boot_config_says) is not True or state_status != 200:
+        raise CheckFailed("the boot partition's companion.toml ([web] public_mirror = true) is "
+                          f"not in force: whoami {whoami!r}, /api/state {state_status}")
+    setup = agent.out("journalctl", "-b", "-u", "companion-card.service", "-o", "cat",
+                      "--no-pager")
+    say("  " + "\n  ".join(line for line in setup.splitlines()
+                          if line.startswith("companion-card:")))
+    wifi = agent.run("cat", "/etc/wpa_supplicant/wpa_supplicant-wlan0.conf")[1]
+    if "ssid=" not in wifi:
+        raise CheckFailed(f"the boot partition's Wi-Fi file did not reach /run: {wifi!r}")
+    rc, out = ssh_run(machine.ssh_port, card.ssh_key, "uname", "-m")
+    say(f"  host: ssh -p {machine.ssh_port} root@127.0.0.1 uname -m -> {rc} {out.strip()}")
+    if rc != 0 or out.strip() != "aarch64":
+        raise CheckFailed(f"ssh with the boot partition's key: exit {rc}: {out.strip()}")
+    effective = agent.out("/usr/sbin/sshd", "-T").splitlines()
+    wanted = {"passwordauthentication no", "kbdinteractiveauthentication no",
+              "authorizedkeysfile /run/companion-card/authorized_keys"}
+    if not wanted <= set(effective):
+        raise CheckFailed(f"sshd -T: not key-only: lacks {sorted(wanted - set(effective))}")
+    detail.append(f"DHCP {addresses.split()[3] if len(addresses.split()) > 3 else addresses}; "
+                  "the page, /api/whoami and /api/state answered on the host's forwarded port "
+                  "(the boot partition's companion.toml in force); the Wi-Fi file in /run; "
+                  "ssh with the boot partition's key in; sshd -T: keys only")
+
+
+def run_checks(machine: Machine, clock: Clock, *, actions: int = 60,
+               card: CardTrial | None = None) -> Results:
     """Boot, check, cut the power, boot again, check again."""
     results = Results()
 
@@ -292,7 +410,8 @@ def run_checks(machine: Machine, clock: Clock, *, actions: int = 60) -> Results:
         props = agent.show(*SANDBOX_PROPERTIES)
         for key in SANDBOX_PROPERTIES:
             clock.say(f"  {key}={props.get(key, '')[:110]}")
-        wrong = {k: props.get(k) for k, v in EXPECTED.items() if props.get(k) != v}
+        expected = EXPECTED if card is None else EXPECTED_WITH_PAGE
+        wrong = {k: props.get(k) for k, v in expected.items() if props.get(k) != v}
         if wrong:
             raise CheckFailed(f"systemctl show differs: {wrong}")
         pid = agent.show("MainPID")["MainPID"]
@@ -310,7 +429,7 @@ def run_checks(machine: Machine, clock: Clock, *, actions: int = 60) -> Results:
                 or pids_max != "80" or kernel.get("Uid", "0").split()[0] == "0"):
             raise CheckFailed(f"not in force: {kernel} memory.max={memory_max} "
                               f"pids.max={pids_max}")
-        detail.append(f"{len(EXPECTED)} properties as the unit says; kernel: uid "
+        detail.append(f"{len(expected)} properties as the unit says; kernel: uid "
                       f"{kernel['Uid'].split()[0]}, NoNewPrivs 1, seccomp filter on, no "
                       f"capabilities, memory.max 128M, pids.max 80")
 
@@ -394,6 +513,14 @@ def run_checks(machine: Machine, clock: Clock, *, actions: int = 60) -> Results:
 
     check("the whole system is running: no failed unit on the read-only root", running)
 
+    host_key: dict[str, str] = {}
+    if card is not None:
+        def network(detail: list[str]) -> None:
+            check_network(agent, machine, card, detail, clock.say)
+            host_key["before"] = agent.out("cat", HOST_KEY_PUB).strip()
+
+        check("network: DHCP, the page and sshd answer from outside the VM", network)
+
     power: dict[str, int] = {}
 
     def power_cut(detail: list[str]) -> None:
@@ -464,6 +591,15 @@ def run_checks(machine: Machine, clock: Clock, *, actions: int = 60) -> Results:
                       f"resumed at {expected} s as the journal says")
 
     check("after the power cut: no acknowledged action lost", reboot)
+
+    if host_key:
+        def same_host_key(detail: list[str]) -> None:
+            after = agent.out("cat", HOST_KEY_PUB).strip()
+            if after != host_key["before"]:
+                raise CheckFailed(f"sshd's host key changed across the reboot: {after}")
+            detail.append(f"sshd's host key kept on the data partition: {after.split()[1][:20]}...")
+
+        check("after the reboot: the same sshd host key (on the data partition)", same_host_key)
     machine.stop()
     return results
 

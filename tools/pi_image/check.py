@@ -7,8 +7,13 @@ Promises:
   that can be seen in the files: a missing device tree, a config.txt line the firmware would
   not understand or a kernel/initramfs it names that is not on the card, a cmdline.txt that is
   not one line or names another root, the companion's firmware block missing, an fstab that
-  mounts the root read-write or the data partition read-only, the unit not enabled. An empty
-  list means every static check passed; the firmware's own boot is not among them (see
+  mounts the root read-write or the data partition read-only, the unit not enabled; and
+  everything that would leave a maker without the card's promises (`card_problems`): the
+  boot partition's files (companion.toml, the Wi-Fi example, companion-card.txt naming the
+  boards it is for and not for), the network (networkd's files and units, the setup unit,
+  sshd key-only with no host key baked in) and the shutdown path (the companion watching the
+  button, no gpio-shutdown overlay line, the polkit rule for its power-off). An empty list
+  means every static check passed; the firmware's own boot is not among them (see
   docs/pi-image.md: it needs a board).
 """
 
@@ -16,9 +21,11 @@ from __future__ import annotations
 
 import contextlib
 import re
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pi_image import card
 from pi_image.debian import BOOT_LABEL, DATA_LABEL, ROOT_LABEL
 from pi_image.layout import (
     DATA_MOUNT,
@@ -34,13 +41,7 @@ from pi_image.layout import (
 
 # The device trees the Pi's firmware loads for each board this image is for (upstream kernel
 # names, as Debian's linux-image-arm64 ships them and raspi-firmware copies them).
-BOARD_DTBS = {
-    "Raspberry Pi 3 Model B": "bcm2837-rpi-3-b.dtb",
-    "Raspberry Pi 3 Model B+": "bcm2837-rpi-3-b-plus.dtb",
-    "Raspberry Pi 3 Model A+": "bcm2837-rpi-3-a-plus.dtb",
-    "Raspberry Pi 4 Model B": "bcm2711-rpi-4-b.dtb",
-    "Raspberry Pi Zero 2 W": "bcm2837-rpi-zero-2-w.dtb",
-}
+BOARD_DTBS = {board: dtb for board, (dtb, _wifi) in card.BOARDS.items()}
 # The firmware files each board family starts from (GPU bootloader, its memory map).
 FIRMWARE = {"Pi 3 / Zero 2 W": ("bootcode.bin", "start.elf", "fixup.dat"),
             "Pi 4": ("start4.elf", "fixup4.dat")}
@@ -67,7 +68,30 @@ class ImageFacts:
     fstab: str
     unit_enabled: str
     state_link: str
+    # The card's parts: boot partition files (name -> text) and root files (path -> text,
+    # "" when absent), and the names in the folders that enable units.
+    boot_card: dict[str, str] = field(default_factory=dict)
+    root_card: dict[str, str] = field(default_factory=dict)
+    enabled: dict[str, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+
+
+# The card's files read back from the boot partition and from the root.
+BOOT_CARD_FILES = ("companion.toml", "companion-card.txt", "wpa_supplicant.conf.example")
+ROOT_CARD_FILES = (
+    "/etc/companion/companion.toml", "/etc/systemd/network/20-wired.network",
+    "/etc/systemd/network/25-wireless.network", "/etc/systemd/system/companion-card.service",
+    "/usr/local/lib/companion-card/card_setup.py",
+    "/etc/systemd/system/wpa_supplicant@wlan0.service.d/companion-card.conf",
+    "/etc/udev/rules.d/80-companion-card-wifi.rules",
+    "/etc/systemd/system/ssh.service.d/companion-card.conf",
+    "/etc/ssh/sshd_config.d/companion-card.conf",
+    "/etc/systemd/system/companion.service.d/card.conf",
+    "/etc/systemd/system/companion.service.d/web.conf",
+    "/etc/polkit-1/rules.d/50-companion-poweroff.rules",
+)
+ENABLING = ("/etc/systemd/system/multi-user.target.wants",
+            "/etc/systemd/system/sockets.target.wants", "/etc/systemd/system", "/etc/ssh")
 
 
 def inspect(image: Path) -> ImageFacts:
@@ -85,7 +109,12 @@ def inspect(image: Path) -> ImageFacts:
         fstab=ext4_read(image, root, "/etc/fstab"),
         unit_enabled=ext4_stat(image, root,
                                "/etc/systemd/system/multi-user.target.wants/companion.service"),
-        state_link=ext4_stat(image, root, "/var/lib/companion"))
+        state_link=ext4_stat(image, root, "/var/lib/companion"),
+        boot_card={name: fat_read(image, boot, name) for name in BOOT_CARD_FILES
+                   if name in boot_files},
+        # debugfs prints nothing on standard output for a path that is not there: ""
+        root_card={path: ext4_read(image, root, path) for path in ROOT_CARD_FILES},
+        enabled={folder: ext4_list(image, root, folder) for folder in ENABLING})
 
 
 def parse_config_txt(text: str) -> list[tuple[str, str]]:
@@ -168,6 +197,56 @@ def problems(facts: ImageFacts) -> list[str]:
         found.append("companion.service is not enabled (multi-user.target.wants)")
     if '"private/companion"' not in facts.state_link:
         found.append("/var/lib/companion does not lead to the data partition")
+    return found + card_problems(facts)
+
+
+def card_problems(facts: ImageFacts) -> list[str]:
+    """What would leave a maker without the card's promises: settings on the boot partition,
+    a network and SSH, the shutdown button, a plain word on the boards it is for."""
+    found = [f"boot partition: no {name}" for name in BOOT_CARD_FILES
+             if not facts.boot_card.get(name, "").strip()]
+    try:
+        if tomllib.loads(facts.boot_card.get("companion.toml", "")):
+            found.append("boot partition: companion.toml sets keys (it ships all comments)")
+    except tomllib.TOMLDecodeError as exc:
+        found.append(f"boot partition: companion.toml is not TOML: {exc}")
+    text = facts.boot_card.get("companion-card.txt", "")
+    found += [f"companion-card.txt does not name {board}" for board in card.BOARDS
+              if board not in text]
+    found += [f"companion-card.txt does not say the card is not for {board}"
+              for board in card.NOT_FOR if board not in text.split("Not for:")[-1]]
+    missing = [path for path in ROOT_CARD_FILES if not facts.root_card.get(path, "").strip()]
+    found += [f"root: {path} missing" for path in missing]
+    config = facts.root_card.get("/etc/companion/companion.toml", "")
+    try:
+        settings = tomllib.loads(config)
+    except tomllib.TOMLDecodeError as exc:
+        settings = {}
+        found.append(f"root: /etc/companion/companion.toml is not TOML: {exc}")
+    if settings.get("shutdown", {}).get("handler") != "companion":
+        found.append("shutdown: the card's config does not have the companion watch the button "
+                     "(shutdown.handler = \"companion\"), and the card has no overlay for it")
+    if any(line.startswith("dtoverlay=gpio-shutdown") for line in facts.config_txt.splitlines()):
+        found.append("shutdown: config.txt asks for the gpio-shutdown overlay, which is not on "
+                     "the card, beside the companion's own watch")
+    port = f":{card.CARD_WEB_PORT}"
+    if not str(settings.get("web", {}).get("listen", "")).endswith(port):
+        found.append(f"the table page is not on the LAN: [web] listen is not *{port}")
+    wants = facts.enabled.get("/etc/systemd/system/multi-user.target.wants", [])
+    found += [f"{unit} is not enabled" for unit in ("systemd-networkd.service",
+                                                    "companion-card.service") if unit not in wants]
+    if "systemd-networkd.socket" not in facts.enabled.get(
+            "/etc/systemd/system/sockets.target.wants", []):
+        found.append("systemd-networkd.socket is not enabled")
+    found += [f"{unit} is not masked (it would fail on the read-only root or wait for "
+              "nothing)" for unit in ("systemd-networkd-wait-online.service",
+                                      "systemd-networkd-persistent-storage.service")
+              if unit not in facts.enabled.get("/etc/systemd/system", [])]
+    found += [f"root: an SSH host key baked into the image: /etc/ssh/{name}"
+              for name in facts.enabled.get("/etc/ssh", []) if name.startswith("ssh_host_")]
+    sshd = facts.root_card.get("/etc/ssh/sshd_config.d/companion-card.conf", "")
+    if "PasswordAuthentication no" not in sshd:
+        found.append("sshd is not key-only")
     return found
 
 

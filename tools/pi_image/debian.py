@@ -10,10 +10,12 @@ Promises:
      firmware; its kernel hook fills /boot/firmware), udev, and the Python libraries Debian
      has in a version the companion accepts; configured for the image's partition labels;
      named after the base and `OS_RECIPE`;
-  3. the companion: the OS plus lgpio for the system's python3 (pi-trial's wheel: Debian 13
-     has no python3-lgpio) and then `python3 tools/install.py` run inside as on a Pi (apt,
-     a venv with the system's site packages, pip, the real unit enabled); named after the
-     OS layer and a hash of the sources it installs, so a changed checkout makes a new one.
+  3. the companion: the OS plus the card's network packages (`card.NETWORK_PACKAGES`: Wi-Fi,
+     its firmware, sshd), lgpio for the system's python3 (pi-trial's wheel: Debian 13 has no
+     python3-lgpio), the card's config (`card.seed_config`) and then `python3
+     tools/install.py` run inside as on a Pi (apt, a venv with the system's site packages,
+     pip, the real unit enabled); named after the OS layer and a hash of the sources it
+     installs and the card's recipe, so a changed checkout makes a new one.
 - Every command inside runs under proot + qemu-aarch64-static: no binfmt handler, no mount on
   the host. Downloads are Debian packages (debootstrap, apt-get) and, in layer 3, what
   install.py's pip fetches from PyPI for the companion (named in the log).
@@ -39,6 +41,8 @@ from typing import TextIO
 
 import debian_root
 import pi_trial
+
+from pi_image import card
 
 SOURCE = Path(__file__).resolve().parents[2]
 MIRROR = os.environ.get("COMPANION_DEBIAN_MIRROR", debian_root.DEFAULT_MIRROR)
@@ -221,6 +225,9 @@ def source_digest(source: Path = SOURCE) -> str:
                         if p.is_file() and "__pycache__" not in p.parts)
     for part in parts:
         digest.update(str(part.relative_to(source)).encode() + b"\0" + part.read_bytes())
+    # What the companion layer adds besides the sources: the card's packages and config.
+    digest.update(f"card-recipe-{card.CARD_RECIPE}".encode())
+    digest.update(" ".join(card.NETWORK_PACKAGES).encode())
     return digest.hexdigest()[:12]
 
 
@@ -408,11 +415,24 @@ def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
                 pi_trial.step_lgpio(trial)
             except pi_trial.StepFailed as exc:
                 raise BuildError(str(exc)) from exc
+        with clock.step("companion layer: the card's network packages (apt, emulated)") as d:
+            # Wi-Fi (wpa_supplicant, Broadcom firmware, the regulatory database) and sshd for
+            # the card; systemd-networkd is Debian's systemd's own. Configured at staging.
+            trial.apt_archives.joinpath("partial").mkdir(parents=True, exist_ok=True)
+            apt_env = {"DEBIAN_FRONTEND": "noninteractive"}
+            binds = [(trial.apt_archives, "/var/cache/apt/archives")]
+            run_in(partial, ["apt-get", "update", "-q"], log=log, timeout=1800, env=apt_env,
+                   binds=binds)
+            run_in(partial, ["apt-get", "install", "-y", "-q", "--no-install-recommends",
+                             *card.NETWORK_PACKAGES], log=log, timeout=3600, env=apt_env,
+                   binds=binds)
+            d.append(" ".join(card.NETWORK_PACKAGES))
         with clock.step("companion layer: Debian's python3-luma.core set aside"):
             # Debian 13's luma.core 2.4.2 declares RPi.GPIO, which PyPI has only as source:
             # pip would compile it (and fail: no compiler on the box). luma.core 2.6 from PyPI,
             # as on Raspberry Pi OS, does not need it.
             run_in(partial, ["dpkg", "--remove", "python3-luma.core"], log=log, timeout=600)
+        card.seed_config(partial, source)  # before install.py, which acts on it
         src = partial / "opt/companion-src"
         shutil.copytree(source, src, symlinks=True, ignore=pi_trial.COPY_IGNORE)
         debian_root.prepare_for_pip(partial)

@@ -5,7 +5,8 @@ Promises:
   the root read-only and the data partition read-write with power-cut-safe options (`FSTAB`),
   the service's state directory on the data partition (/var/lib/private, where systemd keeps a
   DynamicUser's StateDirectory; /var/lib/companion links there), logs in RAM, an empty
-  machine-id (a new one each boot on a read-only root), no first-boot prompts.
+  machine-id (a new one each boot on a read-only root), no first-boot prompts; and the card's
+  network, SSH and boot-partition settings (`card.add_card_parts`).
 - `build_disk` writes the image WITHOUT mounting anything or using loop devices: each file
   system is made in its own file (`mkfs.vfat -C` then `mcopy`; `mke2fs -d`), the partition
   table is written by `sfdisk` into the image file, and each file system is copied to its
@@ -21,10 +22,11 @@ import os
 import shutil
 import sys
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from pi_image import card
 from pi_image.debian import (
     BOOT_LABEL,
     DATA_LABEL,
@@ -78,11 +80,11 @@ RuntimeMaxUse=16M
 
 QEMU_DROPIN = """\
 # tools/pi-boot only (never in a flashable image): the emulated board has no GPIO, I2C or OLED,
-# so the fake backend stands in for them; everything else in the unit is as shipped (--no-web:
-# the fake backend would serve the table page by default, which a Pi does not).
+# so the fake backend stands in for them; everything else in the unit is as shipped (the table
+# page as the card's config says: [web] listen, with the web drop-in).
 [Service]
 ExecStart=
-ExecStart=/opt/companion/venv/bin/companion run --backend fake --no-web
+ExecStart=/opt/companion/venv/bin/companion run --backend fake
 """
 
 AGENT_UNIT = """\
@@ -121,11 +123,13 @@ def _du_mib(path: Path) -> int:
 
 
 def stage_root(layer: Path, staging: Path, clock: Clock, *, qemu: bool = False,
-               before: Callable[[Path, Clock], None] | None = None) -> Path:
+               before: Callable[[Path, Clock], None] | None = None,
+               boot_files: Mapping[str, str] | None = None) -> Path:
     """The root partition's tree (and, beside it, the boot partition's), from `layer`.
 
     Returns the boot tree (staging/../boot). `before` runs on the copy first; with `qemu`,
-    tools/pi-boot's test parts are added."""
+    tools/pi-boot's test parts are added, and `boot_files` (name -> text: what a person would
+    write on the boot partition) are put on the boot partition."""
     boot = staging.with_name("boot")
     with clock.step(f"stage the root (copy of {layer.name})"):
         copy_tree(layer, staging)
@@ -168,8 +172,11 @@ def stage_root(layer: Path, staging: Path, clock: Clock, *, qemu: bool = False,
     link = staging / "var/lib/companion"
     if not link.is_symlink():
         link.symlink_to("private/companion")
+    card.add_card_parts(staging, boot)
     if qemu:
         _add_qemu_parts(staging)
+        for name, text in (boot_files or {}).items():
+            (boot / name).write_text(text, encoding="utf-8")
     return boot
 
 
@@ -321,23 +328,27 @@ def free_disk_bytes(path: Path) -> int:
 
 def stage_install(staging: Path, clock: Clock) -> None:
     """The quick variant's companion: tools/install.py --root stages its files (unit, udev
-    rules, config, the config.txt block) without apt, pip or a venv, and the host's systemctl
+    rules, the card's config, the config.txt block) without apt, pip or a venv (so without the
+    card's network packages either), and the host's systemctl
     enables the unit offline, as install.py's own `systemctl enable` does inside a root."""
     with clock.step("quick: tools/install.py --root (files only, no venv)"):
+        card.seed_config(staging)  # the card's config first: install.py acts on it
         run([sys.executable, str(SOURCE / "tools/install.py"), "--root", str(staging)],
             timeout=600)
         run(["systemctl", f"--root={staging}", "enable", "companion.service"], timeout=120)
 
 
 def build_image(out: Path, clock: Clock, log_path: Path, *, qemu: bool = False,
-                quick: bool = False, layer: Path | None = None) -> Path:
+                quick: bool = False, layer: Path | None = None,
+                boot_files: Mapping[str, str] | None = None) -> Path:
     """Build the SD image at `out` from the cached layers (tools/pi-boot: qemu=True).
 
     `quick`: the OS layer with install.py's files staged by --root and no venv: the same
     partitions, boot files, config.txt, cmdline.txt and fstab in a minute once the OS layer is
     cached, for tests/deploy/test_image.py. Not bootable into a running companion.
     `layer`: the root to stage (tools/pi-boot passes the companion layer it boots the kernel
-    of, so both come from one build)."""
+    of, so both come from one build). `boot_files`: tools/pi-boot's files on the boot partition
+    (Wi-Fi, SSH key, companion.toml), as a person would write them."""
     ensure_host_tools(clock)
     with cache_lock(clock):
         with log_path.open("a", encoding="utf-8") as log:
@@ -348,7 +359,7 @@ def build_image(out: Path, clock: Clock, log_path: Path, *, qemu: bool = False,
         staging = cache_dir() / variant / "root"
         staging.parent.mkdir(parents=True, exist_ok=True)
         boot = stage_root(layer, staging, clock, qemu=qemu,
-                          before=stage_install if quick else None)
+                          before=stage_install if quick else None, boot_files=boot_files)
         out.parent.mkdir(parents=True, exist_ok=True)
         build_disk(staging, boot, out, clock)
         shutil.rmtree(staging.parent)
