@@ -781,7 +781,8 @@ def lead_ends(pic: Picture) -> tuple[list[int], list[int]]:
     """A picture's leads by what happens at the part's end: (whole: a plug pushed on there,
     so the lead keeps both its female ends; half: a bare end soldered), as header pins."""
     kinds = {joint.key: joint.kind for joint in pic.joints}
-    whole, half = [], []
+    whole: list[int] = []
+    half: list[int] = []
     for run in sorted((r for r in pic.runs if r.kind == "lead"), key=lambda r: r.pin):
         (start,) = run.joints
         (whole if kinds[start] == "plug" else half).append(run.pin)
