@@ -302,7 +302,8 @@ def turnaround(state: NowBoardingState) -> Words:
     following_step = ("Next: serve a VIP?" if plan.vip_offer
                       else "Next: the final flight" if plan.final_next
                       else f"Next: the flight of round {state.round + 1}")
-    more = (("up", "More"), ("down", "Fewer"))  # complaints: short enough for a phone
+    # Complaints, labelled as on the steps' count page (a bare "More" said nothing of what).
+    more = (("up", "One more complaint"), ("down", "One fewer complaint"))
     done = "Done: serve a VIP?" if plan.vip_offer else "Done: start the flight"
     return {"heading": f"Round {state.round} done: maintenance",
             "say": " ".join(says), "then": following_step,
