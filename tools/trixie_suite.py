@@ -10,7 +10,8 @@ Promises:
   cached outside the checkout, as is the 3.13 venv inside it (/opt/companion-venv), so a
   second run is warm.
 - The checkout's working tree (not .git, .venv or caches) is copied fresh into the root for
-  every run; the checkout itself is never written.
+  every run, with the workspace's shared/ beside it when there is one; the checkout itself is
+  never written.
 - Inside, it runs exactly `tools/test` (ruff, mypy, import-linter, the wiring check and the full
   pytest, browser tests included: none is skipped) under `chroot` with /proc, /dev, /dev/pts,
   /dev/shm and /sys bound. Leaving, even on failure or SIGTERM, stops what still runs inside,
@@ -34,8 +35,9 @@ from debian_root import Chroot, RootError, RootSpec, build, ensure_packages, mou
 CHECKOUT = Path(__file__).resolve().parent.parent
 SPEC = RootSpec(suite="trixie", include=("python3", "python3-venv", "python3-pip", "git"))
 # chromium: the browser tests; systemd: systemd-analyze checks the unit; iproute2: `ip netns`
-# for the LAN-client tests (tests/web/test_netns.py). Without them those tests would not pass.
-EXTRA_PACKAGES = ("chromium", "systemd", "iproute2")
+# for the LAN-client tests (tests/web/test_netns.py); openssh-client: ssh-keygen makes the card's
+# host key (tests/deploy/test_card_setup.py). Without them those tests would not pass.
+EXTRA_PACKAGES = ("chromium", "systemd", "iproute2", "openssh-client")
 SOURCE_INSIDE = "/opt/companion-src"
 VENV_INSIDE = "/opt/companion-venv"
 COPY_IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info",
@@ -45,14 +47,23 @@ INTERPRETER = ("import platform, sys; "
 
 
 def copy_checkout(root: Path, source: Path = CHECKOUT) -> Path:
-    """A fresh copy of the working tree at SOURCE_INSIDE (never a mount point)."""
+    """A fresh copy of the working tree at SOURCE_INSIDE (never a mount point), and of the
+    workspace's shared/ folder beside it when the checkout has one beside it (the lessons'
+    own-words tests read the rulebooks there, as they do outside)."""
     target = root / SOURCE_INSIDE.lstrip("/")
+    _replace_with_copy(source, target)
+    shared = source.parent / "shared"
+    if shared.is_dir():
+        _replace_with_copy(shared, target.parent / "shared")
+    return target
+
+
+def _replace_with_copy(source: Path, target: Path) -> None:
     if target.exists():
         if mounts_below(target):
             raise RootError(f"{target} has something mounted below it: not replacing it")
         shutil.rmtree(target)
     shutil.copytree(source, target, ignore=COPY_IGNORE, symlinks=True)
-    return target
 
 
 def summary(rows: Sequence[tuple[str, str, float]], out: TextIO) -> None:

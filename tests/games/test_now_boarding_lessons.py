@@ -29,7 +29,9 @@ from companion.ui.screen import LINE_WIDTH, TITLE_WIDTH, screen_problems
 from companion.ui.views import LESSON_STATUS, LESSON_STATUS_PAGE, with_table_page
 from companion.ui.views.now_boarding import now_boarding_screen
 
-RULEBOOK = Path("/work/shared/rules/now-boarding.txt")
+# The rulebooks lie beside the project in its workspace (shared/rules), never in a clone of it.
+RULES = Path(__file__).resolve().parents[3] / "shared" / "rules"
+RULEBOOK = RULES / "now-boarding.txt"
 GAME = NowBoarding()
 NEXT = Press(Button.NEXT)
 
@@ -104,7 +106,7 @@ def test_the_lesson_screen_is_the_panel_the_issue_asks_for():
     render(on_page)  # draws within the panel
 
 
-V3_RULEBOOK = Path("/work/shared/rules/now-boarding-v3-prototype.txt")
+V3_RULEBOOK = RULES / "now-boarding-v3-prototype.txt"
 
 
 @pytest.mark.parametrize("lesson", V3_LESSONS, ids=lambda lesson: f"v3-{lesson.id}")
