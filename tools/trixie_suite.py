@@ -97,7 +97,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
         root = step("trixie root", lambda: build(SPEC, out=out))
         assert isinstance(root, Path)
         with Chroot(root, out) as inside:
-            step("chromium, systemd, iproute2",
+            step(", ".join(EXTRA_PACKAGES),
                  lambda: ensure_packages(root, EXTRA_PACKAGES, inside.run, out))
             step("copy the checkout", lambda: copy_checkout(root))
             inside.run(["python3", "-c", INTERPRETER], timeout=60)
