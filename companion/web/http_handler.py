@@ -36,6 +36,8 @@ from companion.web.bounded_reading import SOCKET_TIMEOUT_SECONDS, BoundedReader
 from companion.web.policy import (
     BODY_SECONDS,
     HEAD_SECONDS,
+    PROBATION_HEAD_SECONDS,
+    REFUSAL_DELAY_SECONDS,
     Facts,
     Kind,
     Refusal,
@@ -64,6 +66,10 @@ class Served(Protocol):
 
     def start_stream(self, request: Any, stop: Callable[[], None]) -> bool: ...
 
+    def on_probation(self, request: Any) -> bool: ...
+
+    def keep(self, request: Any, trusted: bool, pairing: bool) -> bool: ...
+
     def stream_flowing(self, request: Any) -> None: ...
 
 
@@ -74,6 +80,9 @@ class HttpHandler(BaseHTTPRequestHandler):
     sys_version = ""
     protocol_version = "HTTP/1.1"
     timeout = SOCKET_TIMEOUT_SECONDS
+    disable_nagle_algorithm = True
+    """An answer's head and body go as two writes: with Nagle's algorithm the body waited for
+    the client's delayed ACK of the head, 40 ms on every kept-alive request (issue #28)."""
 
     def version_string(self) -> str:
         return self.server_version
@@ -90,7 +99,9 @@ class HttpHandler(BaseHTTPRequestHandler):
         self.command, self.request_version, self.requestline = "", "HTTP/1.0", ""
         served = cast(Served, self.server)
         served.mark(self.connection, "waiting")  # idle or slow: it may close to make room
-        head = self.reader().head(self.head_seconds)
+        seconds = (min(self.head_seconds, PROBATION_HEAD_SECONDS)
+                   if served.on_probation(self.connection) else self.head_seconds)
+        head = self.reader().head(seconds)
         if head is None:
             self.close_connection = True
             return
@@ -168,6 +179,18 @@ class HttpHandler(BaseHTTPRequestHandler):
         # A connection that carried a valid token is never closed for room (issue #28).
         cast(Served, self.server).mark(self.connection, "busy", trusted=True if paired else None)
         verdict = decide(facts, context.rules, ROUTES)
+        trusted, pairing = False, False
+        if not isinstance(verdict, Refusal):
+            trusted = verdict.trusted
+            pairing = verdict.route.need == "open" and context.channel.pairing_open
+        if not cast(Served, self.server).keep(self.connection, trusted, pairing):
+            # Admitted on probation past the unpaired share (companion/web/policy.py), and
+            # neither a paired phone's request nor pairing's: no room after all.
+            context.stopping.wait(REFUSAL_DELAY_SECONDS)
+            with contextlib.suppress(OSError):
+                self.write(error_answer("busy", "too many connections from unpaired phones; "
+                                                "try again"), close=True)
+            return
         if isinstance(verdict, Refusal):
             if verdict.discard:
                 discarded = self.reader().body(verdict.discard, self.body_seconds)

@@ -27,6 +27,7 @@ import contextlib
 import itertools
 import logging
 import os
+import select
 import socket
 import sys
 import threading
@@ -39,7 +40,9 @@ from typing import Any, Final
 
 from companion.web.http_handler import HttpHandler
 from companion.web.policy import (
+    HEAD_BYTES,
     OWN_LOOPBACK,
+    REFUSAL_DELAY_SECONDS,
     Admit,
     ConnectionLimits,
     Held,
@@ -48,6 +51,7 @@ from companion.web.policy import (
     admit_stream,
     client_key,
     is_loopback,
+    peeked_token,
 )
 from companion.web.routes import Context
 
@@ -58,10 +62,6 @@ ACCEPTS_PER_SECOND: Final = 200.0
 """New connections handled a second, at most (a page opens a handful)."""
 ACCEPT_BURST: Final = 50.0
 WEB_NICENESS: Final = 10
-REFUSAL_DELAY_SECONDS: Final = 1.0
-"""A connection there is no room for is answered 503 after this (its ``Retry-After``), not at
-once: a guest that reconnects the moment it is refused would otherwise fill the listen
-backlog, and a paired phone's new connection would wait behind it (issue #28)."""
 MAX_DELAYED_REFUSALS: Final = 256
 """Refused connections held for their delay at once, at most (past it: answered at once)."""
 _BUSY_BODY: Final = b'{"error": "busy", "message": "too many connections; try again"}'
@@ -110,9 +110,12 @@ class Connection:
     stop: Callable[[], None] | None = None
     flowing: bool = False
     """Its stream's head is written: closing it now ends it mid-stream, not before a word."""
+    probation: bool = False
+    """Admitted past the unpaired share: its first request must show it may stay."""
 
     def held(self) -> Held:
-        return Held(self.number, self.client, self.trusted, self.kind, self.since)
+        return Held(self.number, self.client, self.trusted, self.kind, self.since,
+                    self.probation)
 
 
 class WebServer(ThreadingHTTPServer):
@@ -166,12 +169,14 @@ class WebServer(ThreadingHTTPServer):
         address = str(client_address[0])
         own = is_loopback(address) and (not self.context.rules.pair_loopback
                                         or address in OWN_LOOPBACK)
+        own = own or self.context.pairing.knows(peeked_token(_sent_so_far(request)))
         closing: list[Connection] = []
         with self._open_lock:
             verdict = admit_connection(client_key(address), own, self._held(), self.limits)
             if verdict is not None:
                 connection = Connection(next(self._numbers), client_key(address), request,
-                                        own, since=time.monotonic())
+                                        own, since=time.monotonic(),
+                                        probation=verdict.probation)
                 self._connections[id(request)] = connection
                 closing = self._take(verdict)
         if verdict is None:
@@ -204,22 +209,47 @@ class WebServer(ThreadingHTTPServer):
             if connection.kind != kind:
                 connection.kind, connection.since = kind, time.monotonic()
 
+    def on_probation(self, request: socket.socket) -> bool:
+        """Whether connection ``request`` is on probation (its head has less time)."""
+        with self._open_lock:
+            connection = self._connections.get(id(request))
+            return connection is not None and connection.probation
+
+    def keep(self, request: socket.socket, trusted: bool, pairing: bool) -> bool:
+        """Whether connection ``request`` may be served the request it sent: any not on
+        probation; one on probation if the request is ``trusted`` (it leaves probation, a
+        trusted connection like any other) or ``pairing`` (the page and the pairing calls
+        while the box has pairing open: a phone pairs on a full box too). Kept, it leaves
+        probation (its client's next connection may wait there in turn)."""
+        with self._open_lock:
+            connection = self._connections.get(id(request))
+            if connection is None or not connection.probation:
+                return True
+            if trusted or pairing:
+                connection.probation, connection.trusted = False, trusted
+            return trusted or pairing
+
     def start_stream(self, request: socket.socket, stop: Callable[[], None]) -> bool:
         """Whether connection ``request`` may stream events now (companion/web/policy.py's
-        :func:`admit_stream`; an unpaired client's older stream may close for it); ``stop``
-        ends it when it must close to make room."""
+        :func:`admit_stream`), once the streams whose client hung up (a reloaded page's old
+        one) are let go; ``stop`` ends it when it must close to make room."""
         with self._open_lock:
             connection = self._connections.get(id(request))
             if connection is None:
                 return False
+            hung_up = [one for one in self._connections.values()
+                       if one.kind == "stream" and one.client == connection.client
+                       and one is not connection and _hung_up(one.socket)]
+            for one in hung_up:
+                del self._connections[id(one.socket)]
             verdict = admit_stream(connection.number, self._held(), self.limits)
-            if verdict is None:
-                return False
-            closing = self._take(verdict)
-            connection.kind, connection.since, connection.stop = "stream", time.monotonic(), stop
-        for gone in closing:
+            closing = [] if verdict is None else self._take(verdict)
+            if verdict is not None:
+                connection.kind, connection.since = "stream", time.monotonic()
+                connection.stop = stop
+        for gone in [*hung_up, *closing]:
             self._close(gone)
-        return True
+        return verdict is not None
 
     def stream_flowing(self, request: socket.socket) -> None:
         """The stream on ``request`` has written its head."""
@@ -294,6 +324,28 @@ class WebServer(ThreadingHTTPServer):
         while self._refused:
             self._answer_refused(self._refused.popleft()[1])
         self.server_close()
+
+
+def _sent_so_far(sock: socket.socket) -> bytes:
+    """What a new connection has sent already (its head, if it came with the handshake),
+    left on the socket for its thread to read: a peek, never a wait."""
+    try:
+        return sock.recv(HEAD_BYTES, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except OSError:
+        return b""
+
+
+def _hung_up(sock: socket.socket) -> bool:
+    """Whether the client of a stream closed its end (a read would end, not wait): its
+    thread only learns it at its next write."""
+    try:  # polled first: a socket with a timeout waits that long in recv, flags or not
+        if not select.select([sock], [], [], 0)[0]:
+            return False
+        return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    except BlockingIOError:
+        return False
+    except (OSError, ValueError):
+        return True
 
 
 def own_names(host: str) -> frozenset[str]:

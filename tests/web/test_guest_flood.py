@@ -4,13 +4,17 @@ Over loopback with ``pair_loopback`` and ``public_mirror`` on, so that 127.0.0.x
 stand in for phones and guests on the LAN: five guest addresses each hold 8 slow sockets and
 8 event streams (40 of each), and the table's paired phone is answered 200 on every request,
 on fresh connections and on a kept-alive one. The guests are answered 503 with Retry-After
-when there is no room for them, never silence. The admission rules themselves are tested
-without a socket in tests/web/test_policy.py.
+when there is no room for them, never silence. When single-socket guests fill the unpaired
+share (no fair swap to make), a phone's new connection waits on probation and is served once
+its token (or pairing) shows. The admission rules themselves are tested without a socket in
+tests/web/test_policy.py.
 """
 
 import http.client
 import json
+import select
 import socket
+import time
 
 from companion.web.policy import ConnectionLimits
 
@@ -29,8 +33,8 @@ def post_from_phone(box, path, body=b""):
         connection.request("POST", path, body=body,
                            headers={"Origin": f"http://127.0.0.1:{box.port}"})
         response = connection.getresponse()
-        response.read()
-        assert response.status == 200
+        body = response.read()
+        assert response.status == 200, body
         return response.getheader("Set-Cookie")
     finally:
         connection.close()
@@ -93,9 +97,80 @@ def test_guests_slow_sockets_and_streams_leave_a_paired_phone_served(make_web_bo
                    for answer in answers), [answer for answer in answers if b"200" not in answer]
         limits = ConnectionLimits()
         now = box.service.server.held()
-        unpaired = [one for one in now if not one.trusted]
+        unpaired = [one for one in now if not one.trusted and not one.probation]
         assert len([one for one in unpaired if one.kind == "stream"]) <= limits.unpaired_streams
         assert len(unpaired) <= limits.unpaired and len(now) <= limits.total
     finally:
         for sock in held:
             sock.close()
+
+
+def status_of(port, source, path="/api/whoami", headers=None):
+    """One request on a fresh connection from ``source``: its status and Retry-After."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+                                            source_address=(source, 0))
+    try:
+        connection.request("GET", path, headers=headers or {})
+        response = connection.getresponse()
+        response.read()
+        return response.status, response.getheader("Retry-After")
+    finally:
+        connection.close()
+
+
+def test_single_socket_guests_filling_the_share_leave_a_phone_pairing_and_served(make_web_box):
+    """24 guest addresses with one slow socket each fill the unpaired share with no fair swap
+    (each holds 1, a newcomer 0): the phone's new connections wait on probation and are served
+    (pairing while it is open, then its token); a guest's is answered 503 with Retry-After."""
+    box = make_web_box(pair_loopback=True, public_mirror=True)
+    held = []
+    try:
+        for number in range(ConnectionLimits().unpaired):
+            sock = connect(box.port, f"127.0.0.{100 + number}")
+            sock.sendall(b"GET /api/whoami HTTP/1.1\r\nX-Dribble: a")
+            held.append(sock)
+        until = time.monotonic() + 10  # their threads are in
+        while len(box.service.server.held()) < len(held) and time.monotonic() < until:
+            select.select([], [], [], 0.01)
+        assert len(box.service.server.held()) == len(held)
+
+        box.open_pairing()
+        while not box.service.channel.pairing_open and time.monotonic() < until:
+            select.select([], [], [], 0.01)  # the page learns it from the loop's next frame
+        cookie = pair_phone(box)  # each of its requests came on probation
+        statuses = [status_of(box.port, PHONE, "/api/state", {"Cookie": cookie})[0]
+                    for _ in range(10)]
+        assert statuses == [200] * 10
+        assert status_of(box.port, "127.0.0.140") == (503, "1")
+        unpaired = [one for one in box.service.server.held()
+                    if not one.trusted and not one.probation]
+        assert len(unpaired) == ConnectionLimits().unpaired  # no guest was closed for them
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_a_reloaded_pages_hung_up_stream_makes_room_and_a_live_one_does_not(make_web_box,
+                                                                           open_stream):
+    """An unpaired client has two event streams; a third is 503 while both live (closing one
+    for it let a guest spin the box), and served once the browser hung one up (a reload)."""
+    box = make_web_box(pair_loopback=True, public_mirror=True)
+    guest = "127.0.0.60"
+    streams = []
+    for _ in range(2):
+        stream = socket.create_connection(("127.0.0.1", box.port), timeout=10,
+                                          source_address=(guest, 0))
+        stream.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert first_answer(stream) == b"HTTP/1.1 200 OK"
+        streams.append(stream)
+    try:
+        assert status_of(box.port, guest, "/api/events")[0] == 503
+        streams[0].close()  # the page reloads: its browser hangs up the old stream
+        third = socket.create_connection(("127.0.0.1", box.port), timeout=10,
+                                         source_address=(guest, 0))
+        streams.append(third)
+        third.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert first_answer(third) == b"HTTP/1.1 200 OK"
+    finally:
+        for stream in streams:
+            stream.close()
