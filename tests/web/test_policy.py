@@ -19,10 +19,10 @@ from companion.web.policy import (
     Rules,
     admit_connection,
     admit_stream,
-    peeked_token,
     cookie_token,
     decide,
     is_loopback,
+    peeked_token,
     same_origin,
 )
 from companion.web.routes import ROUTES
