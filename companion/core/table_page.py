@@ -41,8 +41,9 @@ from companion.core.appstate import AppState, PairingWindow
 
 WINDOW_SECONDS = 120.0
 """How long pairing stays open after a press at the box."""
-WINDOW_WRONG_CODES = 20
-"""Wrong codes from all clients together that close a window."""
+WINDOW_WRONG_CODES = 19
+"""Wrong codes from all clients together that close a window: 19 guesses at one of 10^6
+codes, so a window's odds are below 1 in 50,000 (20 made them exactly that: issue #28)."""
 CLIENT_WRONG_CODES = 3
 """Wrong codes from one client that lock it until the next window."""
 MAX_MODULES = 29

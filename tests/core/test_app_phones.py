@@ -157,7 +157,7 @@ def test_the_windows_budget_closes_it_says_why_and_the_next_press_starts_afresh(
 
 @given(st.lists(st.integers(0, 30), max_size=80))
 def test_a_window_judges_at_most_its_budget_of_wrong_codes(clients):
-    """Whatever the guests do in one window, at most 20 wrong codes are counted in all, at
+    """Whatever the guests do in one window, at most 19 wrong codes are counted in all, at
     most 3 from one client, and once it closed on them nothing more is judged."""
     app = App([RoundTimer()])
     state = showing(app, AppState(), "123456")
