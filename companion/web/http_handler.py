@@ -31,15 +31,14 @@ from typing import Any, Final, Protocol, cast
 from urllib.parse import urlsplit
 
 from companion.errors import CompanionError
+from companion.web.admission import PROBATION_HEAD_SECONDS, REFUSAL_DELAY_SECONDS, Kind
 from companion.web.answers import Answer, answer_for, error_answer, json_answer
 from companion.web.bounded_reading import SOCKET_TIMEOUT_SECONDS, BoundedReader
 from companion.web.policy import (
     BODY_SECONDS,
     HEAD_SECONDS,
-    PROBATION_HEAD_SECONDS,
-    REFUSAL_DELAY_SECONDS,
+    Allowed,
     Facts,
-    Kind,
     Refusal,
     client_key,
     cookie_token,
@@ -179,17 +178,7 @@ class HttpHandler(BaseHTTPRequestHandler):
         # A connection that carried a valid token is never closed for room (issue #28).
         cast(Served, self.server).mark(self.connection, "busy", trusted=True if paired else None)
         verdict = decide(facts, context.rules, ROUTES)
-        trusted, pairing = False, False
-        if not isinstance(verdict, Refusal):
-            trusted = verdict.trusted
-            pairing = verdict.route.need == "open" and context.channel.pairing_open
-        if not cast(Served, self.server).keep(self.connection, trusted, pairing):
-            # Admitted on probation past the unpaired share (companion/web/policy.py), and
-            # neither a paired phone's request nor pairing's: no room after all.
-            context.stopping.wait(REFUSAL_DELAY_SECONDS)
-            with contextlib.suppress(OSError):
-                self.write(error_answer("busy", "too many connections from unpaired phones; "
-                                                "try again"), close=True)
+        if not kept(self, context, verdict):
             return
         if isinstance(verdict, Refusal):
             if verdict.discard:
@@ -231,6 +220,24 @@ class HttpHandler(BaseHTTPRequestHandler):
 
     def stream(self, stream: Stream) -> None:
         write_stream(self, cast(Served, self.server), stream)
+
+
+def kept(handler: HttpHandler, context: Context, verdict: Allowed | Refusal) -> bool:
+    """Whether the request on ``handler``'s connection is served: every one is, but on a
+    connection admitted on probation past the unpaired share (companion/web/admission.py)
+    only a paired phone's, or the page and pairing while the box has pairing open; any other
+    is answered 503 ``busy`` a second later, and the connection closes."""
+    trusted, pairing = False, False
+    if not isinstance(verdict, Refusal):
+        trusted = verdict.trusted
+        pairing = verdict.route.need == "open" and context.channel.pairing_open
+    if cast(Served, handler.server).keep(handler.connection, trusted, pairing):
+        return True
+    context.stopping.wait(REFUSAL_DELAY_SECONDS)
+    with contextlib.suppress(OSError):
+        handler.write(error_answer("busy", "too many connections from unpaired phones; "
+                                           "try again"), close=True)
+    return False
 
 
 def write_stream(handler: HttpHandler, server: Served, stream: Stream) -> None:

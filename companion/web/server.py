@@ -5,7 +5,7 @@ starts), holds at most ``max_connections`` connections, and knows who holds them
 a connection that carried a valid token, or comes from the box's own loopback, is never
 closed for room; unpaired ones share a bounded part, per client (an address, an IPv6 /64) and
 in all, and the oldest idle or slow one closes when a newcomer needs its place; unpaired event
-streams have their own cap (companion/web/policy.py's :func:`admit_connection` and
+streams have their own cap (companion/web/admission.py's :func:`admit_connection` and
 :func:`admit_stream` decide; with no room a short JSON 503 with ``Retry-After`` and close,
 without a thread, a second later, so a guest that reconnects at once cannot fill the listen
 backlog ahead of a phone). It stops cleanly, ending its event streams. Each connection is served by
@@ -38,10 +38,7 @@ from dataclasses import dataclass
 from http.server import ThreadingHTTPServer
 from typing import Any, Final
 
-from companion.web.http_handler import HttpHandler
-from companion.web.policy import (
-    HEAD_BYTES,
-    OWN_LOOPBACK,
+from companion.web.admission import (
     REFUSAL_DELAY_SECONDS,
     Admit,
     ConnectionLimits,
@@ -49,10 +46,10 @@ from companion.web.policy import (
     Kind,
     admit_connection,
     admit_stream,
-    client_key,
-    is_loopback,
     peeked_token,
 )
+from companion.web.http_handler import HttpHandler
+from companion.web.policy import HEAD_BYTES, OWN_LOOPBACK, client_key, is_loopback
 from companion.web.routes import Context
 
 log = logging.getLogger(__name__)
@@ -98,7 +95,7 @@ def lower_priority() -> None:
 
 @dataclass(eq=False)
 class Connection:
-    """One open connection, as the server keeps it for admission (companion/web/policy.py):
+    """One open connection, as the server keeps it for admission (companion/web/admission.py):
     the handler says what it is doing (:meth:`WebServer.mark`); ``stop`` ends its stream."""
 
     number: int
@@ -230,7 +227,7 @@ class WebServer(ThreadingHTTPServer):
             return trusted or pairing
 
     def start_stream(self, request: socket.socket, stop: Callable[[], None]) -> bool:
-        """Whether connection ``request`` may stream events now (companion/web/policy.py's
+        """Whether connection ``request`` may stream events now (companion/web/admission.py's
         :func:`admit_stream`), once the streams whose client hung up (a reloaded page's old
         one) are let go; ``stop`` ends it when it must close to make room."""
         with self._open_lock:

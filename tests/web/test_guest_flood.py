@@ -16,7 +16,7 @@ import select
 import socket
 import time
 
-from companion.web.policy import ConnectionLimits
+from companion.web.admission import ConnectionLimits
 
 GUESTS = [f"127.0.0.{50 + number}" for number in range(5)]
 PHONE = "127.0.0.3"

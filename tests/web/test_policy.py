@@ -6,23 +6,25 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from companion.web.admission import (
+    Admit,
+    ConnectionLimits,
+    Held,
+    admit_connection,
+    admit_stream,
+    peeked_token,
+)
 from companion.web.answers import STATUS, error_answer
 from companion.web.policy import (
     DISCARD_LIMIT_BYTES,
     MAX_BODY_BYTES,
-    Admit,
     Allowed,
-    ConnectionLimits,
     Facts,
-    Held,
     Refusal,
     Rules,
-    admit_connection,
-    admit_stream,
     cookie_token,
     decide,
     is_loopback,
-    peeked_token,
     same_origin,
 )
 from companion.web.routes import ROUTES
