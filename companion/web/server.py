@@ -17,8 +17,8 @@ the event loop, so it takes only so much of them, whatever the clients send:
   :data:`ACCEPT_BURST`); the others wait in the kernel's listen backlog, which drops what
   overflows it at no cost to the box. A refused connection counts as much as a served one.
 - its threads (the acceptor and one per connection) run at a lower CPU priority than the loop
-  (:func:`lower_priority`: nice +:data:`WEB_NICENESS` per thread, Linux), so when the cores
-  are short the kernel runs the loop's wake-up first.
+  (:func:`lower_priority`: nice +:data:`WEB_NICENESS` per thread over the main thread's,
+  Linux), so when the cores are short the kernel runs the loop's wake-up first.
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ ACCEPTS_PER_SECOND: Final = 200.0
 """New connections handled a second, at most (a page opens a handful)."""
 ACCEPT_BURST: Final = 50.0
 WEB_NICENESS: Final = 10
+MAX_NICENESS: Final = 19
 MAX_DELAYED_REFUSALS: Final = 256
 """Refused connections held for their delay at once, at most (past it: answered at once)."""
 _BUSY_BODY: Final = b'{"error": "busy", "message": "too many connections; try again"}'
@@ -82,8 +83,14 @@ def lower_priority() -> None:
     refusal is logged with why, and no thread tries again (issue #28, 4)."""
     if sys.platform != "linux" or _PRIORITY["denied"]:
         return
+    thread = threading.get_native_id()
     try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WEB_NICENESS)
+        # Relative to the main thread's (the process id names it): a box started under `nice`
+        # keeps its web below its loop (an absolute 10 would ask to raise a web thread started
+        # at 15, which is refused); a thread the acceptor starts inherits the value already.
+        lowered = min(MAX_NICENESS, os.getpriority(os.PRIO_PROCESS, os.getpid()) + WEB_NICENESS)
+        if os.getpriority(os.PRIO_PROCESS, thread) != lowered:
+            os.setpriority(os.PRIO_PROCESS, thread, lowered)
     except PermissionError:
         _PRIORITY["denied"] = True
         log.warning("the web threads keep the loop's CPU priority: setpriority was refused "
