@@ -1,12 +1,13 @@
 """The core's effects carried out on the box, in the order DESIGN.md rule 6 asks.
 
-What it promises: a step's effects are carried out in the order the core gave them, and the
-journal comes before the sound. Each journal effect becomes a typed write in the journal's
-queue (:mod:`~companion.runtime.journaling`): outside an input it is made at once, before
-the tunes start; inside one (the controller's frame-first path) it waits until the input's
-frame is drawn, and is made before the controller returns. Time-driven effects
-(``sound_first``: a warning, the alarm, an expiry) sound before anything is written: an expiry
-follows from the journal and the clock alone, so a power cut cannot lose it.
+What it promises: a step's effects are carried out in the order the core gave them, its
+tunes (``Play``) last, so the journal comes before the sound. Each journal effect becomes a
+typed write in the journal's queue (:mod:`~companion.runtime.journaling`): outside an input
+it is made at once, before the tunes start; inside one (the controller's frame-first path) it
+waits until the input's frame is drawn, and is made before the controller returns.
+Time-driven effects (``sound_first``: a warning, the alarm, an expiry) sound before anything
+is written: an expiry follows from the journal and the clock alone, so a power cut cannot
+lose it.
 
 A new sound setting is applied before the step's tunes sound, then saved; a new game's
 options are saved for the next game's menu (issue #27). Forgetting the phones that fails
