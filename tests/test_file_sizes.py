@@ -1,5 +1,8 @@
-"""Files stay small enough to read whole (issue #18): at most one module of companion/ runs
-over 450 lines."""
+"""Files stay small enough to read whole (issue #18): no module of companion/ runs over 450
+lines. One was once let through (the controller, before its effects and replays moved to
+runtime/effects.py and runtime/resuming.py); an allowance of one only invites the next module
+to grow into the gap, and a module that outgrows the limit is one that has found a second
+job, which belongs in a room of its own."""
 
 import ast
 from pathlib import Path
@@ -8,12 +11,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "companion"
 LIMIT = 450
 
 
-def test_file_sizes_at_most_one_module_over_the_limit() -> None:
+def test_file_sizes_no_module_over_the_limit() -> None:
     sizes = {path.relative_to(PACKAGE).as_posix(): len(path.read_text(encoding="utf-8")
                                                        .splitlines())
              for path in PACKAGE.rglob("*.py")}
     over = sorted(name for name, lines in sizes.items() if lines > LIMIT)
-    assert len(over) <= 1, over
+    assert over == [], {name: sizes[name] for name in over}
 
 
 def test_file_sizes_the_http_handler_class_only_gathers_and_writes() -> None:

@@ -3,6 +3,9 @@
 The rooms (docs/architecture.md has the picture and the path of a button press):
 
 - :mod:`~companion.runtime.controller`: the box's state and everything that changes it.
+- :mod:`~companion.runtime.effects`: the core's effects carried out, journal before sound.
+- :mod:`~companion.runtime.resuming`: games back from the journal (start-up, the menu).
+- :mod:`~companion.runtime.commanding`: the protocol's commands carried out.
 - :mod:`~companion.runtime.loop`: the event loop: a queue, a self-pipe, signals, deadlines.
 - :mod:`~companion.runtime.channels`: line-protocol peers (the serial line, the table page):
   bounded input, output that never blocks the loop.

@@ -34,15 +34,19 @@ The controller is single-threaded: the event loop (:mod:`companion.runtime.loop`
 ``simulate`` calls it, never two threads at once.
 
 Every way the state changes passes through its few entry points (``edge``, ``gesture``,
-``handle``, ``tick``), and the order of journal, sound and screen in ``_perform`` is the rule
-it enforces. The rooms it delegates to are its neighbours in this package: the journal queue
+``handle``, ``tick``), and the order above (the step decided, its writes queued, its tunes
+started, its frame drawn, then its writes made: ``_frame_first`` around ``perform``) is the
+rule it enforces. The rooms it delegates to are its neighbours in this package: the core's
+effects, each carried out, journal before sound (:mod:`~companion.runtime.effects`, behind
+:meth:`Controller.perform`), games back from the
+journal at start-up and from the menu (:mod:`~companion.runtime.resuming`), the protocol's
+commands (:mod:`~companion.runtime.commanding`), the journal queue
 (:mod:`~companion.runtime.journaling`), the tunes (:mod:`~companion.runtime.sound`), the
 display and LED (:mod:`~companion.runtime.output`).
 """
 
 from __future__ import annotations
 
-import logging
 import random
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -50,21 +54,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.adapters.journal import Journal
-from companion.adapters.journal_rows import JournalError
-from companion.core.app import (
-    App,
-    AppState,
-    ForgetPhones,
-    JournalAction,
-    JournalNew,
-    JournalSetAside,
-    JournalUndo,
-    Recorded,
-    ResultChanged,
-    ResumeGame,
-    SoundChanged,
-)
-from companion.core.appstate import JournalScored, PowerOff
+from companion.core.app import App, AppState
 from companion.core.buttons import (
     Button,
     Edge,
@@ -73,41 +63,29 @@ from companion.core.buttons import (
     GestureRecognizer,
     GestureTiming,
 )
-from companion.core.game import Play, Restore, RuleError
+from companion.core.game import RuleError
 from companion.core.idle import IdlePolicy
 from companion.core.table_page import PairOutcome, TablePage, end_pairing
 from companion.core.timer import TimerState
 from companion.core.tunes import SoundSettings, tunes_for
 from companion.protocol import commands as proto
 from companion.protocol.lines import Item, Line
-from companion.runtime import commanding
-from companion.runtime.gameclock import Clock, GameClock, is_stale
+from companion.runtime import commanding, resuming
+from companion.runtime.effects import carry_out
+from companion.runtime.gameclock import Clock, GameClock
 from companion.runtime.health import PartHealth
 from companion.runtime.idle_screen import Dimmable, IdleScreen
 from companion.runtime.journaling import (
-    Append,
-    BeginGame,
     Checkpoint,
-    DropLast,
     GameRef,
     JournalWrite,
     JournalWriter,
     KeepLine,
-    KeepScored,
-    MakeCurrent,
-    SetAside,
-    SetResult,
-    damaged_notice,
 )
 from companion.runtime.output import FrameSink, Output, StatusLed
 from companion.runtime.sound import Buzzer, SettingsStore, TunePlayer
 from companion.ui.screen import Screen
 from companion.ui.views import screen_for
-
-log = logging.getLogger(__name__)
-
-FORGET_FAILED = "Forget phones FAILED: cannot save; phones stay paired"
-
 
 Scorers = Mapping[str, Callable[[Any], dict[str, Any]]]
 
@@ -131,7 +109,7 @@ class Controller:
         self.recognizer = GestureRecognizer(timing or GestureTiming())
         self.game_clock = GameClock(clock, journal.last_clock())
         self.writer = JournalWriter(journal)
-        self.state = AppState(next_seed=self._draw_seed(), last_tick=self.now())
+        self.state = AppState(next_seed=self.draw_seed(), last_tick=self.now())
         self.tunes = TunePlayer(buzzer, tunes_for(sounder))
         # Called when "Forget phones" is chosen (the table page revokes its pairings).
         self.forget_phones_listeners: list[Callable[[], None]] = []
@@ -143,12 +121,12 @@ class Controller:
         # Idle dimming and the screen saver (core/idle.py); None: the panel never dims.
         self.idle = None if idle is None else IdleScreen(
             idle, self.now(), display if isinstance(display, Dimmable) else None)
-        self._restore()
+        resuming.restore_current(self)
         sound = settings.load() if settings is not None else SoundSettings()
         remembered = settings.load_options() if settings is not None else {}
         self.state = replace(self.state, sound=sound, remembered=remembered)
         self.tunes.apply(sound, self.now())
-        self._list_resumable()
+        resuming.list_resumable(self)
 
     @property
     def journal(self) -> Journal:
@@ -211,13 +189,13 @@ class Controller:
         now = self.now()
         candidates = [self.recognizer.next_deadline(), self.app.next_wake(self.state, now)]
         candidates.append(self.tunes.next_change())
-        if self._countdown_running() and self.game_id is not None:
+        if self.countdown_running() and self.game_id is not None:
             candidates.append(self.game_clock.next_checkpoint())
         candidates.append(self.writer.retry_at())
         if self.display_health.failing:
             candidates.append(self.display_health.retry_at)
         if self.idle is not None:
-            candidates.append(self.idle.next_change(now, self._countdown_running()))
+            candidates.append(self.idle.next_change(now, self.countdown_running()))
         due = [instant for instant in candidates if instant is not None]
         return min(due) if due else None
 
@@ -236,8 +214,8 @@ class Controller:
         self.tunes.play_due(now)
         if self.writer.retry_due(now):
             self.writer.flush(now)
-            self._show_journal_news()
-        if (self._countdown_running() and self.game_id is not None
+            self.show_journal_news()
+        if (self.countdown_running() and self.game_id is not None
                 and self.game_clock.checkpoint_due(now)):
             self.writer.write(now, Checkpoint(now))
             self.game_clock.checkpointed(now)
@@ -320,7 +298,7 @@ class Controller:
         mark = self._mark()
         if self.writer.catch_up(now):
             news = self.writer.news
-            self._show_journal_news()
+            self.show_journal_news()
             if news or self._mark() != mark:
                 self.refresh(now)
 
@@ -385,7 +363,7 @@ class Controller:
         ``now`` is the instant being processed (``advance`` passes the exact wake-up, so a
         retry due then is made then, whatever the float rounding of the clock)."""
         now = self.now() if now is None else now
-        running = self._countdown_running()
+        running = self.countdown_running()
         changed = self.output.show(screen_for(self.app, self.state, now, self._mark()), now,
                                    countdown_running=running)
         if self.idle is not None:
@@ -406,49 +384,16 @@ class Controller:
         self.tunes.sound(now, None)
         self.output.blank()
 
-    # -- internals ---------------------------------------------------------------------------
+    # -- the step and its effects (what runtime/effects.py and runtime/resuming.py use) ------
 
-    def _restore(self) -> None:
-        """Resume the journal's current game; say on the screen what start-up found."""
-        self._start_notice()
-        stored = self.journal.current()
-        if stored is None:
-            return
-        now = self.now()
-        try:
-            state = self.app.restore(stored.game, stored.options, stored.seed, stored.history, now)
-        except Exception as error:  # anything a replay raises: the journal is damaged
-            reason = f"game {stored.id} does not replay: {error}"
-            self.journal.set_aside_damaged(reason)
-            self.game_clock = GameClock(self.clock, self.journal.last_clock())
-            self.state = replace(self.state, last_tick=self.now())
-            self._start_notice()
-            return
-        self.writer.resume(stored.id)
-        self.state = replace(state, next_seed=self._draw_seed())
-        self.game_clock.checkpointed(now)
-        if self._countdown_running():
-            self.state, effects = self.app.act(self.state, Restore(), now)
-            self.perform(effects, now)
-            self.state = replace(self.state, notice="Resumed after a power cut: hold NEXT")
-        if stored.result is None and is_stale(stored.last_wall, self.clock.wall()):
-            self.state = replace(self.state, offer=f"Game of {stored.last_wall[:10]}?")
-
-    def _start_notice(self) -> None:
-        journal = self.journal
-        if not journal.durable:
-            notice = "Cannot save games: see the log"
-        elif journal.kept_aside is not None:
-            notice = damaged_notice(journal.kept_aside)
-        else:
-            return
-        self.state = replace(self.state, notice=notice)
-
-    def _show_journal_news(self) -> None:
+    def show_journal_news(self) -> None:
+        """The journal queue's news (a refused write, a spent reserve) on the screen."""
         for news in self.writer.take_news():
             self.state = replace(self.state, notice=news)
 
     def act_on(self, gesture: Gesture, raise_errors: bool = False) -> None:
+        """A gesture through the core; a refusal leaves the state as it was, says why on the
+        screen and sounds "refused" (raised again with ``raise_errors``: a command's)."""
         try:
             self.state, effects = self.app.gesture(self.state, gesture, gesture.at)
         except RuleError as error:
@@ -460,104 +405,16 @@ class Controller:
         self.perform(effects, gesture.at)
 
     def perform(self, effects: list[Any], now: float, sound_first: bool = False) -> None:
-        # Journal writes are queued first, in order. Outside an input they are made here at
-        # once, before the tunes (time-driven tunes sound even before that, see tick());
-        # inside one, right after its frame (_frame_first).
-        if sound_first:
-            self._start_tunes(effects, now)
-        for effect in effects:
-            match effect:
-                case JournalNew(game=game, options=options, seed=seed, at=at):
-                    self.writer.begin(now, BeginGame(game, options, seed, at, self.clock.wall()))
-                    self.game_clock.checkpointed(at)
-                    self.state = replace(self.state, next_seed=self._draw_seed())
-                    if self.settings is not None:  # the options chosen, for the next game
-                        self.settings.save_options(self.state.remembered)
-                case JournalAction(action=action, at=at):
-                    self.writer.write(now, Append(Recorded(action, at), self.clock.wall()))
-                case JournalUndo(dropped=dropped):
-                    self.writer.write(now, DropLast(dropped))
-                case ResultChanged(result=result):
-                    self.writer.write(now, SetResult(result))
-                case JournalSetAside():
-                    self.writer.write(now, SetAside())
-                case JournalScored(game=game, options=options, result=result, at=at):
-                    self.writer.keep(now, KeepScored(game, options, result, at,
-                                                     self.clock.wall()))
-                case SoundChanged(sound=sound):
-                    self.tunes.apply(sound, now)
-                    if self.settings is not None:
-                        self.settings.save(sound)
-                case ResumeGame(game_id=game_id):
-                    self._resume(game_id, now)
-                case ForgetPhones():
-                    for listener in self.forget_phones_listeners:
-                        try:
-                            listener()
-                        except Exception:  # not revoked: the screen says so; play goes on
-                            log.exception("forgetting the phones failed")
-                            self.state = replace(self.state, notice=FORGET_FAILED)
-                case PowerOff():
-                    self.refresh(now)  # "Powering off" on the panel before it goes
-                    self.writer.catch_up(now)  # and every accepted action on disk
-                    for switch_off in self.power_off_listeners:
-                        switch_off()
-        if any(isinstance(effect, (JournalNew, JournalSetAside, ResumeGame))
-               for effect in effects):
-            self._list_resumable()
-        self._show_journal_news()
-        if not sound_first:
-            self._start_tunes(effects, now)
+        """Carry out a step's effects: journal writes queued first, then the tunes (the
+        tunes first for ``sound_first``, time's effects); see :mod:`~companion.runtime.effects`."""
+        carry_out(self, effects, now, sound_first)
 
-    def _resume(self, game_id: int, now: float) -> None:
-        """Replay past game ``game_id`` from the journal and make it current (the menu's
-        "Resume a game"). A countdown that was running when it was replaced comes back
-        paused, as after a power cut."""
-        self.writer.catch_up(now)  # the replay reads the journal: it must hold every action
-        try:
-            stored = self.journal.game(game_id)
-            # Instants mean something only within a game: never go on from before the
-            # resumed game's own clock (its countdown would gain time).
-            if stored.clock > now:
-                self.game_clock = GameClock(self.clock, stored.clock)
-                now = self.now()
-            state = self.app.restore(stored.game, stored.options, stored.seed, stored.history,
-                                     now)
-        except Exception as error:  # anything a replay raises: that game is damaged
-            # Only that game is refused; the game in play and the journal stay as they are.
-            log.error("could not resume game %s (%s)", game_id, error)
-            self.state = replace(self.state, notice=f"Cannot resume that game: {error}")
-            return
-        self.writer.resume(game_id)
-        self.writer.write(now, MakeCurrent())
-        self.state = replace(state, next_seed=self.state.next_seed,
-                             resumable=self.state.resumable, sound=self.state.sound,
-                             remembered=self.state.remembered)
-        if self._countdown_running():
-            self.state, effects = self.app.act(self.state, Restore(), now)
-            self.perform(effects, now)
-
-    def _list_resumable(self) -> None:
-        """Refresh the menu's list of resumable games from the journal (the queued writes
-        first: a new game's begin row sets the one before it aside)."""
-        self.writer.catch_up(self.now())
-        try:
-            past = tuple(game for game in self.journal.unfinished()
-                         if game.id != self.game_id)
-        except JournalError as error:  # the adapter's translation of SQLite's and the OS's
-            log.warning("cannot list past games: %s", error)
-            return
-        self.state = replace(self.state, resumable=past)
-
-    def _start_tunes(self, effects: list[Any], now: float) -> None:
-        for effect in effects:
-            if isinstance(effect, Play):
-                self.tunes.start(effect.tune, now)
-
-    def _countdown_running(self) -> bool:
+    def countdown_running(self) -> bool:
+        """Whether the game in play has a countdown running now."""
         countdown = self.app.countdown(self.state)
         return countdown is not None and countdown.state is TimerState.RUNNING
 
-    def _draw_seed(self) -> int:
+    def draw_seed(self) -> int:
+        """The seed the next new game will shuffle with."""
         return self.rng.randrange(2**31)
 

@@ -1,5 +1,5 @@
 """A replaced game is resumed from the menu: replayed from the journal, current again,
-its running countdown paused (runtime/controller.py, adapters/journal.py)."""
+its running countdown paused (runtime/resuming.py, adapters/journal.py)."""
 
 from companion.testing.simulated import simulated_controller
 
