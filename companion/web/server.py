@@ -330,22 +330,31 @@ class WebServer(ThreadingHTTPServer):
         self.server_close()
 
 
+def _readable(sock: socket.socket) -> bool:
+    """Whether a read on ``sock`` would return now (data, or the end): polled, never waited
+    for (a socket with a timeout waits that long in recv, flags or not; poll has no
+    select's limit on descriptor numbers)."""
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+    return bool(poller.poll(0))
+
+
 def _sent_so_far(sock: socket.socket) -> bytes:
     """What a new connection has sent already (its head, if it came with the handshake),
     left on the socket for its thread to read: a peek, never a wait."""
     try:
+        if not _readable(sock):
+            return b""
         return sock.recv(HEAD_BYTES, socket.MSG_PEEK | socket.MSG_DONTWAIT)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: closed already
         return b""
 
 
 def _hung_up(sock: socket.socket) -> bool:
     """Whether the client of a stream closed its end (a read would end, not wait): its
     thread only learns it at its next write."""
-    try:  # polled first: a socket with a timeout waits that long in recv, flags or not
-        if not select.select([sock], [], [], 0)[0]:
-            return False
-        return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    try:
+        return _readable(sock) and sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
     except BlockingIOError:
         return False
     except (OSError, ValueError):
