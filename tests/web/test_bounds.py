@@ -3,6 +3,9 @@
 import http.client
 import io
 import json
+import socket
+
+import pytest
 
 from companion.runtime.channels import Snapshot
 from companion.web.channel import MAX_QUEUED_EVENTS, Subscriber, WebChannel, sse
@@ -121,3 +124,40 @@ def test_web_threads_stop_asking_for_a_lower_priority_once_a_filter_denies_it(mo
     server.lower_priority()
     assert len(calls) == 1
     assert "setpriority was refused" in caplog.text
+
+
+def tcp_pair():
+    """Two ends of one loopback TCP connection: (the client's, the server's)."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        client = socket.create_connection(listener.getsockname(), timeout=10)
+        accepted, _ = listener.accept()
+    return client, accepted
+
+
+@pytest.mark.parametrize(("sends_token", "status"), [(True, b"200"), (False, b"503")])
+def test_a_token_that_came_with_the_handshake_is_known_at_accept(sends_token, status):
+    """Issue #28: with no place for an unpaired newcomer (no share, no probation), a phone
+    whose head, cookie and all, is already on the socket at accept is admitted as paired;
+    without the token the same connection is refused (503 a second later)."""
+    from companion.testing.clock import FakeClock
+    from companion.web.admission import ConnectionLimits
+
+    service = WebService(WebSettings(host="127.0.0.1", port=0, pair_loopback=True),
+                         clock=FakeClock().monotonic)
+    service.channel.start(lambda event: None)
+    service.channel.observe(Snapshot(state={"game": None}, lines=["menu"]))
+    service.server.limits = ConnectionLimits(unpaired=0, probation=0)
+    token = service.pairing.settle("paired")
+    phone, accepted = tcp_pair()
+    try:
+        cookie = f"Cookie: companion_token={token}\r\n".encode() if sends_token else b""
+        phone.sendall(b"GET /api/whoami HTTP/1.1\r\nHost: 127.0.0.1\r\n" + cookie + b"\r\n")
+        service.server.process_request(accepted, ("127.0.0.9", 5000))
+        held = service.server.held()
+        assert [one.trusted for one in held] == ([True] if sends_token else [])
+        if not sends_token:
+            service.server.stop()  # answers the refused connection now, as at shutdown
+        assert phone.recv(64).split(b" ")[1] == status
+    finally:
+        phone.close()
+        service.channel.close()
