@@ -22,6 +22,7 @@ from companion.protocol.lines import Line
 from companion.runtime import EventLoop
 from companion.testing.clock import FakeClock
 from companion.web.service import WebService
+from tests.web.page_support import PORTRAIT, RECORDERS, WAIT_MS
 
 
 @dataclass
@@ -204,18 +205,16 @@ def open_stream():
         stream.close()
 
 
-# -- the browser tests (tests/web/test_page_browser.py) ------------------------------------------
+# -- the browser tests (tests/web/test_page_*.py) -----------------------------------------------
 #
 # A real `companion run --backend fake --web HOST:0` process (the port the kernel picks is read
 # back from its `web=` line) with a state dir of its own, and the distribution's Chromium driven
 # by Playwright. Playwright's own browser download cannot work here: it must drive
 # /usr/bin/chromium, which tools/test installs. Without it these tests fail; never skip them.
+# The fixtures that open pages are here; what the tests do on a page (tap, settle, fits, axe)
+# is in page_support.py, one copy, imported by each test module that needs it.
 
 CHROMIUM = "/usr/bin/chromium"
-WAIT_MS = 10_000
-"""How long a browser test waits for the page: for an action (each context's default timeout)
-and for an ``expect`` (Playwright's own default, 5 s, is short for a loaded 2-core CI machine
-running the box, Chromium and the test at once)."""
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 412, "height": 915}
@@ -323,20 +322,65 @@ def browser():
 
 @pytest.fixture
 def open_page(browser):
-    """``open_page(url)``: a phone-sized page of its own (fresh cookies), closed after."""
+    """``open_page(url, viewport=PHONE, *, touch=False, recorders=(), bypass_csp=False)``:
+    ``url`` in a browser of its own (fresh cookies; a touch phone's with ``touch``), closed
+    after the test. On the page: ``page.errors``, the console's errors and uncaught
+    exceptions; ``page.refused``, (status, url) of every answer of 400 or more;
+    ``page.fetched``, the url of every request it made, in order. ``recorders`` names
+    page_support.RECORDERS to install before the page loads ("cues": vibration and speech in
+    ``window.__cues``); ``bypass_csp`` lets a test inject axe-core."""
     contexts = []
 
-    def open_one(url, viewport=PHONE):
-        context = browser.new_context(viewport=viewport, device_scale_factor=1)
+    def open_one(url, viewport=PHONE, *, touch=False, recorders=(), bypass_csp=False):
+        context = browser.new_context(viewport=viewport, device_scale_factor=1,
+                                      is_mobile=touch, has_touch=touch, bypass_csp=bypass_csp)
         context.set_default_timeout(WAIT_MS)
+        for name in recorders:
+            context.add_init_script(RECORDERS[name])
         contexts.append(context)
         page = context.new_page()
+        page.errors = []
+        page.refused = []
+        page.fetched = []
+        page.on("console", lambda message: message.type == "error"
+                and page.errors.append(message.text))
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        page.on("response", lambda response: response.status >= 400
+                and page.refused.append((response.status, response.url)))
+        page.on("request", lambda request: page.fetched.append(request.url))
         page.goto(url)
         return page
 
     yield open_one
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def open_phone(open_page):
+    """``open_phone(url, viewport=PORTRAIT, **options)``: :func:`open_page` on a touch phone
+    (``is_mobile``, ``has_touch``), 360 x 740 unless told."""
+
+    def open_one(url, viewport=PORTRAIT, **options):
+        return open_page(url, viewport, touch=True, **options)
+
+    return open_one
+
+
+@pytest.fixture
+def phone(running_box, open_phone):
+    """``phone(viewport=PORTRAIT, view="timer", **options)``: ``running_box``'s table page on
+    a touch phone (:func:`open_phone`, whose ``options`` it takes), opened on ``view`` (None:
+    the page's own choice) and live (its event stream connected)."""
+    from playwright.sync_api import expect
+
+    def open_view(viewport=PORTRAIT, view="timer", **options):
+        url = running_box.url if view is None else f"{running_box.url}?view={view}"
+        page = open_phone(url, viewport, **options)
+        expect(page.locator("#link-status")).to_have_text("Live")
+        return page
+
+    return open_view
 
 
 @pytest.fixture
@@ -355,12 +399,19 @@ SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 
 @pytest.fixture
 def shoot(request, tmp_path):
-    """``shoot(page, name)``: a screenshot, into docs/screens only with
-    ``pytest --regen-golden`` (look at it), else a temporary folder."""
-    folder = SCREENS if request.config.getoption("--regen-golden") else tmp_path
+    """``shoot(page, name, full_page=False)``: a screenshot (``web-NAME.png``), into
+    docs/screens only with ``pytest --regen-golden`` (look at it), else a temporary folder, so
+    a test run leaves the checkout as it was (the pictures hold times and ports that differ on
+    every run). ``full_page``: the whole page from its top (the sticky header where it
+    belongs), not only the viewport."""
+    folder = SCREENS if request.config.getoption("--regen-golden") else tmp_path / "screens"
 
-    def take(page, name):
+    def take(page, name, full_page=False):
         folder.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(folder / f"web-{name}.png"))
+        if full_page:
+            page.evaluate("window.scrollTo(0, 0)")
+        path = folder / f"web-{name}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        assert path.stat().st_size > 0
 
     return take

@@ -11,14 +11,12 @@ every word typed; the address #rules/KEY opens it at that section, on load and f
 anywhere on the page, and Back returns to the view the link was in.
 """
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+from tests.web.page_support import PORTRAIT, serious_violations
+
 TABS = ("box", "timer", "score", "bank", "history", "rules")
-PHONE = {"width": 360, "height": 740}
 
 
 UPGRADES = ("new now-boarding players=3 seed=1", *("press next",) * 14, "press next",
@@ -26,21 +24,15 @@ UPGRADES = ("new now-boarding players=3 seed=1", *("press next",) * 14, "press n
 
 
 @pytest.fixture
-def phone_page(browser, running_box):
+def phone_page(running_box, phone):
     """The page on a touch phone, a Now Boarding game in upgrades and one game in history."""
     box = running_box
     assert box.line("new timer seconds=30") == "ok"
     for line in UPGRADES:
         assert box.line(line) == "ok"
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
-                                  has_touch=True, bypass_csp=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto(box.url)
-    expect(page.locator("#link-status")).to_have_text("Live")
+    page = phone(PORTRAIT, view=None, bypass_csp=True)  # the page's own view; axe is injected
     expect(page.locator("#box-choices li")).to_have_count(5)
-    yield page
-    context.close()
+    return page
 
 
 def open_tab(page, tab):
@@ -58,18 +50,6 @@ def open_tab(page, tab):
     if tab == "rules":
         expect(page.locator("#rules-text section")).to_have_count(len(RULES))
     page.evaluate("document.fonts.ready.then(() => true)")
-
-
-def serious_violations(page):
-    if not page.evaluate("typeof window.axe === 'object'"):
-        page.add_script_tag(path=str(AXE))
-    found = page.evaluate("""async () => {
-        const result = await axe.run(document, {resultTypes: ["violations"]});
-        return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-            .map((v) => ({id: v.id, impact: v.impact,
-                          nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" "))}));
-    }""")
-    return found
 
 
 def small_text(page):

@@ -31,34 +31,9 @@ from playwright.sync_api import expect
 from companion.adapters.qr import primary_address
 from companion.scenes import SCENES, run_scene
 from companion.testing.simulated import simulated_controller
+from tests.web.page_support import is_line
 
-SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(autouse=True)
-def screens(request, tmp_path, monkeypatch):
-    """Where screenshots go: docs/screens on purpose (pytest --regen-golden, as for the
-    panel's goldens), else a temporary folder, so a test run leaves the checkout as it was
-    (the pictures hold times and ports that differ on every run)."""
-    folder = SCREENS if request.config.getoption("--regen-golden") else tmp_path / "screens"
-    monkeypatch.setitem(SHOTS, "folder", folder)
-
-
-SHOTS = {"folder": SCREENS}
-
-
-def screenshot(page, name):
-    folder = SHOTS["folder"]
-    folder.mkdir(parents=True, exist_ok=True)
-    page.evaluate("window.scrollTo(0, 0)")  # the sticky header belongs at the top
-    path = folder / f"web-{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    assert path.stat().st_size > 0
-
-
-def is_line(response):
-    return response.url.endswith("/api/line") and response.request.method == "POST"
 
 
 def tap(page, button):
@@ -98,7 +73,8 @@ MENU_TO_TWO_PLAYERS = ["next", "next", "down", *["next"] * 7]
 
 # a whole game by tapping in Chromium
 @pytest.mark.timeout(900)
-def test_browser_plays_a_whole_two_player_now_boarding_game_by_tapping(running_box, page):
+def test_browser_plays_a_whole_two_player_now_boarding_game_by_tapping(running_box, page,
+                                                                         shoot):
     taps = [(button, "press") for button in MENU_TO_TWO_PLAYERS]
     for button in MENU_TO_TWO_PLAYERS:
         assert tap(page, button) == "ok"
@@ -114,10 +90,10 @@ def test_browser_plays_a_whole_two_player_now_boarding_game_by_tapping(running_b
         assert len(taps) < 600, "the game does not end"
         if state["step"] == "flight" and not shot_flight:
             expect(page.locator("#screen-lines")).to_contain_text("R1")
-            screenshot(page, "box")
+            shoot(page, "box", full_page=True)
             show_view(page, "timer")
             expect(page.locator("#timer-digits")).not_to_have_text("–:––")
-            screenshot(page, "timer")
+            shoot(page, "timer", full_page=True)
             show_view(page, "box")
             shot_flight = True
         if state["step"] == "anger" and state["round"] == 2 and not complained:
@@ -149,13 +125,13 @@ def test_browser_plays_a_whole_two_player_now_boarding_game_by_tapping(running_b
     game.locator("summary").click()
     expect(game.locator("svg.chart").first).to_be_visible()
     expect(game.locator("a.download[data-kind=csv]")).to_be_visible()
-    screenshot(page, "history")
+    shoot(page, "history", full_page=True)
 
 
 # -- the table page's own address, on the panel ------------------------------------------------
 
 def test_browser_table_page_menu_entry_shows_the_address_and_a_readable_code(running_box,
-                                                                          page):
+                                                                          page, shoot):
     for button in ["up"] * 5 + ["next"]:  # up from the first row wraps to the bottom rows
         assert tap(page, button) == "ok"
     port = str(running_box.port)
@@ -165,7 +141,7 @@ def test_browser_table_page_menu_entry_shows_the_address_and_a_readable_code(run
     image = Image.open(io.BytesIO(frame.body))
     assert [found.text for found in zxingcpp.read_barcodes(image.convert("L"))] == [
         running_box.url.upper()]
-    screenshot(page, "table-page")
+    shoot(page, "table-page", full_page=True)
 
 
 
@@ -180,7 +156,8 @@ OVERBOOKED = {
 }
 
 
-def test_browser_overbooked_by_tapping_seats_scores_as_the_cli(running_box, page, tmp_path):
+def test_browser_overbooked_by_tapping_seats_scores_as_the_cli(running_box, page, shoot,
+                                                               tmp_path):
     show_view(page, "score")
     page.select_option("#score-game", "overbooked")
     page.select_option("#ob-players", "4")
@@ -216,12 +193,12 @@ def test_browser_overbooked_by_tapping_seats_scores_as_the_cli(running_box, page
     for player in expected["players"]:
         row = table.locator("tbody tr", has=page.locator(f"th:text-is('{player['name']}')"))
         expect(row.locator("td.total")).to_have_text(str(player["total"]))
-    screenshot(page, "score")
+    shoot(page, "score", full_page=True)
 
 
 # -- the Flight Plan bank ------------------------------------------------------------------------
 
-def test_browser_shows_the_flight_plan_bank(running_box, page, tmp_path):
+def test_browser_shows_the_flight_plan_bank(running_box, page, shoot, tmp_path):
     """A scene's button presses, tapped on the page, give the scene's own screen; the bank
     shows every player's cash as the state has it."""
     first, *presses = SCENES["flight-plan-deactivate"]
@@ -241,7 +218,7 @@ def test_browser_shows_the_flight_plan_bank(running_box, page, tmp_path):
     for name in state["names"]:
         card = page.locator(f"article.bank-player[data-player='{name}']")
         expect(card.locator(".cash")).to_have_text(f"${state['cash'][name]}M")
-    screenshot(page, "bank")
+    shoot(page, "bank", full_page=True)
 
 
 # -- security, where the browser matters ---------------------------------------------------------
@@ -256,7 +233,7 @@ def lan_box(start_box):
     return box, f"http://{address}:{box.port}/"
 
 
-def test_browser_lan_phone_must_pair_and_its_taps_change_nothing(lan_box, open_page):
+def test_browser_lan_phone_must_pair_and_its_taps_change_nothing(lan_box, open_page, shoot):
     box, url = lan_box
     assert box.line("new timer seconds=60") == "ok"
     before = box.state()
@@ -275,7 +252,7 @@ def test_browser_lan_phone_must_pair_and_its_taps_change_nothing(lan_box, open_p
     assert answer.value.status in (401, 403)
     assert box.state() == before
     expect(page.locator("#pairing")).to_be_visible()
-    screenshot(page, "pairing")
+    shoot(page, "pairing", full_page=True)
 
     # Three wrong codes: the code on the display plus 1 to 3.
     code = pair_code_on_display(box)
@@ -342,7 +319,7 @@ def test_browser_foreign_origin_is_refused(running_box, open_page, other_site):
     assert running_box.state() == before
 
 
-def test_browser_big_timer_changes_colour_in_the_last_ten_seconds(running_box, page):
+def test_browser_big_timer_changes_colour_in_the_last_ten_seconds(running_box, page, shoot):
     """A 10 s flight is all last seconds (and long enough for the page to see it run on a
     loaded machine); the timer view is driven from the keyboard."""
     assert running_box.line("new now-boarding players=2 timer=10") == "ok"
@@ -356,4 +333,4 @@ def test_browser_big_timer_changes_colour_in_the_last_ten_seconds(running_box, p
         assert answer.value.json()["reply"] == "ok"
     expect(timer_view).to_have_class("view view-timer last-seconds")
     expect(page.locator("#timer-round")).to_contain_text(f"{state['round']}")
-    screenshot(page, "timer-last-seconds")
+    shoot(page, "timer-last-seconds", full_page=True)

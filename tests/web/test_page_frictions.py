@@ -3,95 +3,30 @@
 
 Every wait is for what the test then reads (Playwright's ``expect``), never a fixed time."""
 
-import importlib.util
 import json
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-
-def _timer_tests():
-    """tests/web/test_page_timer.py, loaded once more for its helpers (the tests run with
-    --import-mode=importlib, so a sibling module is not importable by name)."""
-    path = Path(__file__).with_name("test_page_timer.py")
-    spec = importlib.util.spec_from_file_location("companion_test_page_frictions", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_timer = _timer_tests()
-settle, tap, fits = _timer.settle, _timer.tap, _timer.fits
-
-PORTRAIT = {"width": 360, "height": 740}
-LANDSCAPE = {"width": 740, "height": 360}
-SMALL = {"width": 320, "height": 568}
-VIEWPORTS = pytest.mark.parametrize("viewport", [PORTRAIT, LANDSCAPE],
-                                    ids=["portrait", "landscape"])
-
-RECORDERS = """
-window.__cues = [];
-Navigator.prototype.vibrate = function (pattern) {
-  window.__cues.push(["vibrate", JSON.stringify(pattern)]);
-  return true;
-};
-if (window.speechSynthesis) {
-  window.speechSynthesis.speak = (utterance) => window.__cues.push(["speak", utterance.text]);
-  window.speechSynthesis.cancel = () => {};
-}
-"""
-
-
-@pytest.fixture
-def phone(browser, running_box):
-    """``phone(viewport, view="timer")``: the box's page in a touch phone's browser, live;
-    vibration and speech recorded in ``window.__cues``; console errors in ``page.errors``."""
-    contexts = []
-
-    def open_phone(viewport, view="timer"):
-        context = browser.new_context(viewport=viewport, device_scale_factor=1,
-                                      is_mobile=True, has_touch=True)
-        context.set_default_timeout(10_000)
-        context.add_init_script(RECORDERS)
-        contexts.append(context)
-        page = context.new_page()
-        page.errors = []
-        page.on("console", lambda message: message.type == "error"
-                and page.errors.append(message.text))
-        page.on("pageerror", lambda error: page.errors.append(str(error)))
-        page.goto(f"{running_box.url}?view={view}")
-        expect(page.locator("#link-status")).to_have_text("Live")
-        return page
-
-    yield open_phone
-    for context in contexts:
-        context.close()
-
-
-def tap_until(page, box, step):
-    """Tap the big button until the box's game is at ``step``; the page showing it."""
-    while box.state()["step"] != step:
-        settle(page, box)
-        assert tap(page, "#timer-primary") == "ok"
-    settle(page, box)
-
-
-def to_the_flight(page, box):
-    """Tap the big button up to the flight and start it: the countdown running."""
-    tap_until(page, box, "ready")
-    expect(page.locator("#timer-primary")).to_have_text("Start flight")
-    assert tap(page, "#timer-primary") == "ok"
-    expect(page.locator("#view-timer")).to_have_attribute("data-mode", "flight")
-
+from tests.web.page_support import (
+    LANDSCAPE,
+    PORTRAIT,
+    SMALL,
+    VIEWPORTS,
+    axe_violations,
+    fits,
+    settle,
+    tap,
+    tap_until,
+    to_the_flight,
+)
 
 # -- item 1: a flight ended early is "Flight ended", never "time is up" ------------------------
 
 @VIEWPORTS
 def test_a_flight_ended_early_is_flight_ended_with_a_short_buzz(running_box, phone, viewport):
-    page = phone(viewport)
+    page = phone(viewport, recorders=("cues",))
     box = running_box
     assert box.line("new now-boarding players=3 timer=120") == "ok"
     to_the_flight(page, box)
@@ -204,20 +139,6 @@ def test_the_score_tab_opens_on_the_game_just_played(running_box, phone):
 
 # -- item 7: axe clean on every view and state the browser tests reach -------------------------
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
-
-
-def axe_violations(page):
-    """Every axe violation, whatever its impact (moderate ones included), as id and nodes."""
-    if not page.evaluate("typeof window.axe === 'object'"):
-        page.add_script_tag(path=str(AXE))
-    return page.evaluate("""async () => {
-        const result = await axe.run(document, {resultTypes: ["violations"]});
-        return result.violations.map((v) => ({id: v.id, impact: v.impact,
-            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" "))}));
-    }""")
-
-
 def axe_clean(page, where, found):
     """Run axe now; note ``where`` with what it found (the test asserts them all at once)."""
     violations = axe_violations(page)
@@ -226,61 +147,53 @@ def axe_clean(page, where, found):
 
 
 @VIEWPORTS
-def test_axe_finds_nothing_on_any_view_or_state(running_box, browser, viewport):
+def test_axe_finds_nothing_on_any_view_or_state(running_box, phone, viewport):
     box = running_box
-    context = browser.new_context(viewport=viewport, device_scale_factor=1, is_mobile=True,
-                                  has_touch=True, bypass_csp=True)
-    context.set_default_timeout(10_000)
+    page = phone(viewport, bypass_csp=True)  # axe is injected
     found = {}
-    try:
-        page = context.new_page()
-        page.goto(f"{box.url}?view=timer")
-        expect(page.locator("#link-status")).to_have_text("Live")
-        expect(page.locator("#view-timer")).to_have_attribute("data-mode", "menu")
-        axe_clean(page, "timer: the games page", found)
-        with page.expect_response(lambda r: r.url.endswith("/api/line")):
-            page.locator("#timer-menu .menu-row", has_text=re.compile("^Now Boarding$")).tap()
-        expect(page.locator("#timer-options")).to_be_visible()
-        axe_clean(page, "timer: the options page", found)
-        assert box.line("new now-boarding players=3 timer=10") == "ok"
-        expect(page.locator("#view-timer")).not_to_have_attribute("data-mode", "menu")
-        axe_clean(page, "timer: setup", found)
-        tap_until(page, box, "ready")
-        axe_clean(page, "timer: ready", found)
-        assert tap(page, "#timer-primary") == "ok"
-        view = page.locator("#view-timer")
-        expect(view).to_have_class(re.compile(r"\blast-seconds\b"))
-        axe_clean(page, "timer: the last 10 s", found)
-        expect(view).to_have_attribute("data-mode", "between", timeout=30_000)
-        axe_clean(page, "timer: maintenance", found)
-        for _ in range(400):
-            if box.state()["result"] is not None:
-                break
-            assert box.line("press next") == "ok"
-        expect(view).to_have_attribute("data-mode", "over")
-        axe_clean(page, "timer: the game over", found)
-        page.locator("#settings summary").tap()
-        expect(page.locator("#wake-status")).to_be_visible()
-        axe_clean(page, "settings", found)
-        page.locator("#settings summary").tap()
-        for tab in ("box", "score", "bank", "history"):
-            page.locator(f"#tab-{tab}").tap()
-            expect(page.locator(f"#view-{tab}")).to_be_visible()
-            if tab == "score":
-                expect(page.locator("#score-form > *").first).to_be_attached()
-            if tab == "history":
-                game = page.locator("details.history-game").first
-                expect(game).to_be_visible()
-                expect(page.locator("#history-message")).to_have_text("")
-                game.locator("summary").tap()
-                expect(game.locator(".table-scroll")).to_be_visible()
-            axe_clean(page, tab, found)
-        page.locator("#tab-score").tap()
-        page.locator("#score-game").select_option("overbooked")
-        expect(page.locator("button.seat").first).to_be_visible()
-        axe_clean(page, "score: overbooked", found)
-    finally:
-        context.close()
+    expect(page.locator("#view-timer")).to_have_attribute("data-mode", "menu")
+    axe_clean(page, "timer: the games page", found)
+    with page.expect_response(lambda r: r.url.endswith("/api/line")):
+        page.locator("#timer-menu .menu-row", has_text=re.compile("^Now Boarding$")).tap()
+    expect(page.locator("#timer-options")).to_be_visible()
+    axe_clean(page, "timer: the options page", found)
+    assert box.line("new now-boarding players=3 timer=10") == "ok"
+    expect(page.locator("#view-timer")).not_to_have_attribute("data-mode", "menu")
+    axe_clean(page, "timer: setup", found)
+    tap_until(page, box, "ready")
+    axe_clean(page, "timer: ready", found)
+    assert tap(page, "#timer-primary") == "ok"
+    view = page.locator("#view-timer")
+    expect(view).to_have_class(re.compile(r"\blast-seconds\b"))
+    axe_clean(page, "timer: the last 10 s", found)
+    expect(view).to_have_attribute("data-mode", "between", timeout=30_000)
+    axe_clean(page, "timer: maintenance", found)
+    for _ in range(400):
+        if box.state()["result"] is not None:
+            break
+        assert box.line("press next") == "ok"
+    expect(view).to_have_attribute("data-mode", "over")
+    axe_clean(page, "timer: the game over", found)
+    page.locator("#settings summary").tap()
+    expect(page.locator("#wake-status")).to_be_visible()
+    axe_clean(page, "settings", found)
+    page.locator("#settings summary").tap()
+    for tab in ("box", "score", "bank", "history"):
+        page.locator(f"#tab-{tab}").tap()
+        expect(page.locator(f"#view-{tab}")).to_be_visible()
+        if tab == "score":
+            expect(page.locator("#score-form > *").first).to_be_attached()
+        if tab == "history":
+            game = page.locator("details.history-game").first
+            expect(game).to_be_visible()
+            expect(page.locator("#history-message")).to_have_text("")
+            game.locator("summary").tap()
+            expect(game.locator(".table-scroll")).to_be_visible()
+        axe_clean(page, tab, found)
+    page.locator("#tab-score").tap()
+    page.locator("#score-game").select_option("overbooked")
+    expect(page.locator("button.seat").first).to_be_visible()
+    axe_clean(page, "score: overbooked", found)
     assert found == {}, json.dumps(found, indent=1)
 
 

@@ -12,7 +12,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-PHONE = {"width": 360, "height": 740}
+from tests.web.page_support import PORTRAIT
 
 
 def play_two_player_game(box):
@@ -35,20 +35,15 @@ def play_two_player_game(box):
 
 
 @pytest.fixture
-def history_page(browser, running_box):
+def history_page(running_box, phone):
     played = play_two_player_game(running_box)
     assert (played["result"], played["complaints"], played["undelivered"]) == ("win", 2, 2)
     scored = {"players": 3, "complaints": 0, "undelivered": 3, "unserved_vips": 1}
     reply = running_box.line(f"score now-boarding {json.dumps(scored)}")
     assert reply.startswith("ok ")
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
-                                  has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto(f"{running_box.url}?view=history")
+    page = phone(PORTRAIT, "history")
     expect(page.locator("details.history-game")).to_have_count(2)
-    yield page
-    context.close()
+    return page
 
 
 @pytest.mark.parametrize(("entry", "split", "words"), [

@@ -30,9 +30,9 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
+from tests.web.page_support import PORTRAIT, WAIT_MS, is_line
+
 SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
-PHONE = {"width": 360, "height": 740}
-WAIT_MS = 10_000
 MAX_TAPS = 30
 BGSTATS_PREFIX = "bgstats://app.bgstatsapp.com/createPlay.html?data="
 
@@ -55,17 +55,12 @@ STROKES = [
 
 
 @pytest.fixture
-def phone(browser, running_box, request, tmp_path):
-    """The page on a 360x740 touch phone, live; its screenshot folder."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, has_touch=True,
-                                  is_mobile=True)
-    context.set_default_timeout(WAIT_MS)
-    page = context.new_page()
-    page.goto(running_box.url)
-    expect(page.locator("#link-status")).to_have_text("Live")
+def phone_page(phone, request, tmp_path):
+    """The page on a 360x740 touch phone (conftest's, on the page's own view), live; its
+    screenshot folder."""
+    page = phone(PORTRAIT, view=None)
     page.shots = SCREENS if request.config.getoption("--regen-golden") else tmp_path
-    yield page
-    context.close()
+    return page
 
 
 class Finger:
@@ -169,11 +164,7 @@ def overflow(page, root="#view-score"):
                                node.tagName + "." + node.className]);
              reach.sort((a, b) => b[0] - a[0]);
              return reach[0] && reach[0][0] > 0 ? reach[0] : [0, ""];
-           }""", [root, PHONE["width"]])
-
-
-def is_line(response):
-    return response.url.endswith("/api/line") and response.request.method == "POST"
+           }""", [root, PORTRAIT["width"]])
 
 
 def decoded(url):
@@ -198,9 +189,9 @@ def newest_game(running_box):
     return answer.json["games"][0]
 
 
-def test_a_full_overbooked_plane_in_at_most_30_taps_scores_as_the_cli(running_box, phone,
+def test_a_full_overbooked_plane_in_at_most_30_taps_scores_as_the_cli(running_box, phone_page,
                                                                        tmp_path):
-    page = phone
+    page = phone_page
     page.click("#tab-score")
     page.select_option("#score-game", "overbooked")
     expect(page.locator("#ob-player-0 .plane")).to_be_visible()
@@ -290,8 +281,8 @@ def test_a_full_overbooked_plane_in_at_most_30_taps_scores_as_the_cli(running_bo
     expect(entry.locator("a.bgstats")).to_have_attribute("href", kept["bgstats"])
 
 
-def test_seat_tools_copy_clear_and_the_keyboard(running_box, phone):
-    page = phone
+def test_seat_tools_copy_clear_and_the_keyboard(running_box, phone_page):
+    page = phone_page
     page.click("#tab-score")
     page.select_option("#score-game", "overbooked")
     page.click(".palette .brush[data-brush='G']")
@@ -325,10 +316,10 @@ def play_to_the_end_with_two_complaints(running_box):
     raise AssertionError("the game does not end")
 
 
-def test_now_boarding_score_it_defaults_to_the_game_just_played(running_box, phone):
+def test_now_boarding_score_it_defaults_to_the_game_just_played(running_box, phone_page):
     over = play_to_the_end_with_two_complaints(running_box)
     assert over["complaints"] == 2 and over["result"] == "win"
-    page = phone
+    page = phone_page
     page.click("#tab-score")
     page.select_option("#score-game", "now-boarding")
     expect(page.locator("#score-complaints")).to_have_value("2")
@@ -346,12 +337,12 @@ def test_now_boarding_score_it_defaults_to_the_game_just_played(running_box, pho
     assert [p["winner"] for p in play["players"]] == [True, True, True]
 
 
-def test_a_form_that_waits_for_the_box_never_replaces_the_one_chosen_since(running_box, phone):
+def test_a_form_that_waits_for_the_box_never_replaces_the_one_chosen_since(running_box, phone_page):
     """Now Boarding's form waits for the box (the last game's count) before it is drawn; a
     player who picks Overbooked meanwhile keeps the Overbooked form when that answer comes.
     The box's answer is held back in the page (its fetch waits on a gate the script opens
     once the Overbooked form is drawn), so the late answer always comes last."""
-    page = phone
+    page = phone_page
     page.click("#tab-score")
     expect(page.locator("#ob-player-0 .plane")).to_be_visible()
     drawn = page.evaluate("""async () => {

@@ -20,6 +20,8 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
+from tests.web.page_support import PORTRAIT
+
 # The README's "opens the page from a non-loopback address": with CI=true a skip fails
 # (tests/conftest.py).
 pytestmark = pytest.mark.claimed
@@ -114,48 +116,35 @@ def lan_box(namespace, tmp_path):
 
 
 def test_page_on_a_lan_address_is_no_secure_context_and_keeps_awake_by_video(lan_box,
-                                                                            browser):
+                                                                            open_phone):
     box, url = lan_box
-    context = browser.new_context(viewport={"width": 360, "height": 740},
-                                  device_scale_factor=1, is_mobile=True, has_touch=True)
-    context.set_default_timeout(10_000)
-    try:
-        page = context.new_page()
-        errors = []
-        page.on("console", lambda message: message.type == "error"
-                and errors.append(message.text))
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        fetched = []
-        page.on("request", lambda request: fetched.append(request.url))
-        page.goto(f"{url}?view=timer")
-        assert page.evaluate("window.isSecureContext") is False
-        assert page.evaluate("'wakeLock' in navigator") is False
+    page = open_phone(f"{url}?view=timer", PORTRAIT)
+    assert page.evaluate("window.isSecureContext") is False
+    assert page.evaluate("'wakeLock' in navigator") is False
 
-        # Unpaired: only the pairing form; paired through it with the code the box shows.
-        expect(page.locator("#pairing")).to_be_visible()
-        expect(page.locator("#tabs")).to_be_hidden()
-        assert box.line("pair open") == "ok"  # at the box
-        page.locator("#pair-start").tap()
-        expect(page.locator("#pair-state")).to_have_attribute("data-state", "pending")
-        screen = json.loads(box.line("screen").removeprefix("ok "))["lines"]
-        code = next(line for line in screen if line.startswith("Pair "))
-        page.fill("#pair-code", code.split()[1])
-        page.locator("#pair-send").tap()
-        expect(page.locator("#pairing")).to_be_hidden()
-        expect(page.locator("#pair-message")).to_have_text("")
-        expect(page.locator("#link-status")).to_have_text("Live")
+    # Unpaired: only the pairing form; paired through it with the code the box shows.
+    expect(page.locator("#pairing")).to_be_visible()
+    expect(page.locator("#tabs")).to_be_hidden()
+    assert box.line("pair open") == "ok"  # at the box
+    page.locator("#pair-start").tap()
+    expect(page.locator("#pair-state")).to_have_attribute("data-state", "pending")
+    screen = json.loads(box.line("screen").removeprefix("ok "))["lines"]
+    code = next(line for line in screen if line.startswith("Pair "))
+    page.fill("#pair-code", code.split()[1])
+    page.locator("#pair-send").tap()
+    expect(page.locator("#pairing")).to_be_hidden()
+    expect(page.locator("#pair-message")).to_have_text("")
+    expect(page.locator("#link-status")).to_have_text("Live")
 
-        # A game in play: the screen is kept on by the built-in video, and the page says so.
-        assert box.line("new now-boarding players=3") == "ok"
-        expect(page.locator("#timer-primary")).to_have_text("Next page")
-        status = page.locator("#wake-status")
-        expect(status).to_have_attribute("data-method", "video")
-        expect(status).to_contain_text("silent looping video")
-        page.locator("#timer-primary").tap()
-        expect(page.locator("#timer-stage")).to_contain_text("Setup 2 of")
-        # The video is the box's own file: nothing was fetched from anywhere else.
-        assert any(re.search(r"/static/awake\.(webm|mp4)$", found) for found in fetched)
-        assert all(found.startswith(url) for found in fetched), fetched
-        assert errors == []
-    finally:
-        context.close()
+    # A game in play: the screen is kept on by the built-in video, and the page says so.
+    assert box.line("new now-boarding players=3") == "ok"
+    expect(page.locator("#timer-primary")).to_have_text("Next page")
+    status = page.locator("#wake-status")
+    expect(status).to_have_attribute("data-method", "video")
+    expect(status).to_contain_text("silent looping video")
+    page.locator("#timer-primary").tap()
+    expect(page.locator("#timer-stage")).to_contain_text("Setup 2 of")
+    # The video is the box's own file: nothing was fetched from anywhere else.
+    assert any(re.search(r"/static/awake\.(webm|mp4)$", found) for found in page.fetched)
+    assert all(found.startswith(url) for found in page.fetched), page.fetched
+    assert page.errors == []

@@ -11,8 +11,7 @@ from playwright.sync_api import expect
 
 from companion.protocol.lines import Line
 from companion.web.pairing import CLOSED_MESSAGE
-
-PHONE = {"width": 360, "height": 740}
+from tests.web.page_support import PORTRAIT
 
 
 def send(box, text):
@@ -22,21 +21,6 @@ def send(box, text):
 
 def url(box):
     return f"http://127.0.0.1:{box.port}/"
-
-
-def open_phone(browser, url):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
-                                  has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.errors = []
-    page.refused = []
-    page.on("console", lambda message: message.type == "error"
-            and page.errors.append(message.text))
-    page.on("response", lambda response: response.status >= 400
-            and page.refused.append((response.status, response.url)))
-    page.goto(url)
-    return context, page
 
 
 def ask_for_a_code(page):
@@ -52,74 +36,68 @@ def pair_code(box):
     return code
 
 
-def test_unpaired_page_shows_only_the_pairing_form_then_everything(make_web_box, browser,
+def test_unpaired_page_shows_only_the_pairing_form_then_everything(make_web_box, open_phone,
                                                                    shoot):
     box = make_web_box(pair_loopback=True)
     assert send(box, "new now-boarding players=3") == "ok"
-    context, page = open_phone(browser, url(box))
-    try:
-        expect(page.locator("body")).to_have_attribute("data-access", "unpaired")
-        expect(page.locator("#pairing")).to_be_visible()
-        for hidden in ("#tabs", "#view-box", "#button-next", "#frame", "#settings"):
-            expect(page.locator(hidden)).to_be_hidden()
-        expect(page.locator("#link-status")).to_have_text("Not paired yet")
-        expect(page.locator("#pair-state")).to_have_text("No code asked for yet.")
-        # Pairing is closed until someone at the box opens it: the page says how (issue #28).
-        ask_for_a_code(page)
-        expect(page.locator("#pair-message")).to_have_text(CLOSED_MESSAGE)
-        shoot(page, "pairing-closed")
-        box.open_pairing()
-        # A wrong code first: the error shows, and goes when the right one pairs.
-        ask_for_a_code(page)
-        expect(page.locator("#pair-state")).to_contain_text("The box shows your code for")
-        code = pair_code(box)
-        page.fill("#pair-code", "0" * len(code) if code != "0" * len(code) else "1" * len(code))
-        page.locator("#pair-send").tap()
-        expect(page.locator("#pair-message")).to_have_text(
-            "That is not the code the box shows: try again.")
-        shoot(page, "pairing-wrong-code")
-        expect(page.locator("#pair-state")).to_have_attribute("data-state", "pending")
-        page.fill("#pair-code", pair_code(box))
-        page.locator("#pair-send").tap()
-        expect(page.locator("#pairing")).to_be_hidden()
-        expect(page.locator("#pair-message")).to_have_text("")
-        expect(page.locator("#link-status")).to_have_text("Live")
-        expect(page.locator("#tabs")).to_be_visible()
-        expect(page.locator("#button-next")).to_contain_text("Next page")
-        # Until it paired, the page asked the box for nothing it would refuse but pairing.
-        assert [status for status, url in page.refused
-                if not url.endswith(("/api/pair", "/api/pair/start"))] == []
-        assert [error for error in page.errors if "403" not in error] == []
+    page = open_phone(url(box), PORTRAIT)
+    expect(page.locator("body")).to_have_attribute("data-access", "unpaired")
+    expect(page.locator("#pairing")).to_be_visible()
+    for hidden in ("#tabs", "#view-box", "#button-next", "#frame", "#settings"):
+        expect(page.locator(hidden)).to_be_hidden()
+    expect(page.locator("#link-status")).to_have_text("Not paired yet")
+    expect(page.locator("#pair-state")).to_have_text("No code asked for yet.")
+    # Pairing is closed until someone at the box opens it: the page says how (issue #28).
+    ask_for_a_code(page)
+    expect(page.locator("#pair-message")).to_have_text(CLOSED_MESSAGE)
+    shoot(page, "pairing-closed")
+    box.open_pairing()
+    # A wrong code first: the error shows, and goes when the right one pairs.
+    ask_for_a_code(page)
+    expect(page.locator("#pair-state")).to_contain_text("The box shows your code for")
+    code = pair_code(box)
+    page.fill("#pair-code", "0" * len(code) if code != "0" * len(code) else "1" * len(code))
+    page.locator("#pair-send").tap()
+    expect(page.locator("#pair-message")).to_have_text(
+        "That is not the code the box shows: try again.")
+    shoot(page, "pairing-wrong-code")
+    expect(page.locator("#pair-state")).to_have_attribute("data-state", "pending")
+    page.fill("#pair-code", pair_code(box))
+    page.locator("#pair-send").tap()
+    expect(page.locator("#pairing")).to_be_hidden()
+    expect(page.locator("#pair-message")).to_have_text("")
+    expect(page.locator("#link-status")).to_have_text("Live")
+    expect(page.locator("#tabs")).to_be_visible()
+    expect(page.locator("#button-next")).to_contain_text("Next page")
+    # Until it paired, the page asked the box for nothing it would refuse but pairing.
+    assert [status for status, url in page.refused
+            if not url.endswith(("/api/pair", "/api/pair/start"))] == []
+    assert [error for error in page.errors if "403" not in error] == []
 
-        # "Forget phones" on the box: the page is back to the form, which says no code waits.
-        assert send(box, "press back") == "ok"
-        assert send(box, "press up") == "ok"  # up from the top wraps to the last row
-        box.display_text()  # drawn
-        shown = box.controller.last_screen
-        assert shown.lines[shown.selected] == "Forget phones"
-        assert send(box, "press next") == "ok"
-        expect(page.locator("#pairing")).to_be_visible()
-        expect(page.locator("#tabs")).to_be_hidden()
-        expect(page.locator("#pair-state")).to_have_text("No code asked for yet.")
-        expect(page.locator("#pair-message")).to_have_text("")
-    finally:
-        context.close()
+    # "Forget phones" on the box: the page is back to the form, which says no code waits.
+    assert send(box, "press back") == "ok"
+    assert send(box, "press up") == "ok"  # up from the top wraps to the last row
+    box.display_text()  # drawn
+    shown = box.controller.last_screen
+    assert shown.lines[shown.selected] == "Forget phones"
+    assert send(box, "press next") == "ok"
+    expect(page.locator("#pairing")).to_be_visible()
+    expect(page.locator("#tabs")).to_be_hidden()
+    expect(page.locator("#pair-state")).to_have_text("No code asked for yet.")
+    expect(page.locator("#pair-message")).to_have_text("")
 
 
-def test_unpaired_page_watches_read_only_where_the_mirror_is_public(make_web_box, browser,
+def test_unpaired_page_watches_read_only_where_the_mirror_is_public(make_web_box, open_phone,
                                                                     shoot):
     box = make_web_box(pair_loopback=True, public_mirror=True)
     assert send(box, "new now-boarding players=3") == "ok"
-    context, page = open_phone(browser, f"{url(box)}?view=timer")
-    try:
-        expect(page.locator("body")).to_have_attribute("data-access", "watching")
-        expect(page.locator("#pairing")).to_be_visible()
-        expect(page.locator("#view-box")).to_be_visible()
-        expect(page.locator("#box-heading")).to_have_text("Setup 1 of 8: the board")
-        expect(page.locator("#box-say")).to_contain_text("Put the board out")
-        for hidden in ("#tabs", "#box-buttons", "#view-timer", "#settings"):
-            expect(page.locator(hidden)).to_be_hidden()
-        assert page.refused == [] and page.errors == []
-        shoot(page, "pairing-watching")
-    finally:
-        context.close()
+    page = open_phone(f"{url(box)}?view=timer", PORTRAIT)
+    expect(page.locator("body")).to_have_attribute("data-access", "watching")
+    expect(page.locator("#pairing")).to_be_visible()
+    expect(page.locator("#view-box")).to_be_visible()
+    expect(page.locator("#box-heading")).to_have_text("Setup 1 of 8: the board")
+    expect(page.locator("#box-say")).to_contain_text("Put the board out")
+    for hidden in ("#tabs", "#box-buttons", "#view-timer", "#settings"):
+        expect(page.locator(hidden)).to_be_hidden()
+    assert page.refused == [] and page.errors == []
+    shoot(page, "pairing-watching")

@@ -5,22 +5,16 @@ A propped-up phone at 360 x 740 runs a brisk game with the timer off: end the fl
 the coach; a complaint set on the card with the "+" button is filed by the same "done".
 """
 
-import sys
-from pathlib import Path
-
 from playwright.sync_api import expect
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_page_timer import PORTRAIT, phone, screenshot, settle, shots, tap  # noqa: F401
+from tests.web.page_support import PORTRAIT, settle, tap, tap_until
 
 
-def test_a_brisk_round_takes_two_taps_on_the_timer_view(running_box, phone):  # noqa: F811
+def test_a_brisk_round_takes_two_taps_on_the_timer_view(running_box, phone, shoot):
     box = running_box
     assert box.line("new now-boarding players=3 pace=brisk timer=off") == "ok"
     page = phone(PORTRAIT)
-    while box.state()["step"] != "flight":  # setup, the first draw and weather, round 1
-        settle(page, box)
-        assert tap(page, "#timer-primary") == "ok"
+    tap_until(page, box, "flight")  # setup, the first draw and weather, round 1
     rounds_tapped = []
     for _ in range(3):
         start = box.state()["round"]
@@ -30,7 +24,7 @@ def test_a_brisk_round_takes_two_taps_on_the_timer_view(running_box, phone):  # 
             if box.state()["step"] == "turnaround" and start == 2:
                 expect(page.locator("#timer-primary")).to_have_text("Done: start the flight")
                 expect(page.locator("#box-say")).to_contain_text("Draw ")
-                screenshot(page, "timer-brisk-card")
+                shoot(page, "timer-brisk-card")
                 if not box.state()["pending"]:
                     assert tap(page, "#timer-up") == "ok"  # one complaint, on the card
                     settle(page, box)

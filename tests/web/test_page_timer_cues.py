@@ -6,105 +6,55 @@ test reads what the page asked of them; the flight is a real 10 s countdown of a
 of it last seconds, and long enough for the page to see it run on a loaded machine).
 """
 
-import importlib.util
-from pathlib import Path
-
 from playwright.sync_api import expect
 
-
-def _timer_tests():
-    """tests/web/test_page_timer.py, loaded once more for its ``settle`` (one copy; the tests
-    run with --import-mode=importlib, so a sibling module is not importable by name)."""
-    path = Path(__file__).with_name("test_page_timer.py")
-    spec = importlib.util.spec_from_file_location("companion_test_page_timer_cues", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-settle = _timer_tests().settle
-
-RECORDERS = """
-window.__cues = [];
-Navigator.prototype.vibrate = function (pattern) {
-  window.__cues.push(["vibrate", JSON.stringify(pattern)]);
-  return true;
-};
-if (window.speechSynthesis) {
-  window.speechSynthesis.speak = (utterance) => window.__cues.push(["speak", utterance.text]);
-  window.speechSynthesis.cancel = () => {};
-}
-"""
-
-
-def is_line(response):
-    return response.url.endswith("/api/line") and response.request.method == "POST"
-
-
-def tap(page, selector):
-    with page.expect_response(is_line) as answer:
-        page.locator(selector).tap()
-    return answer.value.json()["reply"]
+from tests.web.page_support import PORTRAIT, to_the_flight
 
 
 def fly_to_the_end(page, box):
     """From anywhere in the game, tap the Timer view's big button to the next flight, start
     it and let it run out (10 s). Each tap waits for the page to show the box's screen: the
     big button sends what the page last heard the box offer."""
-    while box.state()["step"] != "ready":
-        settle(page, box)
-        assert tap(page, "#timer-primary") == "ok"
-    expect(page.locator("#timer-primary")).to_have_text("Start flight")
-    assert tap(page, "#timer-primary") == "ok"
+    to_the_flight(page, box)
     expect(page.locator("#view-timer")).to_have_attribute("data-mode", "between",
                                                           timeout=30_000)
 
 
-def test_cues_at_ten_seconds_and_at_the_end_each_with_an_off_switch(running_box, browser):
+def test_cues_at_ten_seconds_and_at_the_end_each_with_an_off_switch(running_box, phone):
     box = running_box
-    context = browser.new_context(viewport={"width": 360, "height": 740},
-                                  device_scale_factor=1, is_mobile=True, has_touch=True)
-    context.set_default_timeout(10_000)
-    context.add_init_script(RECORDERS)
-    try:
-        page = context.new_page()
-        page.goto(f"{box.url}?view=timer")
-        expect(page.locator("#link-status")).to_have_text("Live")
-        page.locator("#settings summary").tap()
-        expect(page.locator("#cue-vibrate")).to_be_checked()  # on unless turned off
-        expect(page.locator("#cue-speak")).not_to_be_checked()  # spoken cues are asked for
-        page.locator("#cue-speak").check()
-        page.locator("#settings summary").tap()
+    page = phone(PORTRAIT, recorders=("cues",))
+    page.locator("#settings summary").tap()
+    expect(page.locator("#cue-vibrate")).to_be_checked()  # on unless turned off
+    expect(page.locator("#cue-speak")).not_to_be_checked()  # spoken cues are asked for
+    page.locator("#cue-speak").check()
+    page.locator("#settings summary").tap()
 
-        assert box.line("new now-boarding players=3 timer=10") == "ok"
-        # A game in play keeps the screen on, and the page says how.
-        status = page.locator("#wake-status")
-        expect(status).not_to_have_attribute("data-method", "off")
-        expect(status).to_contain_text("Screen stays on")
-        fly_to_the_end(page, box)
-        expect(page.locator("#timer-assertive")).to_have_text("Time is up: the flight is over")
-        cues = page.evaluate("window.__cues")
-        assert ["speak", "ten seconds"] in cues
-        assert ["vibrate", "[200]"] in cues
-        assert ["speak", "flight over. maintenance"] in cues
-        assert ["vibrate", "[400,150,400]"] in cues
-        assert cues.count(["speak", "ten seconds"]) == 1  # one warning per flight
+    assert box.line("new now-boarding players=3 timer=10") == "ok"
+    # A game in play keeps the screen on, and the page says how.
+    status = page.locator("#wake-status")
+    expect(status).not_to_have_attribute("data-method", "off")
+    expect(status).to_contain_text("Screen stays on")
+    fly_to_the_end(page, box)
+    expect(page.locator("#timer-assertive")).to_have_text("Time is up: the flight is over")
+    cues = page.evaluate("window.__cues")
+    assert ["speak", "ten seconds"] in cues
+    assert ["vibrate", "[200]"] in cues
+    assert ["speak", "flight over. maintenance"] in cues
+    assert ["vibrate", "[400,150,400]"] in cues
+    assert cues.count(["speak", "ten seconds"]) == 1  # one warning per flight
 
-        # Both off: the next flight is silent and still.
-        page.locator("#settings summary").tap()
-        page.locator("#cue-speak").uncheck()
-        page.locator("#cue-vibrate").uncheck()
-        page.locator("#settings summary").tap()
-        page.evaluate("window.__cues = []")
-        fly_to_the_end(page, box)
-        expect(page.locator("#timer-stage")).to_have_text("Maintenance: anger cubes")
-        assert page.evaluate("window.__cues") == []
+    # Both off: the next flight is silent and still.
+    page.locator("#settings summary").tap()
+    page.locator("#cue-speak").uncheck()
+    page.locator("#cue-vibrate").uncheck()
+    page.locator("#settings summary").tap()
+    page.evaluate("window.__cues = []")
+    fly_to_the_end(page, box)
+    expect(page.locator("#timer-stage")).to_have_text("Maintenance: anger cubes")
+    assert page.evaluate("window.__cues") == []
 
-        # The game over (or the switch off), the screen may sleep again.
-        page.locator("#settings summary").tap()
-        page.locator("#wake-on").uncheck()
-        expect(status).to_have_attribute("data-method", "off")
-        expect(status).to_have_text("Screen may sleep: turned off here.")
-    finally:
-        context.close()
+    # The game over (or the switch off), the screen may sleep again.
+    page.locator("#settings summary").tap()
+    page.locator("#wake-on").uncheck()
+    expect(status).to_have_attribute("data-method", "off")
+    expect(status).to_have_text("Screen may sleep: turned off here.")

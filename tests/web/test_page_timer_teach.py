@@ -8,29 +8,11 @@ with a tap; the first flight is the practice flight, said on its card, with no c
 lesson cards pass axe and fit the phone. The "More" link opens ``#rules/<section>``.
 """
 
-import importlib.util
-from pathlib import Path
-
 from playwright.sync_api import expect
 
+from tests.web.page_support import PORTRAIT, fits, serious_violations, settle, tap
+
 TEACH = "new now-boarding players=3 pace=teach timer=off vip=on seed=11"
-
-
-def _sibling(name):
-    """A sibling test module, loaded once more for its helpers (the tests run with
-    --import-mode=importlib, so a sibling module is not importable by name)."""
-    path = Path(__file__).with_name(name)
-    spec = importlib.util.spec_from_file_location(f"companion_{path.stem}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_timer = _sibling("test_page_timer.py")
-_a11y = _sibling("test_page_a11y.py")
-PORTRAIT, fits, settle, tap = _timer.PORTRAIT, _timer.fits, _timer.settle, _timer.tap
-serious_violations = _a11y.serious_violations
 
 
 def check_lesson_card(page, lesson):
@@ -47,18 +29,11 @@ def check_lesson_card(page, lesson):
     expect(page.locator("#timer-clock")).to_be_hidden()
 
 
-def test_a_teach_game_shows_and_dismisses_its_lessons_in_the_timer_view(browser, running_box,
+def test_a_teach_game_shows_and_dismisses_its_lessons_in_the_timer_view(running_box, phone,
                                                                          shoot):
     box = running_box
     assert box.line(TEACH) == "ok"
-    context = browser.new_context(viewport=PORTRAIT, device_scale_factor=1, is_mobile=True,
-                                  has_touch=True, bypass_csp=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{box.url}?view=timer")
-    expect(page.locator("#link-status")).to_have_text("Live")
+    page = phone(PORTRAIT, bypass_csp=True)  # axe is injected
 
     shown = []
     while (state := box.state())["step"] != "flight":
@@ -96,5 +71,4 @@ def test_a_teach_game_shows_and_dismisses_its_lessons_in_the_timer_view(browser,
     assert serious_violations(page) == []
     page.locator("#timer-more-link").tap()
     page.wait_for_url("**#rules/anger")
-    assert errors == []
-    context.close()
+    assert page.errors == []

@@ -13,29 +13,10 @@ cards of Flight Plan, Planes and Overbooked entry fit the same phone's Timer vie
 scene.
 """
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-
-def _timer_tests():
-    """tests/web/test_page_timer.py, loaded once more: its helpers and fixtures, one copy (the
-    tests run with --import-mode=importlib, so a sibling module is not importable by name)."""
-    path = Path(__file__).with_name("test_page_timer.py")
-    spec = importlib.util.spec_from_file_location("companion_test_page_timer", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_timer = _timer_tests()
-PORTRAIT, fits, no_time_up = _timer.PORTRAIT, _timer.fits, _timer.no_time_up
-screenshot, settle, tap = _timer.screenshot, _timer.settle, _timer.tap
-phone, shots = _timer.phone, _timer.shots  # fixtures, found by name in this module
-
+from tests.web.page_support import PORTRAIT, fits, no_time_up, settle, tap, tap_until
 
 GAMES = {"timed": "new now-boarding-v3 players=3 variant=advanced timer=15",
          "untimed": "new now-boarding-v3 players=3"}
@@ -47,7 +28,7 @@ machine, or it runs out under the test's feet."""
 @pytest.mark.parametrize("kind", list(GAMES))
 # a whole game by tapping in Chromium
 @pytest.mark.timeout(900)
-def test_timer_view_plays_a_whole_v3_game(running_box, phone, kind):
+def test_timer_view_plays_a_whole_v3_game(running_box, phone, shoot, kind):
     page = phone(PORTRAIT)
     box = running_box
     assert box.line(GAMES[kind]) == "ok"
@@ -63,7 +44,7 @@ def test_timer_view_plays_a_whole_v3_game(running_box, phone, kind):
         if step not in seen:
             seen.add(step)
             if timed:  # docs/screens keeps one set
-                screenshot(page, f"timer-v3-{kind}-{step}")
+                shoot(page, f"timer-v3-{kind}-{step}")
         fits(page)
         mode = page.locator("#view-timer").get_attribute("data-mode")
         # The big button says what NEXT does now, in the model's words, and the step's whole
@@ -129,7 +110,7 @@ def test_timer_view_plays_a_whole_v3_game(running_box, phone, kind):
     expect(page.locator("#timer-primary")).to_have_text("Menu")
     no_time_up(page)
     fits(page)
-    screenshot(page, f"timer-v3-{kind}-over")
+    shoot(page, f"timer-v3-{kind}-over")
     assert page.errors == []
 
 
@@ -138,17 +119,14 @@ def test_the_timer_view_is_calm_after_a_v3_departure(running_box, phone):
     page = phone(PORTRAIT)
     box = running_box
     assert box.line(GAMES["timed"]) == "ok"
-    while box.state()["step"] != "arrival":  # setup, start the timer, end the Departure
-        settle(page, box)
-        assert tap(page, "#timer-primary") == "ok"
-    settle(page, box)
+    tap_until(page, box, "arrival")  # setup, start the timer, end the Departure
     expect(page.locator("#timer-stage")).to_have_text("Day 1, round 1: Arrival")
     expect(page.locator("#view-timer")).to_have_attribute("data-mode", "between")
     expect(page.locator("#timer-card")).to_be_visible()
     no_time_up(page)
 
 
-def test_the_other_games_step_cards_fit_the_timer_view(running_box, phone):
+def test_the_other_games_step_cards_fit_the_timer_view(running_box, phone, shoot):
     """Every scene of Flight Plan, Planes and Overbooked entry (the views' own SCENES): the
     step card fits a 360 x 740 phone's Timer view, and the big button says the model's NEXT
     (or, where the box would refuse NEXT, the first gesture the model labels)."""
@@ -175,7 +153,7 @@ def test_the_other_games_step_cards_fit_the_timer_view(running_box, phone):
         }""")
         if cut > 1:
             too_big.append((name, cut))
-            screenshot(page, f"timer-cut-{name}")
+            shoot(page, f"timer-cut-{name}")
     assert too_big == []
     assert all(cut < 30 for _, cut in too_big), too_big
     assert page.errors == []
