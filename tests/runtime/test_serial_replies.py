@@ -97,7 +97,10 @@ def test_a_client_that_stops_reading_loses_replies_counted_and_logged(caplog):
                 if select.select([], [peer], [], 1.0)[1]:
                     with contextlib.suppress(BlockingIOError):
                         written += os.write(peer, b"state\n" * 64)
-        assert "serial client is not reading; oldest replies dropped" in caplog.text
+            # The writer thread counts a drop, then logs it: wait for the line (bounded).
+            while "serial client is not reading; oldest replies dropped" not in caplog.text:
+                assert time.monotonic() < deadline, "the drop was never logged"
+                select.select([], [], [], 0.01)
         # The channel still reads and answers: a line's room came back with its dropped reply.
         answered = loop.answered
         deadline = time.monotonic() + 30
