@@ -32,6 +32,8 @@ REFUSAL_DELAY_SECONDS: Final = 1.0
 """A connection there is no room for is answered 503 after this (its ``Retry-After``), not at
 once: a guest that reconnects the moment it is refused would otherwise fill the listen
 backlog, and a paired phone's new connection would wait behind it (issue #28)."""
+
+
 @dataclass(frozen=True)
 class ConnectionLimits:
     """How many connections the server holds (issue #28): in all (each is a thread), and of
@@ -80,11 +82,12 @@ class Admit:
     probation: bool = False
 
 
-def admit_connection(client: str, own: bool, held: Sequence[Held],
+def admit_connection(client: str, trusted: bool, held: Sequence[Held],
                      limits: ConnectionLimits) -> Admit | None:
     """Whether a new connection from ``client`` is served while ``held`` are open, and which
-    to close first; None: answer 503 (nothing may go). ``own``: it is trusted already (the
-    box's own loopback, or a valid token in the head it sent at once: :func:`peeked_token`).
+    to close first; None: answer 503 (nothing may go). ``trusted``: known trusted already
+    (the box's own loopback, or a valid token in the head it sent at once:
+    :func:`peeked_token`).
 
     Another new connection counts as unpaired until its head is read (the handler marks it
     trusted if it carries a valid token). Unpaired connections get at most
@@ -104,7 +107,7 @@ def admit_connection(client: str, own: bool, held: Sequence[Held],
     unpaired = [one for one in held if not one.trusted and not one.probation]
     closing: list[Held] = []
     probation = False
-    if not own:
+    if not trusted:
         mine = [one for one in unpaired if one.client == client]
         if len(mine) >= limits.per_client:
             return None  # its own share is full: 503, and nothing else is closed for it

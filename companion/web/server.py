@@ -173,13 +173,14 @@ class WebServer(ThreadingHTTPServer):
         address = str(client_address[0])
         own = is_loopback(address) and (not self.context.rules.pair_loopback
                                         or address in OWN_LOOPBACK)
-        own = own or self.context.pairing.knows(peeked_token(_sent_so_far(request)))
+        # A paired phone is known at accept when its head came with the handshake (issue #28).
+        trusted = own or self.context.pairing.knows(peeked_token(_sent_so_far(request)))
         closing: list[Connection] = []
         with self._open_lock:
-            verdict = admit_connection(client_key(address), own, self._held(), self.limits)
+            verdict = admit_connection(client_key(address), trusted, self._held(), self.limits)
             if verdict is not None:
                 connection = Connection(next(self._numbers), client_key(address), request,
-                                        own, since=time.monotonic(),
+                                        trusted, since=time.monotonic(),
                                         probation=verdict.probation)
                 self._connections[id(request)] = connection
                 closing = self._take(verdict)
