@@ -37,16 +37,18 @@ class Answer:
 
 
 def http_request(port, method, path, body=None, headers=None, *, host="127.0.0.1",
-                 timeout=10):
+                 timeout=10, source=None):
     """One HTTP request on a connection of its own; the answer, read whole. A POST says its
     ``Origin`` as a browser's does (the page's own), unless ``headers`` name one (``None``:
-    send none)."""
+    send none). ``source``: the local address to send from (with ``pair_loopback``, each
+    127.0.0.x is a client of its own: a phone or a guest)."""
     headers = dict(headers or {})
     if method == "POST" and "Origin" not in headers:
         named = f"[{host}]" if ":" in host else host
         headers["Origin"] = f"http://{named}:{port}"
     headers = {name: value for name, value in headers.items() if value is not None}
-    connection = http.client.HTTPConnection(host, port, timeout=timeout)
+    connection = http.client.HTTPConnection(
+        host, port, timeout=timeout, source_address=None if source is None else (source, 0))
     try:
         connection.request(method, path, body=body, headers=headers)
         response = connection.getresponse()
@@ -71,8 +73,10 @@ class WebBox:
     def port(self):
         return self.service.server.server_address[1]
 
-    def request(self, method, path, body=None, headers=None, *, host="127.0.0.1", timeout=10):
-        return http_request(self.port, method, path, body, headers, host=host, timeout=timeout)
+    def request(self, method, path, body=None, headers=None, *, host="127.0.0.1", timeout=10,
+                source=None):
+        return http_request(self.port, method, path, body, headers, host=host, timeout=timeout,
+                            source=source)
 
     def get(self, path, **kwargs):
         return self.request("GET", path, **kwargs)

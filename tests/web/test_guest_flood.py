@@ -17,6 +17,7 @@ import socket
 import time
 
 from companion.web.admission import ConnectionLimits
+from tests.web.conftest import http_request
 
 GUESTS = [f"127.0.0.{50 + number}" for number in range(5)]
 PHONE = "127.0.0.3"
@@ -27,17 +28,9 @@ def connect(port, source):
 
 
 def post_from_phone(box, path, body=b""):
-    connection = http.client.HTTPConnection("127.0.0.1", box.port, timeout=10,
-                                            source_address=(PHONE, 0))
-    try:
-        connection.request("POST", path, body=body,
-                           headers={"Origin": f"http://127.0.0.1:{box.port}"})
-        response = connection.getresponse()
-        body = response.read()
-        assert response.status == 200, body
-        return response.getheader("Set-Cookie")
-    finally:
-        connection.close()
+    answer = box.post(path, body, source=PHONE)
+    assert answer.status == 200, answer.body
+    return answer.headers.get("set-cookie")
 
 
 def pair_phone(box):
@@ -107,15 +100,8 @@ def test_guests_slow_sockets_and_streams_leave_a_paired_phone_served(make_web_bo
 
 def status_of(port, source, path="/api/whoami", headers=None):
     """One request on a fresh connection from ``source``: its status and Retry-After."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
-                                            source_address=(source, 0))
-    try:
-        connection.request("GET", path, headers=headers or {})
-        response = connection.getresponse()
-        response.read()
-        return response.status, response.getheader("Retry-After")
-    finally:
-        connection.close()
+    answer = http_request(port, "GET", path, headers=headers, source=source)
+    return answer.status, answer.headers.get("retry-after")
 
 
 def test_single_socket_guests_filling_the_share_leave_a_phone_pairing_and_served(make_web_box):

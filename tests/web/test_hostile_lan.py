@@ -20,6 +20,7 @@ import pytest
 
 from companion.web.http_handler import HttpHandler
 from companion.web.policy import DISCARD_LIMIT_BYTES, HEAD_BYTES
+from tests.web.conftest import http_request
 
 RSS_BOUND_MB = 80
 """The daemon's memory under 48 hostile connections, at most: well under the unit's
@@ -40,14 +41,8 @@ def answer_of(sock):
 
 
 def get_from(port, source, path="/api/whoami"):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
-                                            source_address=(source, 0))
-    try:
-        connection.request("GET", path)
-        response = connection.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        connection.close()
+    answer = http_request(port, "GET", path, source=source)
+    return answer.status, answer.json
 
 
 def short_deadlines(box, seconds=0.5):

@@ -20,7 +20,7 @@ import pytest
 from companion.adapters.journal import FILE_NAME
 from companion.protocol.lines import Line
 from companion.testing.simulated import simulated_controller
-from tests.web.conftest import run_box
+from tests.web.conftest import http_request, run_box
 
 PHONE = "token:phone"
 
@@ -86,16 +86,8 @@ def free_port():
 
 
 def call(port, source, method, path, *, body=b"", headers=None, timeout=10):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
-                                            source_address=(source, 0))
-    try:
-        connection.request(method, path, body=body,
-                           headers={"Origin": f"http://127.0.0.1:{port}", **(headers or {})})
-        response = connection.getresponse()
-        return response.status, json.loads(response.read() or b"{}"), response.getheader(
-            "Set-Cookie")
-    finally:
-        connection.close()
+    answer = http_request(port, method, path, body, headers, timeout=timeout, source=source)
+    return answer.status, json.loads(answer.body or b"{}"), answer.headers.get("set-cookie")
 
 
 def pair(box, source):

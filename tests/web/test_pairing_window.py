@@ -8,7 +8,6 @@ not stop the table's phone pairing in a window opened at the box; twenty wrong c
 that window, the box says why, and the next press opens a fresh one.
 """
 
-import http.client
 import json
 
 import pytest
@@ -76,15 +75,8 @@ def test_a_client_is_its_address_or_its_ipv6_slash_64(address, key):
 # -- over loopback: the audit's jams --------------------------------------------------------
 
 def post_from(box, source, path, body=b""):
-    connection = http.client.HTTPConnection("127.0.0.1", box.port, timeout=10,
-                                            source_address=(source, 0))
-    try:
-        connection.request("POST", path, body=body,
-                           headers={"Origin": f"http://127.0.0.1:{box.port}"})
-        response = connection.getresponse()
-        return response.status, json.loads(response.read()), response.getheader("Set-Cookie")
-    finally:
-        connection.close()
+    answer = box.post(path, body, source=source)
+    return answer.status, answer.json, answer.headers.get("set-cookie")
 
 
 def guess(box, source, code="000000"):
