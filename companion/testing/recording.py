@@ -1,4 +1,5 @@
-"""Fakes that record what happened: tones played, frames shown, bytes sent on the I2C bus.
+"""Fakes that record what happened: tones played, frames shown, bytes sent on the I2C bus,
+snapshots handed to a channel that mirrors the box.
 
 The fake backend and the tests use the same recorders (DESIGN.md rule 8).
 """
@@ -99,3 +100,22 @@ class RecordingI2CBus:
 
     def clear(self) -> None:
         self.writes.clear()
+
+
+class RecordingMirror:
+    """A channel that mirrors the box (as the table page's does) and records every snapshot
+    the loop hands it; it posts nothing."""
+
+    name = "mirror"
+
+    def __init__(self) -> None:
+        self.snapshots: list[Any] = []
+
+    def start(self, post: Any) -> None:
+        """Nothing to read: a mirror only watches."""
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def observe(self, snapshot: Any) -> None:
+        self.snapshots.append(snapshot)

@@ -19,7 +19,7 @@ from companion.runtime import EventLoop
 from companion.runtime.channels import LineEvent
 from companion.testing.clock import FakeClock
 from companion.testing.held_journal import gated_opener
-from companion.testing.recording import RecordingDisplay
+from companion.testing.recording import RecordingDisplay, RecordingMirror
 from companion.testing.simulated import simulated_controller
 
 NEW = "new now-boarding players=3 seed=1"
@@ -40,22 +40,6 @@ class Commits:
         self.seen.append((list(self.display.text), snapshot))
         if self.refuse:
             raise sqlite3.OperationalError("disk I/O error")
-
-
-class Mirror:
-    name = "mirror"
-
-    def __init__(self):
-        self.snapshots = []
-
-    def start(self, post):
-        pass
-
-    def close(self):
-        pass
-
-    def observe(self, snapshot):
-        self.snapshots.append(snapshot)
 
 
 class Target:
@@ -141,7 +125,7 @@ def test_frame_first_the_menu_reads_past_games_after_the_writes_of_the_same_inpu
 
 def test_frame_first_the_loop_answers_a_line_after_its_write_and_mirrors_before(box):
     controller, commits, _ = box
-    mirror = Mirror()
+    mirror = RecordingMirror()
     commits.mirror = mirror
     loop = EventLoop(controller, out=io.StringIO(), channels=[mirror])
     target = Target(commits)

@@ -10,6 +10,7 @@ from companion.protocol.lines import BadEncoding, Line, TooLong
 from companion.runtime import EventLoop, SerialChannel
 from companion.runtime.channels import LineEvent, PairCodeEntered, PairCodeEvent
 from companion.testing.clock import FakeClock
+from companion.testing.recording import RecordingMirror
 from companion.testing.simulated import simulated_controller
 
 
@@ -21,24 +22,6 @@ class Target:
 
     def answer(self, reply):
         self.answers.append(reply)
-
-
-class Mirror:
-    """A source that mirrors the box: it records the snapshots."""
-
-    name = "mirror"
-
-    def __init__(self):
-        self.snapshots = []
-
-    def start(self, post):
-        pass
-
-    def close(self):
-        pass
-
-    def observe(self, snapshot):
-        self.snapshots.append(snapshot)
 
 
 def run_until_stopped(loop):
@@ -53,7 +36,7 @@ def run_until_stopped(loop):
 def box(tmp_path):
     clock = FakeClock()
     controller = simulated_controller(tmp_path, clock=clock)
-    mirror = Mirror()
+    mirror = RecordingMirror()
     loop = EventLoop(controller, out=io.StringIO(), channels=[mirror])
     return controller, loop, mirror, clock
 
