@@ -12,13 +12,12 @@ a seen lesson again; the default pace never shows one.
 """
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from companion.games.now_boarding.lessons import LESSON_IDS, RULES_SECTIONS
 from companion.testing.simulated import simulated_controller
+from tests.e2e.simulate_support import simulate_script
 
 TEACH = "new now-boarding players=3 pace=teach timer=off vip=on seed=11"
 IN_ORDER = ("pitch", "vip", "weather", "moving", "boarding", "delivering", "anger",
@@ -97,14 +96,7 @@ def test_a_teach_game_teaches_every_rule_at_its_first_use(tmp_path):
 
     lines += ["expect phase=over", "expect result=win", "expect complaints=2",
               "expect lesson=null"]
-    script = tmp_path / "teach.txt"
-    script.write_text("\n".join(lines) + "\n")
-    run = subprocess.run([sys.executable, "-m", "companion", "simulate", str(script),
-                          "--state-dir", str(tmp_path / "sim")],
-                         capture_output=True, text=True, timeout=300, check=False)
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    replies = run.stdout.splitlines()
-    assert len(replies) == len(lines) and set(replies) == {"ok"}, run.stdout[-2000:]
+    assert set(simulate_script(lines, tmp_path, "teach.txt")) == {"ok"}
 
 
 def dismiss_lessons(model):

@@ -7,13 +7,12 @@ at most 60 words; the default pace shows none.
 """
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from companion.games.now_boarding_v3.lessons import LESSON_IDS
 from companion.testing.simulated import simulated_controller
+from tests.e2e.simulate_support import simulate_script
 
 IN_ORDER = ("pitch", "departure", "arrival", "purchase", "redeye", "lost", "day-end",
             "scoring")
@@ -65,14 +64,7 @@ def test_a_v3_teach_game_teaches_at_each_first_use(tmp_path, variant):
     assert ("more than 6 lost loses at once" in lost) is (variant == "advanced"), lost
 
     lines.append("expect phase=over")
-    script = tmp_path / "v3-teach.txt"
-    script.write_text("\n".join(lines) + "\n")
-    run = subprocess.run([sys.executable, "-m", "companion", "simulate", str(script),
-                          "--state-dir", str(tmp_path / "sim")],
-                         capture_output=True, text=True, timeout=300, check=False)
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    replies = run.stdout.splitlines()
-    assert len(replies) == len(lines) and set(replies) == {"ok"}, run.stdout[-2000:]
+    assert set(simulate_script(lines, tmp_path, "v3-teach.txt")) == {"ok"}
 
 
 def test_the_default_pace_of_v3_shows_no_lesson(tmp_path):

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from companion.games.overbooked import score
+from tests.e2e.simulate_support import simulate_script
 
 COMPANION = Path(sys.executable).with_name("companion")
 CYCLE = ".RWBGY"
@@ -67,14 +68,7 @@ def entry_script(new: str, planes: dict[str, list[str]], sheets: dict[str, dict[
 
 
 def simulate(lines: list[str], tmp_path: Path) -> list[str]:
-    script = tmp_path / "entry.txt"
-    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    done = subprocess.run([str(COMPANION), "simulate", str(script),
-                           "--state-dir", str(tmp_path / "state")],
-                          capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
-    replies = done.stdout.splitlines()
-    assert len(replies) == len(lines)
+    replies = simulate_script(lines, tmp_path, "entry.txt", timeout=120)
     assert all(reply.startswith("ok") for reply in replies), replies
     return replies
 
