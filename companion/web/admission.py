@@ -100,10 +100,13 @@ def admit_connection(client: str, trusted: bool, held: Sequence[Held],
     Otherwise the newcomer waits on probation, outside the unpaired share, if there is room
     (``probation`` in all, ``probation_per_client`` from one client): its first request
     settles it (a paired phone's token, or the page and pairing while the box has pairing
-    open) or is answered 503. Past the total, the oldest waiting unpaired connection, else
-    stream, closes for it. A trusted connection, or one on probation, is never closed for
-    room, so a paired phone is refused for want of a slot only when the unpaired share and
-    probation are both full of other clients' connections, none of which a fair swap frees."""
+    open) or is answered 503; a client whose place there is taken gets 503 (so a guest cannot
+    turn it into a swap). With all of probation taken by other clients (at least 8 more
+    than the share's), it takes the biggest holder's oldest waiting place all the same:
+    guests that many may then take turns, but a newcomer that may be a paired phone is not
+    refused for want of a slot (CONTRACT.md section 6). Past the total, the oldest waiting
+    unpaired connection, else stream, closes for it. A trusted connection, or one on
+    probation, is never closed for room."""
     unpaired = [one for one in held if not one.trusted and not one.probation]
     closing: list[Held] = []
     probation = False
@@ -113,15 +116,18 @@ def admit_connection(client: str, trusted: bool, held: Sequence[Held],
             return None  # its own share is full: 503, and nothing else is closed for it
         if len(unpaired) >= limits.unpaired:
             victim = _oldest(_biggest_holder(unpaired))
+            waiting = [one for one in held if one.probation]
             if victim is not None and _holding(unpaired, victim.client) >= len(mine) + 2:
                 closing.append(victim)
-            else:
-                waiting = [one for one in held if one.probation]
-                if (len(waiting) >= limits.probation
-                        or sum(1 for one in waiting if one.client == client)
+            elif len(waiting) < limits.probation:
+                if (sum(1 for one in waiting if one.client == client)
                         >= limits.probation_per_client):
-                    return None
+                    return None  # its newcomer before is being judged: 503, a second later
                 probation = True
+            elif victim is not None:
+                closing.append(victim)  # probation is full too: a place for a place
+            else:
+                return None
     if len(held) - len(closing) >= limits.total:
         victim = _oldest([one for one in unpaired if one not in closing])
         if victim is None:

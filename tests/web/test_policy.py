@@ -349,7 +349,10 @@ def test_admission_swaps_a_place_only_when_the_shares_come_closer(newcomer, verd
 
 def test_admission_probation_is_one_place_per_client_and_eight_in_all():
     """Past the unpaired share with no fair swap, a newcomer waits on probation (its first
-    request must show a token); a client has one such place, and there are eight."""
+    request must show a token); a client has one such place (its next newcomer is 503),
+    and there are eight. With all eight taken by others, it takes the biggest holder's
+    oldest waiting place all the same (CONTRACT.md: a paired phone is never refused for
+    want of a slot), and is refused only when nothing unpaired may close."""
     singles = [Held(number, f"10.0.1.{number}", False, "waiting", float(number))
                for number in range(24)]
     assert admit_connection("10.0.2.1", False, singles, LIMITS) == Admit(probation=True)
@@ -359,7 +362,10 @@ def test_admission_probation_is_one_place_per_client_and_eight_in_all():
         probation=True)
     full = [Held(100 + number, f"10.0.2.{number}", False, "waiting", 100.0, probation=True)
             for number in range(8)]
-    assert admit_connection("10.0.2.99", False, [*singles, *full], LIMITS) is None
+    assert admit_connection("10.0.2.99", False, [*singles, *full], LIMITS) == Admit((0,))
+    busy = [Held(number, f"10.0.1.{number}", False, "busy", float(number))
+            for number in range(24)]
+    assert admit_connection("10.0.2.99", False, [*busy, *full], LIMITS) is None
     # Probation places are outside the unpaired share, and never closed for room.
     assert admit_connection("127.0.0.1", True, [*singles, *full], LIMITS) == Admit()
 
