@@ -371,3 +371,12 @@ def _serve_web(config: Config, controller: Controller, web: WebAddress, state_di
     except OSError as error:
         raise UsageError(f"{web.source}: cannot listen on {web.host}:{web.port}: "
                          f"{error.strerror or error}") from None
+
+
+def simulation_box(config: Config, state_dir: Path, seed: int) -> Box:
+    """The box ``companion simulate`` drives: fake parts, a fake clock that moves only on
+    ``wait``, no event loop (the lines drive the controller inline, one reply each)."""
+    from companion.testing.clock import FakeClock
+
+    return build_box(config, backend="fake", clock=FakeClock(), state_dir=state_dir,
+                     rng=random.Random(seed), drive="inline", simulated=True)

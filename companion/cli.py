@@ -11,7 +11,6 @@ import contextlib
 import errno
 import logging
 import os
-import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -265,9 +264,8 @@ def _state_dir(args: argparse.Namespace, config: Config) -> Path:
 def _simulate(args: argparse.Namespace) -> int:
     import tempfile
 
-    from companion.bootstrap import build_box
+    from companion.bootstrap import simulation_box
     from companion.runtime import simulate
-    from companion.testing.clock import FakeClock
 
     config = load_config(args.config)
     source: Any
@@ -280,10 +278,7 @@ def _simulate(args: argparse.Namespace) -> int:
         source = sys.stdin.fileno()
     with tempfile.TemporaryDirectory(prefix="companion-simulate-") as temporary:
         state_dir = Path(args.state_dir) if args.state_dir is not None else Path(temporary)
-        # No event loop: the fake clock moves only on 'wait', so the lines drive the
-        # controller directly, one reply each.
-        box = build_box(config, backend="fake", clock=FakeClock(), state_dir=state_dir,
-                        rng=random.Random(args.seed), drive="inline", simulated=True)
+        box = simulation_box(config, state_dir, args.seed)
         try:
             failed = simulate(box.controller, source, sys.stdout,
                               stop_on_error=args.script is not None)

@@ -241,7 +241,10 @@ class App:
         return replace(state, session=replayed, notice=notice, last_tick=now), effects
 
     def tick(self, state: AppState, now: float) -> tuple[AppState, list[Effect]]:
-        """Time has reached ``now``: sound the warnings due, expire a countdown that ran out."""
+        """Time has reached ``now``: sound the warnings due, expire a countdown that ran out.
+        A ``now`` earlier than the last tick is the last tick: time only moves forward, so a
+        warning already heard never sounds again."""
+        now = max(now, state.last_tick)
         countdown = self.countdown(state)
         effects: list[Effect] = []
         if countdown is not None:

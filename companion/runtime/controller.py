@@ -227,9 +227,12 @@ class Controller:
             raise RuleError("unsupported", "wait works only in simulate")
         target = self.now() + seconds
         while (wake := self.next_wake()) is not None and wake <= target:
-            set_clock(max(self.clock.monotonic(), self.game_clock.to_monotonic(wake)))
-            self.tick(wake)
-            self.refresh(wake)
+            # A wake-up already past (a journal write's retry time, say) means "now": time
+            # only moves forward (DESIGN rule 18), or the warnings since then sound again.
+            at = max(self.now(), wake)
+            set_clock(self.game_clock.to_monotonic(at))
+            self.tick(at)
+            self.refresh(at)
         set_clock(self.game_clock.to_monotonic(target))
         self.tick(target)
         self.refresh()

@@ -52,7 +52,10 @@ class GameClock:
         return self.last_checkpoint + CHECKPOINT_SECONDS
 
     def checkpoint_due(self, now: float) -> bool:
-        return now - self.last_checkpoint >= CHECKPOINT_SECONDS
+        # Compared with next_checkpoint() itself, never as a difference: (a + 4) - a can come
+        # out below 4 in floating point, and a wake-up at the checkpoint would then find it
+        # not yet due and wake again at the same instant, for ever.
+        return now >= self.next_checkpoint()
 
     def checkpointed(self, at: float) -> None:
         self.last_checkpoint = at
