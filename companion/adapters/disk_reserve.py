@@ -12,6 +12,8 @@ What it promises:
   ... up to :data:`MAX_SKIPPED` calls before it tries again).
 - :meth:`Reserve.release` deletes the ballast and says whether there was one to delete.
 - A reserve of size 0 is no reserve: it is always "present" and never released.
+- :func:`write_on_a_full_disk` makes room in order (the reserve first, then whatever else may
+  give way in the space it frees: the journal's kept keys, issue #38, 4), then writes again.
 """
 
 from __future__ import annotations
@@ -19,9 +21,15 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import sqlite3
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
+
+from companion.adapters.journal_rows import JournalUnavailable
 
 log = logging.getLogger(__name__)
+_Result = TypeVar("_Result")
 
 RESERVE_NAME = "reserve.bin"
 RESERVE_BYTES = 1 << 20
@@ -101,3 +109,19 @@ class Reserve:
                 os.fsync(folder)
             finally:
                 os.close(folder)
+
+
+def write_on_a_full_disk(write: Callable[[], _Result], error: BaseException,
+                         is_full: Callable[[BaseException], bool],
+                         make_room: Sequence[Callable[[], bool]]) -> _Result:
+    """``write`` failed with ``error``, a full disk: every way of ``make_room``, in order (the
+    reserve first: its space is what the others need to write their own changes), then
+    ``write`` once more; JournalUnavailable when none freed anything, or the disk still
+    refuses."""
+    freed = [free_some() for free_some in make_room]
+    if not any(freed):
+        raise JournalUnavailable(str(error)) from error
+    try:
+        return write()
+    except (sqlite3.Error, OSError) as again:
+        raise JournalUnavailable(str(again)) from again

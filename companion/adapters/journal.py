@@ -46,7 +46,12 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from companion.adapters import journal_keys
-from companion.adapters.disk_reserve import RESERVE_BYTES, RESERVE_NAME, Reserve
+from companion.adapters.disk_reserve import (
+    RESERVE_BYTES,
+    RESERVE_NAME,
+    Reserve,
+    write_on_a_full_disk,
+)
 from companion.adapters.journal_rows import (
     JournalDamage,
     JournalError,
@@ -57,6 +62,7 @@ from companion.adapters.journal_schema import (
     FILE_NAME,
     MIGRATIONS,
     SCHEMA_VERSION,
+    Migration,
     is_circumstance,
     is_disk_full,
     move_aside,
@@ -110,7 +116,7 @@ class Journal(journal_keys.KeyedLines):
     """
 
     schema_version = SCHEMA_VERSION
-    migrations: Mapping[int, tuple[str, ...]] = MappingProxyType(dict(MIGRATIONS))
+    migrations: Mapping[int, tuple[Migration, ...]] = MappingProxyType(dict(MIGRATIONS))
     _read_only = False   # True for :meth:`reader`'s read-only view
 
     def __init__(self, path: Path, *, reserve_bytes: int = RESERVE_BYTES) -> None:
@@ -130,6 +136,7 @@ class Journal(journal_keys.KeyedLines):
         self._db = self._with_reserve(lambda: self._open_or_recover(path), restore=False)
         if self.reserve is not None:
             self.reserve.ensure()
+        self.prune_keys_at_open()
 
     @classmethod
     def in_directory(cls, state_dir: Path, *, reserve_bytes: int = RESERVE_BYTES) -> Journal:
@@ -362,7 +369,8 @@ class Journal(journal_keys.KeyedLines):
         before its sync (the tests' :mod:`companion.testing.held_journal`)."""
 
     def _with_reserve(self, write: Callable[[], _Result], *, restore: bool = True) -> _Result:
-        """Run ``write``; if the disk is full, release the reserve and run it again at once.
+        """Run ``write``; if the disk is full, release the reserve, let the kept keys give way
+        in the room it frees (issue #38, 4: keys never cost an action), and run it again.
         After a write that worked, put the reserve back when the disk has room again.
         A write the disk still refuses raises JournalUnavailable. Inside :meth:`together`
         a write just runs (the group is what is run again)."""
@@ -371,18 +379,21 @@ class Journal(journal_keys.KeyedLines):
         try:
             result = write()
         except (sqlite3.Error, OSError) as error:
-            if not is_disk_full(error) or self.reserve is None or not self.reserve.release():
+            if not is_disk_full(error):
                 raise JournalUnavailable(str(error)) from error
-            log.error("disk full in %s (%s): released the %d-byte reserve, saving on it",
-                      self.path.parent, error, self.reserve.size)
-            try:
-                result = write()
-            except (sqlite3.Error, OSError) as again:
-                raise JournalUnavailable(str(again)) from again
+            result = write_on_a_full_disk(write, error, is_disk_full,
+                                          (self._release_reserve, self.drop_every_key))
         if (restore and self.reserve is not None and not self.reserve.present
                 and self.reserve.ensure()):
             log.warning("disk has room again: the reserve in %s is back", self.path.parent)
         return result
+
+    def _release_reserve(self) -> bool:
+        if self.reserve is None or not self.reserve.release():
+            return False
+        log.error("disk full in %s: released the %d-byte reserve, saving on it",
+                  self.path.parent, self.reserve.size)
+        return True
 
     def _one(self, sql: str, parameters: tuple[Any, ...] = ()) -> Any:
         """The first row ``sql`` reads, or None; SQLite's errors as JournalError."""

@@ -77,10 +77,10 @@ def check_rows(db: sqlite3.Connection) -> None:
             raise JournalDamage(f"{where}: action: {error}") from None
         _require(_is_clock(at), where, "at", at, "game-clock seconds")
         _require(isinstance(wall, str), where, "wall", wall, "text")
-    for row in db.execute("SELECT rowid, holder, key, line, reply, wall FROM line_keys"):
-        rowid, holder, key, line, reply, wall = row
+    for row in db.execute("SELECT rowid, holder, key, digest, reply, wall FROM line_keys"):
+        rowid, holder, key, digest, reply, wall = row
         where = f"line_keys row {rowid!r}"
-        for column, value in (("holder", holder), ("key", key), ("line", line),
+        for column, value in (("holder", holder), ("key", key), ("digest", digest),
                               ("wall", wall)):
             _require(isinstance(value, str), where, column, value, "text")
         _require(reply is None or isinstance(reply, str), where, "reply", reply, "text or NULL")

@@ -20,18 +20,19 @@ import contextlib
 import errno
 import logging
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
+from companion.adapters.journal_keys import LINE_KEYS_TABLE, digest_kept_lines
 from companion.adapters.journal_rows import JournalDamage, JournalError, check_rows
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 FILE_NAME = "journal.sqlite3"
 
-LINE_KEYS_SCHEMA = (
+LINE_KEYS_SCHEMA_2 = (
     """CREATE TABLE IF NOT EXISTS line_keys (
     holder TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -41,10 +42,13 @@ LINE_KEYS_SCHEMA = (
     PRIMARY KEY (holder, key)
 )""",
 )
-"""Schema 2 (issue #28, 3): the idempotency keys of the table page's keyed lines, each with
-the line it ran and its reply (NULL: none), written in the same transaction as the line's
-own rows (adapters/journal.py ``keep_line``); ``holder`` is whose they are (``box``, or
-``token:<sha256 of the pairing token>``), ``wall`` when it ran (ISO 8601, UTC)."""
+"""Schema 2 (issue #28, 3): the keys kept each line whole. Schema 3 (issue #38, 4) keeps its
+digest instead (adapters/journal_keys.py ``LINE_KEYS_TABLE``, and the migration
+``digest_kept_lines``)."""
+
+Migration = str | Callable[[sqlite3.Connection], None]
+"""One step of a migration: an SQL statement, or a function of the connection (for what SQL
+alone cannot compute, such as a digest)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -67,9 +71,10 @@ CREATE TABLE IF NOT EXISTS actions (
     wall TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS actions_by_game ON actions(game_id, id);
-""" + "\n".join(f"{statement};" for statement in LINE_KEYS_SCHEMA)
+""" + f"{LINE_KEYS_TABLE};"
 
-MIGRATIONS: Mapping[int, tuple[str, ...]] = {1: LINE_KEYS_SCHEMA}
+MIGRATIONS: Mapping[int, tuple[Migration, ...]] = {1: LINE_KEYS_SCHEMA_2,
+                                                   2: (digest_kept_lines,)}
 """``MIGRATIONS[n]`` turns a journal of schema n into n + 1 (in one transaction)."""
 
 
@@ -114,7 +119,7 @@ DAMAGE_ERRORS = (JournalError, sqlite3.DatabaseError, ValueError, KeyError, Type
 
 
 def open_database(path: Path, schema_version: int,
-                  migrations: Mapping[int, tuple[str, ...]]) -> sqlite3.Connection:
+                  migrations: Mapping[int, tuple[Migration, ...]]) -> sqlite3.Connection:
     """A connection to the journal at ``path``: WAL, synchronous=FULL, the schema made or
     migrated forward, the integrity check passed and every row checked (raises otherwise)."""
     if str(path) != ":memory:" and path.is_dir():
@@ -146,7 +151,7 @@ def open_database(path: Path, schema_version: int,
 
 
 def migrate(db: sqlite3.Connection, version: int, schema_version: int,
-            migrations: Mapping[int, tuple[str, ...]]) -> None:
+            migrations: Mapping[int, tuple[Migration, ...]]) -> None:
     """Bring a journal of ``version`` up to this program's schema (in the caller's
     transaction), or refuse it."""
     if version > schema_version:
@@ -156,7 +161,10 @@ def migrate(db: sqlite3.Connection, version: int, schema_version: int,
         if step not in migrations:
             raise JournalError(f"schema version {version}: no migration from {step}")
         for statement in migrations[step]:
-            db.execute(statement)
+            if isinstance(statement, str):
+                db.execute(statement)
+            else:
+                statement(db)
         log.warning("journal migrated from schema %d to %d", step, step + 1)
     db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(schema_version),))
 

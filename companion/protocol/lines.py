@@ -14,6 +14,7 @@ Rules (CONTRACT.md section 2):
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 MAX_LINE_BYTES = 65536
@@ -133,3 +134,9 @@ def _find_line_end(data: bytes, start: int) -> int:
     if carriage == -1:
         return newline
     return min(newline, carriage)
+
+
+def line_digest(line: str) -> str:
+    """What a kept idempotency key remembers of its line (issue #38, 4): the SHA-256 of its
+    UTF-8 text, in hex, so a retry with another line is told apart without keeping the line."""
+    return hashlib.sha256(line.encode("utf-8", "surrogatepass")).hexdigest()

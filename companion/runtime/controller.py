@@ -69,7 +69,7 @@ from companion.core.table_page import PairOutcome, TablePage, end_pairing
 from companion.core.timer import TimerState
 from companion.core.tunes import SoundSettings, tunes_for
 from companion.protocol import commands as proto
-from companion.protocol.lines import Item, Line
+from companion.protocol.lines import Item, Line, line_digest
 from companion.runtime import commanding, resuming
 from companion.runtime.effects import carry_out
 from companion.runtime.gameclock import Clock, GameClock
@@ -312,10 +312,11 @@ class Controller:
         with another line); a new one runs, and its writes and its key reach the journal in
         one transaction."""
         text = item.text if isinstance(item, Line) else repr(item)
+        digest = line_digest(text)
         kept = self.writer.kept_line(holder, key)
         if kept is not None:
-            line, reply = kept
-            if line != text:
+            kept_digest, reply = kept
+            if kept_digest != digest:
                 return proto.err("key-reused", "this key was sent with another line")
             return reply
         with self._frame_first():  # the frame first, then the line's writes and key together
@@ -325,7 +326,7 @@ class Controller:
             except BaseException:
                 self.writer.keyed(self.now(), None)  # what it wrote is kept, its key is not
                 raise
-            self.writer.keyed(self.now(), KeepLine(holder, key, text, reply,
+            self.writer.keyed(self.now(), KeepLine(holder, key, digest, reply,
                                                    self.clock.wall()))
         return reply
 

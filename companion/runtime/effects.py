@@ -45,6 +45,7 @@ from companion.runtime.journaling import (
     Append,
     BeginGame,
     DropLast,
+    ForgetPhoneKeys,
     KeepScored,
     SetAside,
     SetResult,
@@ -101,6 +102,7 @@ def carry_out(box: Box, effects: list[Any], now: float, sound_first: bool = Fals
             case ResumeGame(game_id=game_id):
                 resuming.resume(box, game_id, now)
             case ForgetPhones():
+                box.writer.keep(now, ForgetPhoneKeys())  # their keys go with the tokens
                 for listener in box.forget_phones_listeners:
                     try:
                         listener()

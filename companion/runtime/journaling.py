@@ -124,13 +124,19 @@ class KeepScored:
 
 @dataclass(frozen=True)
 class KeepLine:
-    """A keyed line's key, with its line and reply (issue #28, 3): whose it is (``holder``)."""
+    """A keyed line's key, with its line's digest and its reply (issues #28, 3 and #38, 4):
+    whose it is (``holder``)."""
 
     holder: str
     key: str
-    line: str
+    digest: str
     reply: str | None
     wall: str
+
+
+@dataclass(frozen=True)
+class ForgetPhoneKeys:
+    """"Forget phones": every pairing token's kept keys go (issue #38, 4)."""
 
 
 @dataclass(frozen=True)
@@ -141,7 +147,7 @@ class Together:
 
 
 JournalWrite = (BeginGame | Append | DropLast | SetResult | SetAside | MakeCurrent | Checkpoint
-                | KeepScored | KeepLine | Together)
+                | KeepScored | KeepLine | ForgetPhoneKeys | Together)
 
 
 def apply(journal: Journal, game_id: int | None, write: JournalWrite) -> int | None:
@@ -153,7 +159,10 @@ def apply(journal: Journal, game_id: int | None, write: JournalWrite) -> int | N
         return journal.keep_finished(write.game, write.options, write.at, write.wall,
                                      write.result)
     if isinstance(write, KeepLine):
-        journal.keep_line(write.holder, write.key, write.line, write.reply, write.wall)
+        journal.keep_line(write.holder, write.key, write.digest, write.reply, write.wall)
+        return None
+    if isinstance(write, ForgetPhoneKeys):
+        journal.forget_phone_keys()
         return None
     if isinstance(write, Together):
         journal.together(lambda: apply_together(journal, write))
@@ -240,8 +249,9 @@ class JournalWriter:
         self.game = GameRef()
         self.write(now, write)
 
-    def keep(self, now: float, write: KeepScored) -> None:
-        """Queue a scored game (its own game, not the current one) and write what is queued."""
+    def keep(self, now: float, write: KeepScored | ForgetPhoneKeys) -> None:
+        """Queue a write of no game in play (a scored game, the phones' keys forgotten) and
+        write what is queued."""
         self._queue(now, GameRef(), write)
 
     def write(self, now: float, write: JournalWrite) -> None:
@@ -265,13 +275,15 @@ class JournalWriter:
             self._queue(now, GameRef(), Together((*gathered, *key)))
 
     def kept_line(self, holder: str, key: str) -> tuple[str, str | None] | None:
-        """The line and reply kept for ``holder``'s ``key``: still queued, or in the journal
-        (None: never kept, or forgotten)."""
+        """The line's digest and the reply kept for ``holder``'s ``key``: still queued, or in
+        the journal (None: never kept, or forgotten)."""
         for _, write in reversed(self.unsaved):
+            if isinstance(write, ForgetPhoneKeys) and holder != "box":
+                return None  # forgotten after it was kept
             if isinstance(write, Together):
                 for _, inner in write.writes:
                     if isinstance(inner, KeepLine) and (inner.holder, inner.key) == (holder, key):
-                        return inner.line, inner.reply
+                        return inner.digest, inner.reply
         try:
             return self.journal.kept_line(holder, key)
         except JournalError as error:

@@ -5,13 +5,13 @@ a request without one is given a key of the server's own), as Stripe's keys work
 promises:
 
 - **A key is kept with its result, in the journal.** The loop runs a keyed line once per
-  holder and key (companion/runtime/controller.py ``handle_keyed``): the key, the line and
-  its reply go into the journal in the same transaction as the line's own rows, so after a
-  restart or a kill -9, and from any address, a retry answers with the first reply and runs
-  nothing. The holder is the pairing token (its hash: another phone's keys are out of
-  reach), or ``box`` for the box's own trusted loopback. The journal keeps each holder's last
-  1,000 keys, none older than 24 hours (companion/adapters/journal.py); no holder's keys
-  make another's go.
+  holder and key (companion/runtime/controller.py ``handle_keyed``): the key, the line's
+  digest and its reply go into the journal in the same transaction as the line's own
+  rows, so after a restart or a kill -9, and from any address, a retry answers with the
+  first reply and runs nothing. The holder is the pairing token (its hash: another phone's
+  keys are out of reach), or ``box`` for the box's own trusted loopback. The journal keeps
+  each holder's last 1,000 keys, none older than 24 hours, all keys together at most
+  256 KiB (companion/adapters/journal_keys.py); no holder's keys make another's go.
 - **A refusal means never done.** A line the loop has not started when its request stops
   waiting (:data:`~companion.web.channel.REPLY_TIMEOUT_SECONDS`) is withdrawn from the loop's
   queue, atomically with the refusal (companion/web/channel.py's ``ReplySlot``): the answer is
@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
-from companion.protocol.lines import Item, Line
+from companion.protocol.lines import Item, Line, line_digest
 from companion.web.answers import HttpError
 from companion.web.channel import Busy, ReplySlot, WebChannel
 
@@ -56,9 +56,10 @@ HEADER: Final = "Idempotency-Key"
 
 @dataclass
 class Entry:
-    """One key's line: its text, its slot once posted, when it was answered."""
+    """One key's line: its digest (never the line: issue #38, 4), its slot once posted, when
+    it was answered."""
 
-    text: str
+    digest: str
     posted: threading.Event = field(default_factory=threading.Event)
     slot: ReplySlot[str | None] | None = None
     answered_at: float | None = None
@@ -106,7 +107,7 @@ class LineLedger:
         ``client`` is the holder (a token's hash, or ``box``); ``durable`` False for a key of
         the server's own (no one can retry it: the journal need not keep it)."""
         text = item.text if isinstance(item, Line) else repr(item)
-        entry, first = self._entry(client, key, text)
+        entry, first = self._entry(client, key, line_digest(text))
         if first:
             try:
                 entry.slot = channel.submit(item, (client, key) if durable else None)
@@ -115,7 +116,7 @@ class LineLedger:
                 raise
             finally:
                 entry.posted.set()
-        elif entry.text != text:
+        elif entry.digest != line_digest(text):
             raise HttpError("key-reused", f"{HEADER} {key} was sent with another line")
         timeout = channel.reply_timeout
         if not entry.posted.wait(timeout) or entry.slot is None:
@@ -135,14 +136,14 @@ class LineLedger:
             raise HttpError("key-reused", f"{HEADER} {key} was sent with another line")
         return Done(slot.reply)
 
-    def _entry(self, client: str, key: str, text: str) -> tuple[Entry, bool]:
+    def _entry(self, client: str, key: str, digest: str) -> tuple[Entry, bool]:
         now = self._clock()
         with self._lock:
             self._expire(now)
             found = self._entries.get((client, key))
             if found is not None:
                 return found, False
-            entry = Entry(text)
+            entry = Entry(digest)
             self._entries[(client, key)] = entry
             mine = [name for name in self._entries if name[0] == client]
             for name in mine[:max(0, len(mine) - KEYS_PER_CLIENT)]:

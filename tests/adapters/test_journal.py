@@ -13,6 +13,7 @@ from companion.adapters.journal_rows import JournalUnavailable
 from companion.core.app import Recorded
 from companion.core.buttons import Button
 from companion.core.game import Expire, Hold, Press, Restore
+from companion.protocol.lines import line_digest
 
 
 def recorded(*actions):
@@ -124,11 +125,11 @@ def test_journal_an_unreadable_action_row_is_detected_at_open(tmp_path):
 
 
 class NextSchemaJournal(Journal):
-    """The journal as a program with schema 3 would have it (a column added)."""
+    """The journal as a program with schema 4 would have it (a column added)."""
 
-    schema_version = 3
+    schema_version = 4
     migrations = MappingProxyType({**Journal.migrations,
-                                   2: ("ALTER TABLE games ADD COLUMN venue TEXT",)})
+                                   3: ("ALTER TABLE games ADD COLUMN venue TEXT",)})
 
 
 def test_journal_an_older_schema_migrates_forward_keeping_every_game(tmp_path):
@@ -142,7 +143,7 @@ def test_journal_an_older_schema_migrates_forward_keeping_every_game(tmp_path):
     assert [r.action for r in migrated.current().history] == [Press(Button.NEXT)]
     migrated.close()
     db = sqlite3.connect(tmp_path / FILE_NAME)
-    assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
+    assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("4",)
     assert "venue" in [column[1] for column in db.execute("PRAGMA table_info(games)")]
     db.close()
 
@@ -157,15 +158,16 @@ def test_journal_schema_1_gains_the_line_keys_and_keeps_every_game(tmp_path):
     migrated = Journal.in_directory(tmp_path)
     assert migrated.recovered_from is None
     assert [r.action for r in migrated.current().history] == [Press(Button.NEXT)]
-    migrated.keep_line("box", "key-0001", "press next", "ok", "2026-11-28T02:00:00+00:00")
-    assert migrated.kept_line("box", "key-0001") == ("press next", "ok")
+    migrated.keep_line("box", "key-0001", line_digest("press next"), "ok",
+                       "2026-11-28T02:00:00+00:00")
+    assert migrated.kept_line("box", "key-0001") == (line_digest("press next"), "ok")
     migrated.close()
 
 
 def test_journal_a_newer_schema_than_the_program_reads_is_moved_aside(tmp_path):
     NextSchemaJournal.in_directory(tmp_path).close()
     journal = Journal.in_directory(tmp_path)
-    assert "newer than this program's 2" in journal.recovered_from
+    assert "newer than this program's 3" in journal.recovered_from
 
 
 # -- damaged rows (issue #13) ---------------------------------------------------------------
@@ -466,22 +468,24 @@ def test_journal_keeps_each_holders_last_keys_and_never_anothers(tmp_path, monke
 
     monkeypatch.setattr(journal_keys, "KEYS_PER_HOLDER", 5)
     journal = Journal.in_directory(tmp_path)
-    journal.keep_line("token:victim", "victim-key", "press next", "ok", WALL)
+    journal.keep_line("token:victim", "victim-key", line_digest("press next"), "ok", WALL)
     for number in range(8):
-        journal.keep_line("token:guest", f"guest-key-{number}", "state", f"ok {number}", WALL)
-    assert journal.kept_line("token:victim", "victim-key") == ("press next", "ok")
+        journal.keep_line("token:guest", f"guest-key-{number}", line_digest("state"),
+                          f"ok {number}", WALL)
+    assert journal.kept_line("token:victim", "victim-key") == (line_digest("press next"), "ok")
     assert journal.kept_line("token:guest", "guest-key-2") is None
-    assert journal.kept_line("token:guest", "guest-key-3") == ("state", "ok 3")
+    assert journal.kept_line("token:guest", "guest-key-3") == (line_digest("state"), "ok 3")
     assert journal.kept_line("box", "victim-key") is None  # scoped to its holder
     journal.close()
 
 
 def test_journal_forgets_a_key_after_24_hours(tmp_path):
     journal = Journal.in_directory(tmp_path)
-    journal.keep_line("box", "old-key-1", "press next", None, "2026-11-27T01:59:59+00:00")
-    journal.keep_line("box", "new-key-1", "press next", "ok", WALL)
+    journal.keep_line("box", "old-key-1", line_digest("press next"), None,
+                      "2026-11-27T01:59:59+00:00")
+    journal.keep_line("box", "new-key-1", line_digest("press next"), "ok", WALL)
     assert journal.kept_line("box", "old-key-1") is None
-    assert journal.kept_line("box", "new-key-1") == ("press next", "ok")
+    assert journal.kept_line("box", "new-key-1") == (line_digest("press next"), "ok")
     journal.close()
 
 
@@ -491,7 +495,7 @@ def test_journal_together_writes_all_or_nothing(tmp_path):
 
     def half_done():
         journal.append(game, Recorded(Press(Button.NEXT), 1.0), "wall")
-        journal.keep_line("box", "key-00001", "press next", "ok", WALL)
+        journal.keep_line("box", "key-00001", line_digest("press next"), "ok", WALL)
         raise RuntimeError("the power went")
 
     with pytest.raises(RuntimeError):
@@ -499,7 +503,8 @@ def test_journal_together_writes_all_or_nothing(tmp_path):
     assert journal.current().history == ()
     assert journal.kept_line("box", "key-00001") is None
     journal.together(lambda: (journal.append(game, Recorded(Press(Button.NEXT), 1.0), "wall"),
-                              journal.keep_line("box", "key-00001", "press next", "ok", WALL)))
+                              journal.keep_line("box", "key-00001", line_digest("press next"),
+                                                "ok", WALL)))
     assert len(journal.current().history) == 1
-    assert journal.kept_line("box", "key-00001") == ("press next", "ok")
+    assert journal.kept_line("box", "key-00001") == (line_digest("press next"), "ok")
     journal.close()
