@@ -248,3 +248,18 @@ class Installer:
 
 class InstallError(Exception):
     """A step failed; the message says which."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the command line asked for, as the steps see it."""
+
+    free_serial: bool = False
+    purge: bool = False
+
+
+
+
+def source_text(inst: Installer, relative: str) -> str:
+    """A file of the project being installed, as text."""
+    return (inst.source / relative).read_text(encoding="utf-8")

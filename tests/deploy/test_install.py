@@ -372,7 +372,7 @@ def test_install_enables_without_starting_where_systemd_is_not_running(
             ran.append(list(argv))
             return True
 
-    monkeypatch.setattr(module, "systemd_running", lambda: running)
+    monkeypatch.setattr(sys.modules["install_system"], "systemd_running", lambda: running)
     out = io.StringIO()
     inst = Recording(root=None, out=out)
     if changed:

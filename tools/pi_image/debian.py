@@ -218,8 +218,8 @@ def copy_tree(source: Path, target: Path) -> None:
 def source_digest(source: Path = SOURCE) -> str:
     """A hash of every file tools/install.py installs from the checkout."""
     digest = hashlib.sha256()
-    parts = [source / "pyproject.toml", source / "README.md", source / "tools/install.py",
-             source / "tools/install_files.py"]
+    parts = [source / "pyproject.toml", source / "README.md",
+             *sorted(source.glob("tools/install*.py"))]
     for folder in ("companion", "systemd", "firmware_config"):
         parts += sorted(p for p in (source / folder).rglob("*")
                         if p.is_file() and "__pycache__" not in p.parts)
