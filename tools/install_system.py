@@ -3,7 +3,8 @@
 Promises:
 - `merge_config_txt`: the companion block of config.txt (I2C and the shutdown button always,
   the UART lines only for an on-board serial line or --free-serial, SPI0 only for an SPI
-  display), backed up before it changes; `serial_console` takes the console off the UART only
+  display, gpio-poweroff on the LED's pin while it shows the power-off), backed up before it
+  changes; `serial_console` takes the console off the UART only
   with --free-serial.
 - The udev rules, i2c-dev at boot, the polkit rule for the menu's power-off, the unit, a
   config file written from the packaged defaults only when there is none.
@@ -36,6 +37,7 @@ from install_files import (
     Options,
     conflicts,
     merge_block,
+    poweroff_led_pin,
     remove_serial_console,
     serial_url,
     shutdown_by_companion,
@@ -77,6 +79,12 @@ def merge_config_txt(inst: Installer, options: Options) -> None:
         spi = source_text(inst, "firmware_config/spi.fragment").replace("{cs_pin}", str(cs_pin))
         body = body.rstrip() + "\n" + spi
         inst.say(f"  (SPI0 for the display: /dev/spidev0.0, chip select on GPIO{cs_pin})")
+    led_pin = poweroff_led_pin(config_text, source_text(inst, "companion/default_config.toml"))
+    if led_pin is not None:
+        poweroff = source_text(inst, "firmware_config/poweroff.fragment")
+        body = body.rstrip() + "\n" + poweroff.replace("{led_pin}", str(led_pin))
+        inst.say(f"  (the LED on GPIO{led_pin} lights when the box may be unplugged: "
+                 "gpio-poweroff)")
     target = inst.path(config_txt)
     old = target.read_text(encoding="utf-8") if target.exists() else ""
     inst.warnings += [f"{config_txt}: {w}" for w in conflicts(old)]

@@ -295,8 +295,9 @@ def check_pins(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> C
     failures = []
     for role, pin in _pins(config).items():
         if role == "display CS" or (role == "shutdown button" and _get(
-                config, "shutdown.handler", "overlay") != "companion"):
-            continue  # the spi0-1cs and gpio-shutdown overlays own them
+                config, "shutdown.handler", "overlay") != "companion") or (
+                role == "led" and _get(config, "led.shows", "power-off") == "power-off"):
+            continue  # the spi0-1cs, gpio-shutdown and gpio-poweroff overlays own them
         error = probe.claim_pin(pin, output=role in ("buzzer", "led", "display DC",
                                                      "display RES"))
         if error is not None:

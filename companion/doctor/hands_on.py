@@ -12,9 +12,10 @@ What it promises:
   the companion watches it (`shutdown.handler = "companion"`, the card's way); under the
   gpio-shutdown overlay a press would power the Pi off, so it is not tested, and says so.
 - The buzzer plays the alarm tone of the sounder fitted and asks whether it was heard; the LED
-  is lit and the maker asked; the panel shows a test picture (a frame round the edge, both
-  diagonals, and "TEST" in the middle) and the maker is asked whether it does and, if not,
-  what the panel shows, which goes into the report word for word.
+  is lit and the maker asked (when it is the companion's countdown LED: as the power-off cue
+  the kernel owns it, so it is not tested, and says so); the panel shows a test picture (a
+  frame round the edge, both diagonals, and "TEST" in the middle) and the maker is asked
+  whether it does and, if not, what the panel shows, which goes into the report word for word.
 - Every device goes through the seams it is given (the gpiozero pin factory, the panel
   builder, `ask` and `say`), so a test runs every path on mock pins and a dummy panel.
 """
@@ -147,6 +148,11 @@ def lamp(config: Mapping[str, Any], pin_factory: Any, ask: Ask) -> Part:
     if pin <= 0:
         return Part("LED", NOT_FITTED, "led.pin = 0")
     label = f"LED (GPIO{pin})"
+    if _get(config, "led.shows", "power-off") == "power-off":
+        return Part(label, NOT_TESTED, "the kernel's gpio-poweroff owns its pin and lights it "
+                    "only once the box has shut down; the boot-config check above says whether "
+                    "the overlay drives this pin. Try it last: power off from the menu, and the "
+                    "LED lights when the box may be unplugged")
     try:
         led = GpioLed(pin, pin_factory=pin_factory)
     except Exception as exc:

@@ -7,7 +7,8 @@ from pathlib import Path
 DEFAULTS = Path(__file__).resolve().parents[2] / "companion" / "default_config.toml"
 GOOD_CONFIG_TXT = ("dtparam=audio=on\n[all]\ndtparam=i2c_arm=on\n"
                    "dtparam=i2c_arm_baudrate=400000\nenable_uart=1\n"
-                   "dtoverlay=gpio-shutdown,gpio_pin=21\n")
+                   "dtoverlay=gpio-shutdown,gpio_pin=21\n"
+                   "dtoverlay=gpio-poweroff,gpiopin=24,active_low=0\n")
 PI4 = "Raspberry Pi 4 Model B Rev 1.5"
 PI5 = "Raspberry Pi 5 Model B Rev 1.0"
 

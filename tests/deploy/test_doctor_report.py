@@ -50,17 +50,22 @@ class Maker:
 
 
 def _card_config():
-    """The card's way: the companion watches the shutdown button, so every part is testable."""
+    """Every part testable: the companion watches the shutdown button (the card's way) and
+    drives the LED (the countdown LED, not the kernel's power-off cue)."""
     config = defaults()
     config["shutdown"]["handler"] = "companion"
+    config["led"]["shows"] = "countdown"
     return config
 
 
 def _card_pi(**changes):
-    """A Pi set up the card's way: no gpio-shutdown overlay in config.txt."""
+    """A Pi set up for _card_config: no gpio-shutdown or gpio-poweroff overlay in config.txt."""
     probe = FakePi(**changes)
-    probe.files["/boot/firmware/config.txt"] = probe.files["/boot/firmware/config.txt"].replace(
-        "dtoverlay=gpio-shutdown,gpio_pin=21\n", "")
+    text = probe.files["/boot/firmware/config.txt"]
+    for line in ("dtoverlay=gpio-shutdown,gpio_pin=21\n",
+                 "dtoverlay=gpio-poweroff,gpiopin=24,active_low=0\n"):
+        text = text.replace(line, "")
+    probe.files["/boot/firmware/config.txt"] = text
     return probe
 
 
@@ -174,14 +179,19 @@ def test_report_names_a_dead_button_a_silent_buzzer_a_dark_led_and_what_the_pane
     assert status == 1
 
 
-def test_report_under_the_gpio_shutdown_overlay_cannot_pass_its_shutdown_button(tmp_path,
-                                                                                monkeypatch):
-    """Raspberry Pi OS's way: the overlay owns the pin and a press powers off, so the button is
-    not pressed, and the report does not pretend it was."""
-    status, text, maker, _ = _report(tmp_path, monkeypatch, config=defaults())
+def test_report_under_the_shutdown_and_poweroff_overlays_cannot_pass_those_two(tmp_path,
+                                                                              monkeypatch):
+    """Raspberry Pi OS's way: the overlays own the shutdown button's pin (a press powers off)
+    and the LED's (the kernel lights it only once halted), so neither is tried, and the
+    report does not pretend they were."""
+    probe = FakePi(service="active")
+    status, text, maker, _ = _report(tmp_path, monkeypatch, config=defaults(), probe=probe)
     assert "Press SHUTDOWN" not in " ".join(maker.prompts)
+    assert not any(prompt.startswith("The status LED") for prompt in maker.prompts)
     assert "- NOT TESTED shutdown button (GPIO21): the gpio-shutdown overlay owns its pin" in text
-    assert "not everything was tested: shutdown button (GPIO21)" in _summary(text)
+    assert "- NOT TESTED LED (GPIO24): the kernel's gpio-poweroff owns its pin" in text
+    assert "- PASS boot-config: " in text  # both overlays on the configured pins
+    assert "not everything was tested: shutdown button (GPIO21), LED (GPIO24)" in _summary(text)
     assert status == 1
 
 
