@@ -210,7 +210,9 @@ def _poweroff_lines_wrong(lines: list[str], config: Mapping[str, Any]) -> list[s
     if not overlays:
         return [f"no dtoverlay=gpio-poweroff,gpiopin={pin}: the LED never shows when the box "
                 "may be unplugged"]
-    found = _pin_of(overlays[-1], _POWEROFF_PIN, 26)  # the overlay's own default, GPIO26
+    # gpio-poweroff's own default is GPIO26; the card's companion-poweroff's is GPIO24.
+    found = _pin_of(overlays[-1], _POWEROFF_PIN,
+                    24 if overlays[-1].startswith("dtoverlay=companion-") else 26)
     if found != pin:
         return [f"{overlays[-1]} drives GPIO{found} but led.pin is {pin}"]
     if "active_low=1" in overlays[-1]:
@@ -230,8 +232,9 @@ def _spi_lines_missing(lines: list[str], cs_pin: Any) -> list[str]:
     overlays = [line for line in lines if line.startswith(SPI_OVERLAYS)]
     if not overlays:
         return [f"no dtoverlay=spi0-1cs,cs0_pin={cs_pin}: the SPI display has no bus"]
-    found = _CS0_PIN.search(overlays[-1])
-    pin = int(found.group(1)) if found else 8  # the overlay's own default, CE0
+    # spi0-1cs's own default is CE0 (GPIO8); the card's companion-spi0 has GPIO13 built in.
+    pin = _pin_of(overlays[-1], _CS0_PIN,
+                  13 if overlays[-1].startswith("dtoverlay=companion-spi0") else 8)
     if pin != cs_pin:
         return [f"{overlays[-1]} puts the chip select on GPIO{pin} but display.spi_cs_pin "
                 f"is {cs_pin}"]

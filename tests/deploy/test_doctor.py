@@ -554,3 +554,40 @@ def test_doctor_checks_the_boot_partitions_companion_toml(boot_toml, ok, says):
     assert says in line
     if not ok:
         assert "the SD card's boot partition" in text
+
+
+POWEROFF = "dtoverlay=gpio-poweroff,gpiopin=24,active_low=0\n"
+
+
+@pytest.mark.parametrize(("config_txt", "shows", "ok", "says"), [
+    (GOOD_CONFIG_TXT, "power-off", True, "enables what the box needs"),
+    (GOOD_CONFIG_TXT.replace(POWEROFF, ""), "power-off", False,
+     "no dtoverlay=gpio-poweroff,gpiopin=24: the LED never shows when the box may be unplugged"),
+    (GOOD_CONFIG_TXT.replace(POWEROFF, "dtoverlay=gpio-poweroff\n"), "power-off", False,
+     "dtoverlay=gpio-poweroff drives GPIO26 but led.pin is 24"),
+    (GOOD_CONFIG_TXT.replace("active_low=0", "active_low=1"), "power-off", False,
+     "active_low=1 lights the LED while the box runs"),
+    (GOOD_CONFIG_TXT.replace(POWEROFF, "dtoverlay=companion-poweroff,gpiopin=24\n"),
+     "power-off", True, "enables what the box needs"),  # the card's own overlay
+    (GOOD_CONFIG_TXT, "countdown", False, "takes GPIO24 from the companion's countdown LED"),
+    (GOOD_CONFIG_TXT.replace(POWEROFF, ""), "countdown", True, "enables what the box needs"),
+])
+def test_doctor_checks_the_power_off_led_against_the_config(config_txt, shows, ok, says):
+    """led.shows = "power-off": gpio-poweroff on led.pin, active high, so the LED lights once
+    the box may be unplugged; "countdown": no such overlay, which would take the pin."""
+    probe = FakePi(service="active")
+    probe.files["/boot/firmware/config.txt"] = config_txt
+    config = _defaults()
+    config["led"]["shows"] = shows
+    _status, text = _run(probe, config)
+    line = next(line for line in text.splitlines() if " boot-config " in line)
+    assert line.startswith("OK" if ok else "FAIL") and says in line, line
+
+
+def test_doctor_accepts_the_cards_own_spi_overlay():
+    """The card's companion-spi0 has the pin map's chip select (GPIO13) built in."""
+    probe = _spi_pi(service="active")
+    probe.files["/boot/firmware/config.txt"] = GOOD_CONFIG_TXT + "dtoverlay=companion-spi0\n"
+    _status, text = _run(probe, _spi_config())
+    line = next(line for line in text.splitlines() if " boot-config " in line)
+    assert line.startswith("OK"), line

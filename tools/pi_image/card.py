@@ -21,13 +21,17 @@ Promises:
   with its host key on the data partition, the companion ordered after the boot partition's
   mount (it reads companion.toml there), and on the boot partition: companion.toml (every
   line a comment until a person changes one), wpa_supplicant.conf.example and
-  companion-card.txt, which says what each file does and which boards the card is for.
+  companion-card.txt, which says what each file does and which boards the card is for; and the
+  card's own device-tree overlays (overlays.py: SPI0 for the 7-pin SSD1309, always on, and
+  the LED that lights once the box may be unplugged), with config.txt naming them.
 """
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
+
+from pi_image import overlays
 
 SOURCE = Path(__file__).resolve().parents[2]
 CARD_RECIPE = 1  # bump when seed_config or NETWORK_PACKAGES change (the companion layer's name)
@@ -145,7 +149,7 @@ BOOT_CONFIG_TEMPLATE = """\
 # The display (hardware/README.md, "Which display"):
 # [display]
 # driver = "ssd1309"       # "ssd1306" 0.96 in, "ssd1309" 2.42 in, "sh1106" 1.3 in
-# interface = "i2c"        # keep "i2c" on this card: companion-card.txt says why
+# interface = "spi"        # the 7-pin 2.42 in board as sold; "i2c" for the 4-pin boards
 # i2c_address = 0x3C       # 0x3D on some boards (the address jumper)
 # rotate = 2               # upside down
 
@@ -228,10 +232,13 @@ lists the box as "companion").
 The shutdown button (GPIO21 to ground): hold it for a second and a half; the
 companion itself powers the box off (this card has no gpio-shutdown overlay).
 
-The display: use an I2C panel on this card (the 4-pin boards, or the 2.42 in
-board converted to I2C). The 7-pin SPI board as sold needs SPI0 switched on by
-Raspberry Pi's device-tree overlays, which Debian's firmware package does not
-have: for it, use Raspberry Pi OS and the installer.
+The display: the 7-pin 2.42 in SSD1309 as sold is on SPI0, which this card
+switches on (config.txt: dtoverlay=companion-spi0, its own overlay in
+overlays/): in companion.toml take the # away from [display], driver =
+"ssd1309" and interface = "spi". The 4-pin I2C boards need interface = "i2c".
+
+Unplugging: the LED in the case lights once the box has shut down
+(config.txt: dtoverlay=companion-poweroff,gpiopin=24). Unplug when it lights.
 
 The root of this card is read-only; the box writes only to its small data
 partition (the games' journal, settings, the phones' pairings, SSH's host key).
@@ -311,3 +318,9 @@ def add_card_parts(staging: Path, boot: Path) -> None:
     _write(boot / "companion.toml", BOOT_CONFIG_TEMPLATE)
     _write(boot / "wpa_supplicant.conf.example", WPA_EXAMPLE)
     _write(boot / "companion-card.txt", card_text())
+    # Debian's firmware has neither Raspberry Pi overlay the box uses: the card's own.
+    overlays.compile_overlays(boot)
+    config_txt = boot / "config.txt"
+    if config_txt.exists():
+        config_txt.write_text(overlays.card_config_txt(config_txt.read_text(encoding="utf-8")),
+                              encoding="utf-8")

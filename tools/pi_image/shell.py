@@ -32,7 +32,7 @@ import pi_trial
 HOST_TOOLS = {
     "debootstrap": "debootstrap", "proot": "proot", "qemu-user-static": "qemu-aarch64-static",
     "e2fsprogs": "mke2fs", "dosfstools": "mkfs.vfat", "mtools": "mcopy", "fdisk": "sfdisk",
-    "util-linux": "findmnt", "systemd": "systemd-tmpfiles",
+    "util-linux": "findmnt", "systemd": "systemd-tmpfiles", "device-tree-compiler": "dtc",
 }
 QEMU_SYSTEM = {"qemu-system-arm": "qemu-system-aarch64"}
 
