@@ -29,6 +29,7 @@ Promises:
 from __future__ import annotations
 
 import shutil
+import textwrap
 from pathlib import Path
 
 from pi_image import overlays
@@ -44,9 +45,12 @@ BOARDS = {
     "Raspberry Pi 3 Model B+": ("bcm2837-rpi-3-b-plus.dtb", "BCM43455 (2.4 and 5 GHz)"),
     "Raspberry Pi 3 Model A+": ("bcm2837-rpi-3-a-plus.dtb", "BCM43455 (2.4 and 5 GHz)"),
     "Raspberry Pi 4 Model B": ("bcm2711-rpi-4-b.dtb", "BCM43455 (2.4 and 5 GHz)"),
-    # Some Zero 2 W boards carry a BCM43436 instead, whose firmware Debian does not ship.
     "Raspberry Pi Zero 2 W": ("bcm2837-rpi-zero-2-w.dtb", "BCM43438 (2.4 GHz)"),
 }
+# The one way the Zero 2 W's Wi-Fi is described: card_text, hardware/image.md and
+# docs/pi-image.md say exactly this (tests/deploy/test_build_docs.py).
+ZERO2_WIFI = ("Some Zero 2 W boards carry a BCM43436 Wi-Fi chip instead of the BCM43438: "
+              "whether Debian's firmware-brcm80211 drives it is not yet tried on a board.")
 # The board's Wi-Fi settings file in Debian's firmware-brcm80211 (the chip's firmware is beside
 # it): the driver picks the one named after the board's device tree.
 WIFI_NVRAM = {
@@ -200,8 +204,7 @@ THE TABLE COMPANION'S CARD
 Which boards: this card is made for these boards only (64-bit, Debian 13; its
 start on a real board is not yet tried, see the project's hardware/image.md):
 {boards}
-Some Zero 2 W boards carry a BCM43436 Wi-Fi chip, whose firmware Debian does
-not ship: on such a board this card may find no Wi-Fi (not yet tried).
+{textwrap.fill(ZERO2_WIFI, 78)}
 
 Not for:
 {not_for}
