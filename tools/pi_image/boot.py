@@ -144,6 +144,13 @@ def check_network(agent: Agent, machine: Machine, card: CardTrial,
     wifi = agent.run("cat", "/etc/wpa_supplicant/wpa_supplicant-wlan0.conf")[1]
     if "ssid=" not in wifi:
         raise CheckFailed(f"the boot partition's Wi-Fi file did not reach /run: {wifi!r}")
+    firmware = agent.out("cat", "/boot/firmware/config.txt")
+    overlays = agent.out("ls", "/boot/firmware/overlays").split()
+    say(f"  the card's own overlays: {' '.join(overlays)}")
+    for name in ("companion-spi0", "companion-poweroff"):
+        if f"dtoverlay={name}" not in firmware or f"{name}.dtbo" not in overlays:
+            raise CheckFailed(f"the boot partition lacks {name} (config.txt line or "
+                              f"overlays/{name}.dtbo): {overlays}")
     rc, out = ssh_run(machine.ssh_port, card.ssh_key, "uname", "-m")
     say(f"  host: ssh -p {machine.ssh_port} root@127.0.0.1 uname -m -> {rc} {out.strip()}")
     if rc != 0 or out.strip() != "aarch64":
@@ -155,7 +162,9 @@ def check_network(agent: Agent, machine: Machine, card: CardTrial,
         raise CheckFailed(f"sshd -T: not key-only: lacks {sorted(wanted - set(effective))}")
     detail.append(f"DHCP {addresses.split()[3] if len(addresses.split()) > 3 else addresses}; "
                   "the page, /api/whoami and /api/state answered on the host's forwarded port "
-                  "(the boot partition's companion.toml in force); the Wi-Fi file in /run; "
+                  "(the boot partition's companion.toml in force, the SPI panel set there); "
+                  "the card's SPI0 and power-off overlays on the boot partition; the Wi-Fi "
+                  "file in /run; "
                   "ssh with the boot partition's key in; sshd -T: keys only")
 
 
