@@ -113,3 +113,19 @@ def test_every_tool_the_steps_use_is_in_the_list_of_tools():
                        ("multimeter", "multimeter"), ("heat-shrink", "heat-shrink")):
         if word in rest.lower():
             assert tool in tools.lower(), tool
+
+
+def test_the_power_off_leds_pin_is_the_pin_maps_led_and_nothing_else_uses_it():
+    """gpio-poweroff takes the LED's GPIO from everything else: the pin map gives that GPIO to
+    the LED alone, and it is none of the buses' (I2C 2/3, UART 14/15, SPI0 9-11) nor the SPI
+    panel's RES, DC, CS, nor the I2S pins (18-21) the buzzer and shutdown button sit on."""
+    defaults = tomllib.loads((ROOT / "companion/default_config.toml").read_text(encoding="utf-8"))
+    pin = defaults["led"]["pin"]
+    assert defaults["led"]["shows"] == "power-off"
+    owners = {(part, wire["terminal"]) for table in ("parts", "panels")
+              for part, spec in PINMAP[table].items() for wire in spec.get("wires", [])
+              if wire.get("bcm") == pin}
+    assert owners == {("led", "anode (via resistor)")}
+    assert pin not in {2, 3, 9, 10, 11, 14, 15, 18, 19, 20, 21}
+    fragment = (ROOT / "firmware_config/poweroff.fragment").read_text(encoding="utf-8")
+    assert "dtoverlay=gpio-poweroff,gpiopin={led_pin},active_low=0" in fragment
