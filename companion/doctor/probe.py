@@ -223,7 +223,8 @@ class SystemProbe:
 
     def _systemctl(self, verb: str, unit: str) -> str | None:
         try:
-            status, out = self._run(["systemctl", verb, unit])
+            # --no-ask-password: without root, refuse at once rather than wait on a prompt.
+            status, out = self._run(["systemctl", "--no-ask-password", verb, unit])
         except (OSError, subprocess.SubprocessError) as exc:
             return f"{type(exc).__name__}: {exc}"
         return None if status == 0 else (out.strip() or f"systemctl {verb} exit {status}")

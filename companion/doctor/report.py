@@ -244,9 +244,15 @@ def run_report(path: Path | None, config: Mapping[str, Any], *, fake: bool,
     """`companion doctor --report [FILE]`: the real machine (or gpiozero's mock pins and a
     dummy panel with `fake`), the maker at the keyboard; FILE by default on the boot
     partition. Raises ReportFileError before any question when FILE cannot be written."""
+    import os
+    import tempfile
+
     from companion.adapters.gpio import mock_pin_factory
     from companion.adapters.oled import dummy_device
     from companion.doctor.probe import SystemProbe
+
+    # lgpio makes a FIFO in its working directory, which may not be writable here.
+    os.environ.setdefault("LG_WD", tempfile.gettempdir())
 
     def fake_panel(display: Mapping[str, Any]) -> Any:
         return dummy_device(int(display.get("width", 128)), int(display.get("height", 64)))

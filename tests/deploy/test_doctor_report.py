@@ -12,7 +12,7 @@ import pytest
 from companion import cli
 from companion.adapters.gpio import mock_pin_factory
 from companion.adapters.oled import dummy_device
-from companion.doctor import CHECKS, hands_on, report, report_file
+from companion.doctor import CHECKS, SystemProbe, hands_on, report, report_file
 from companion.doctor.report import SEND_IT, ReportParts, write_report
 from companion.doctor.report_file import ReportFile, ReportFileError
 from tests.deploy.doctor_support import FakePi, defaults
@@ -331,3 +331,20 @@ def test_report_file_on_a_read_only_place_says_what_to_do(tmp_path, boot_dirs, s
 def test_default_path_is_the_boot_partition_or_the_current_folder(tmp_path):
     assert report_file.default_path((str(tmp_path),)) == tmp_path / "companion-report.md"
     assert report_file.default_path((str(tmp_path / "none"),)) == Path("companion-report.md")
+
+
+@pytest.mark.parametrize(("answer", "says"), [
+    ((0, ""), None),
+    ((1, "Failed to stop companion.service: Access denied\n"),
+     "Failed to stop companion.service: Access denied"),
+    ((4, ""), "systemctl stop exit 4"),
+])
+def test_system_probe_stops_the_service_without_waiting_on_a_password_prompt(answer, says):
+    ran = []
+
+    def runner(argv):
+        ran.append(list(argv))
+        return answer
+
+    assert SystemProbe(runner).stop_service("companion") == says
+    assert ran == [["systemctl", "--no-ask-password", "stop", "companion"]]
