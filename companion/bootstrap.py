@@ -99,7 +99,8 @@ def build_hardware(config: Config, backend: str, *, on_edge: EdgeSink,
         buttons=GpioButtons(pins, pull_up=buttons_config["pull_up"], pin_factory=pin_factory,
                             on_edge=on_edge),
     )
-    if config["led"]["pin"]:
+    if config["led"]["pin"] and config["led"]["shows"] == "countdown":
+        # "power-off": the kernel's gpio-poweroff overlay owns the pin, never the companion.
         hardware.led = GpioLed(config["led"]["pin"], pin_factory=pin_factory)
     return hardware
 

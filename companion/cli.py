@@ -181,11 +181,14 @@ def build_parser() -> argparse.ArgumentParser:
                     "says what it would check and exits 0.")
     doctor.add_argument("--config", type=Path, help="the config file to check "
                                                     "(default: /etc/companion/companion.toml)")
-    doctor.add_argument("--report", type=Path, metavar="FILE",
-                        help="after a build: also test each button (it asks for each press), "
-                             "the buzzer and the LED, run the short bench, and write it all "
-                             "with the board, OS, Python and kernel into FILE, to attach when "
-                             "you report how the build went (stop the service first)")
+    doctor.add_argument("--report", type=Path, metavar="FILE", nargs="?", const=_DEFAULT_REPORT,
+                        help="after a build: also show a test picture on the panel, test each "
+                             "button (it asks for each press), the buzzer and the LED (a "
+                             "running service is stopped for them and started again: run it "
+                             "with sudo), run the short bench, and write it all with the "
+                             "board, OS, Python and kernel into FILE, to attach when you report "
+                             "how the build went (default: companion-report.md on the SD "
+                             "card's boot partition, which any computer reads)")
     doctor.add_argument("--backend", choices=("pi", "fake"), default="pi",
                         help="with --report: the pins to test (fake: gpiozero's mock pins)")
     doctor.set_defaults(handler=_doctor)
@@ -393,27 +396,18 @@ def _doctor(args: argparse.Namespace) -> int:
     return run_doctor(config, sys.stdout, config_path=config_path)
 
 
+_DEFAULT_REPORT = Path("<the boot partition>")
+
+
 def _doctor_report(args: argparse.Namespace, config: Config, config_path: str) -> int:
-    from companion.adapters.gpio import mock_pin_factory
-    from companion.doctor import SystemProbe
-    from companion.doctor.report import ReportParts, default_bench, write_report
+    from companion.doctor.report import run_report
+    from companion.doctor.report_file import ReportFileError
 
-    def ask(prompt: str) -> str:
-        try:
-            return input(prompt)
-        except EOFError:  # no one at the keyboard: an empty answer
-            print()
-            return ""
-
-    parts = ReportParts(SystemProbe(), mock_pin_factory() if args.backend == "fake" else None,
-                        ask, default_bench, say=lambda words: print(words, flush=True))
     try:
-        status = write_report(args.report, config, parts, config_path=config_path)
-    except OSError as error:
-        raise UsageError(f"--report {args.report}: cannot write it: "
-                         f"{error.strerror or error}") from None
-    print(f"Wrote {args.report}: attach it when you report how the build went.")
-    return status
+        return run_report(None if args.report is _DEFAULT_REPORT else args.report, config,
+                          fake=args.backend == "fake", config_path=config_path)
+    except ReportFileError as error:
+        raise UsageError(f"--report: {error}") from None
 
 
 # -- score -----------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "shutdown.handler": ("overlay", "companion"),
     "display.rotate": (0, 1, 2, 3),
     "display.interface": ("i2c", "spi"),
+    "led.shows": ("power-off", "countdown"),
 }
 
 Config = dict[str, dict[str, Any]]

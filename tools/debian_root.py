@@ -18,11 +18,8 @@ Promises:
   stage and every later command run under `proot -q qemu-<arch>-static`. No binfmt handler is
   registered and no kernel-wide setting changes. proot runs with a clean environment and `-r`
   (not `-S`, which binds $HOME, where this machine's x86 Python would then win on PATH).
-- A native root runs commands under `chroot` with /proc, /dev, /dev/pts, /dev/shm and /sys bound
-  (and the root bound onto itself, so that / inside is a mount point)
-  (`Chroot`). Leaving the context, even by an exception or a signal, stops every process whose
-  root is inside, unmounts the binds (lazily if busy) and checks with `findmnt` that nothing is
-  mounted below the root any more; it raises if something still is.
+- A native root runs commands under `chroot`: debian_chroot.py's `Chroot`, which leaves
+  nothing mounted below the root.
 - debootstrap mounts /proc inside the root it builds (a real mount on the host, even under
   proot, since we are root): a build unmounts everything below the root before it is cached.
 - `remove_root` deletes a root only after `findmnt` shows nothing mounted below it, so an
@@ -34,11 +31,9 @@ Promises:
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -342,79 +337,6 @@ def copy_root(source: Path, target: Path, out: TextIO = sys.stdout) -> Path:
     return target
 
 
-def processes_inside(root: Path) -> list[int]:
-    """PIDs of processes whose root directory is `root` (left behind by a chroot)."""
-    wanted = str(root.resolve())
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        with contextlib.suppress(OSError):
-            if os.readlink(entry / "root") == wanted:
-                found.append(int(entry.name))
-    return found
-
-
-class Chroot:
-    """A native root with /proc, /dev, /dev/pts and /sys bound, for `with`.
-
-    Leaving (normally, by an exception, or by SIGTERM/SIGHUP turned into one) stops the
-    processes still inside, unmounts every bind in reverse order and checks with findmnt that
-    nothing stays mounted below the root."""
-
-    def __init__(self, root: Path, out: TextIO = sys.stdout,
-                 binds: Sequence[tuple[Path, str]] = ()) -> None:
-        self.root = root.resolve()
-        self.out = out
-        # The root bound onto itself first: inside, / is then a mount point, which
-        # `ip netns exec` needs (it runs `mount --make-rslave /`).
-        self.binds = [(self.root, "/")] + [(Path(p), p) for p in CHROOT_BINDS] + list(binds)
-        self.mounted: list[Path] = []
-        self._old_handlers: dict[int, object] = {}
-
-    def __enter__(self) -> Chroot:
-        _require("mount", "umount", "findmnt", "chroot")
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            self._old_handlers[sig] = signal.signal(sig, _raise_interrupt)
-        try:
-            for source, target in self.binds:
-                where = self.root / target.lstrip("/")
-                where.mkdir(parents=True, exist_ok=True)
-                run_logged(["mount", "--bind", str(source), str(where)], self.out, timeout=60)
-                self.mounted.append(where)
-        except BaseException:
-            self._leave()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._leave()
-
-    def _leave(self) -> None:
-        try:
-            for pid in processes_inside(self.root):
-                _say(self.out, f"  stopping leftover process {pid} inside {self.root}")
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-            # The binds and whatever was mounted inside (ip netns, a test's tmpfs), the
-            # latest first; then findmnt must show nothing left below the root.
-            self.mounted.clear()
-            unmount_below(self.root, self.out)
-        finally:
-            for sig, handler in self._old_handlers.items():
-                signal.signal(sig, handler)  # type: ignore[arg-type]
-            self._old_handlers.clear()
-
-    def run(self, argv: Sequence[str], *, timeout: float = 3600, cwd: str = "/",
-            env: Mapping[str, str] | None = None, check: bool = True) -> int:
-        """Run `argv` inside (as root, at native speed)."""
-        if not self.mounted:
-            raise RootError("Chroot.run outside its `with` block")
-        inner = ["env", "-C", cwd, *argv] if cwd != "/" else list(argv)
-        return run_logged(["chroot", str(self.root), *inner], self.out, timeout=timeout,
-                          env=inside_env(env), check=check)
-
-
 STAMP_DIR = "/var/lib/companion-root"
 
 
@@ -434,10 +356,6 @@ def ensure_packages(root: Path, packages: Sequence[str], run: Callable[..., int]
     stamp.parent.mkdir(parents=True, exist_ok=True)
     stamp.write_text("\n".join(sorted(have | set(missing))) + "\n", encoding="utf-8")
     return True
-
-
-def _raise_interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def _spec_from(args: argparse.Namespace) -> RootSpec:
@@ -474,6 +392,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             root = build(spec, mirror=args.mirror)
             if spec.foreign:
                 return run_proot(root, spec, args.command, check=False)
+            from debian_chroot import Chroot  # it builds on this module
+
             with Chroot(root) as inside:
                 return inside.run(args.command, check=False)
     except RootError as exc:

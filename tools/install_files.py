@@ -79,6 +79,19 @@ def spi_cs_pin(config_text: str | None, defaults_text: str) -> int | None:
     return pin if isinstance(pin, int) and not isinstance(pin, bool) and pin > 1 else None
 
 
+def poweroff_led_pin(config_text: str | None, defaults_text: str) -> int | None:
+    """The LED's GPIO when it is the power-off cue (led.shows = "power-off", the default), else
+    None (no LED fitted, or the companion's countdown LED)."""
+    try:
+        led = tomllib.loads(defaults_text)["led"] | tomllib.loads(config_text or "").get("led", {})
+    except (tomllib.TOMLDecodeError, TypeError, KeyError):
+        return None
+    pin = led.get("pin")
+    if led.get("shows") != "power-off" or not isinstance(pin, int) or isinstance(pin, bool):
+        return None
+    return pin if pin > 1 else None
+
+
 def shutdown_by_companion(config_text: str | None) -> bool:
     """Whether the config has the companion watch the shutdown button itself
     (shutdown.handler = "companion"): then config.txt gets no gpio-shutdown overlay."""
@@ -248,3 +261,18 @@ class Installer:
 
 class InstallError(Exception):
     """A step failed; the message says which."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the command line asked for, as the steps see it."""
+
+    free_serial: bool = False
+    purge: bool = False
+
+
+
+
+def source_text(inst: Installer, relative: str) -> str:
+    """A file of the project being installed, as text."""
+    return (inst.source / relative).read_text(encoding="utf-8")

@@ -15,7 +15,7 @@ Promises:
 - Inside, it runs exactly `tools/test` (ruff, mypy, import-linter, the wiring check and the full
   pytest, browser tests included: none is skipped) under `chroot` with /proc, /dev, /dev/pts,
   /dev/shm and /sys bound. Leaving, even on failure or SIGTERM, stops what still runs inside,
-  unmounts every bind and checks with findmnt that nothing stays mounted (debian_root.Chroot).
+  unmounts every bind and checks with findmnt that nothing stays mounted (debian_chroot.Chroot).
 - Prints each step with its result and seconds, and the interpreter that ran; exits with the
   suite's status (pytest's 5, "no tests collected", included), 1 if a step before it failed.
 """
@@ -30,7 +30,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from debian_root import Chroot, RootError, RootSpec, build, ensure_packages, mounts_below
+from debian_chroot import Chroot
+from debian_root import RootError, RootSpec, build, ensure_packages, mounts_below
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 SPEC = RootSpec(suite="trixie", include=("python3", "python3-venv", "python3-pip", "git"))

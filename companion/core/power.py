@@ -23,7 +23,8 @@ from companion.core.game import Play, RuleError
 __all__ = ["POWERING_OFF", "POWER_OFF_ITEM", "answer", "ask"]
 
 POWER_OFF_ITEM = "Power off"
-POWERING_OFF = "Powering off: unplug when the green LED stops blinking"
+# The LED in the case lights once the box has halted (hardware/README.md, Power).
+POWERING_OFF = "Powering off: unplug when the box's LED lights (none: the Pi's green LED stops)"
 
 
 def ask(state: AppState, menu: Menu) -> AppState:

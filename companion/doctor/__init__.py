@@ -9,8 +9,9 @@ Promises:
   fake a Pi. The real probe (`SystemProbe`) imports smbus2, gpiozero and pyserial only when a
   check needs them, runs `systemctl` without a shell and with a timeout, and never raises out
   of a check.
-- Pin claims (is the buzzer pin free?) are skipped while the companion service is running, since
-  the service itself holds the pins.
+- Pin claims (is the buzzer pin free?) and an SPI panel's init are not tested while the
+  companion service is running, since the service itself holds the pins and the panel: such a
+  check prints SKIP with the reason, never OK.
 - A check that crashes is reported as a FAIL of that check; the others still run.
 
 Layout: `CHECKS` below is the table, one named entry per check, in the order they run and are
@@ -57,8 +58,9 @@ CHECKS: tuple[DoctorCheck, ...] = (
                 checks.check_i2c_bus),
     DoctorCheck("spi-bus", "an SPI display's bus (/dev/spidev0.0) exists and this user may "
                 "open it", checks.check_spi_bus),
-    DoctorCheck("display", "something answers at the display's I2C address (an SPI panel "
-                "cannot answer: the wiring to look at)", checks.check_display),
+    DoctorCheck("display", "something answers at the display's I2C address; an SPI panel "
+                "gets its init over SPI0 (it lights and clears; with the service stopped)",
+                checks.check_display),
     DoctorCheck("i2c-speed", "the I2C bus runs at 400 kHz (the running bus, else config.txt)",
                 boot.check_i2c_speed),
     DoctorCheck("display-driver",
@@ -85,15 +87,17 @@ CHECKS: tuple[DoctorCheck, ...] = (
 
 
 def run_checks(config: Mapping[str, Any], probe: DoctorProbe, *,
-               config_path: str = DEFAULT_CONFIG_PATH,
-               state_dir: str = STATE_DIR) -> Iterable[Check]:
+               config_path: str = DEFAULT_CONFIG_PATH, state_dir: str = STATE_DIR,
+               service_state: str | None = None) -> Iterable[Check]:
     """Run every check in order (on a Pi), yielding each outcome as it is known. With the
     default config path, the boot partition's companion.toml is checked too (it overrides
-    the system file: companion/config.py)."""
+    the system file: companion/config.py). `service_state` is the service's state before the
+    report stopped it for its tests (the pins are then free to test)."""
     boot_config = str(BOOT_CONFIG) if config_path == DEFAULT_CONFIG_PATH else ""
+    now = probe.service_state(SERVICE)
     ctx: Context = {"config_path": config_path, "boot_config_path": boot_config,
-                    "state_dir": state_dir,
-                    "service_state": probe.service_state(SERVICE),
+                    "state_dir": state_dir, "service_holds_pins": now == "active",
+                    "service_state": service_state or now,
                     "service_properties": probe.service_properties(f"{SERVICE}.service",
                                                                    PROPERTIES)}
     for check in CHECKS:
@@ -116,13 +120,19 @@ def run_doctor(config: Mapping[str, Any], out: TextIO, *, probe: DoctorProbe | N
             out.write(f"  {check.name:<12} {check.what}\n")
         out.flush()
         return 0
-    failed = 0
+    failed = skipped = 0
     for outcome in run_checks(config, probe, config_path=config_path, state_dir=state_dir):
-        out.write(f"{'OK' if outcome.ok else 'FAIL':<4}  {outcome.name:<12} {outcome.detail}\n")
+        skipped += outcome.ok and not outcome.tested
+        label = "FAIL" if not outcome.ok else "OK" if outcome.tested else "SKIP"
+        out.write(f"{label:<4}  {outcome.name:<12} {outcome.detail}\n")
         if not outcome.ok:
             failed += 1
             out.write(f"      fix: {outcome.fix}\n")
         out.flush()
-    out.write("All checks passed.\n" if not failed else
-              f"{failed} check{'s' if failed > 1 else ''} failed.\n")
+    if failed:
+        out.write(f"{failed} check{'s' if failed > 1 else ''} failed.\n")
+    elif skipped:
+        out.write(f"No check failed; {skipped} not tested (SKIP: each says why).\n")
+    else:
+        out.write("All checks passed.\n")
     return 1 if failed else 0

@@ -188,16 +188,53 @@ def check_power(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> 
 
 _SHUTDOWN_PIN = re.compile(r"\bgpio_pin=(\d+)")
 _CS0_PIN = re.compile(r"\bcs0_pin=(\d+)")
+_POWEROFF_PIN = re.compile(r"\bgpiopin=(\d+)")
+# Raspberry Pi's overlays, and the card's own builds of them (tools/pi_image/overlays.py:
+# Debian's firmware package ships neither), with the same parameters.
+SPI_OVERLAYS = ("dtoverlay=spi0-1cs", "dtoverlay=companion-spi0")
+POWEROFF_OVERLAYS = ("dtoverlay=gpio-poweroff", "dtoverlay=companion-poweroff")
+
+
+def _poweroff_lines_wrong(lines: list[str], config: Mapping[str, Any]) -> list[str]:
+    """The LED as the power-off cue (led.shows = "power-off"): one gpio-poweroff overlay on
+    led.pin, driving it high (lit) once halted; as the countdown LED: no such overlay, which
+    would take the pin from the companion."""
+    pin = _get(config, "led.pin", 0)
+    overlays = [line for line in lines if line.startswith(POWEROFF_OVERLAYS)]
+    if not isinstance(pin, int) or pin <= 0:
+        return []
+    if _get(config, "led.shows", "power-off") != "power-off":
+        return [f"{line} takes GPIO{pin} from the companion's countdown LED: remove it, or "
+                "set led.shows = 'power-off'" for line in overlays
+                if _pin_of(line, _POWEROFF_PIN, 26) == pin]
+    if not overlays:
+        return [f"no dtoverlay=gpio-poweroff,gpiopin={pin}: the LED never shows when the box "
+                "may be unplugged"]
+    # gpio-poweroff's own default is GPIO26; the card's companion-poweroff's is GPIO24.
+    found = _pin_of(overlays[-1], _POWEROFF_PIN,
+                    24 if overlays[-1].startswith("dtoverlay=companion-") else 26)
+    if found != pin:
+        return [f"{overlays[-1]} drives GPIO{found} but led.pin is {pin}"]
+    if "active_low=1" in overlays[-1]:
+        return [f"{overlays[-1]}: active_low=1 lights the LED while the box runs and puts it "
+                "out when it may be unplugged (and at every reboot): use active_low=0"]
+    return []
+
+
+def _pin_of(line: str, pattern: re.Pattern[str], default: int) -> int:
+    found = pattern.search(line)
+    return int(found.group(1)) if found else default
 
 
 def _spi_lines_missing(lines: list[str], cs_pin: Any) -> list[str]:
     """What config.txt lacks for an SPI display: SPI0 with one chip select on the config's
     display.spi_cs_pin (firmware_config/spi.fragment)."""
-    overlays = [line for line in lines if line.startswith("dtoverlay=spi0-1cs")]
+    overlays = [line for line in lines if line.startswith(SPI_OVERLAYS)]
     if not overlays:
         return [f"no dtoverlay=spi0-1cs,cs0_pin={cs_pin}: the SPI display has no bus"]
-    found = _CS0_PIN.search(overlays[-1])
-    pin = int(found.group(1)) if found else 8  # the overlay's own default, CE0
+    # spi0-1cs's own default is CE0 (GPIO8); the card's companion-spi0 has GPIO13 built in.
+    pin = _pin_of(overlays[-1], _CS0_PIN,
+                  13 if overlays[-1].startswith("dtoverlay=companion-spi0") else 8)
     if pin != cs_pin:
         return [f"{overlays[-1]} puts the chip select on GPIO{pin} but display.spi_cs_pin "
                 f"is {cs_pin}"]
@@ -205,8 +242,9 @@ def _spi_lines_missing(lines: list[str], cs_pin: Any) -> list[str]:
 
 
 def check_boot_config(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
-    """I2C on; gpio-shutdown on the config's shutdown pin (never GPIO3); the UART lines for
-    this board when the serial line is an on-board UART (boot.py says which)."""
+    """I2C on; gpio-shutdown on the config's shutdown pin (never GPIO3); gpio-poweroff on the
+    LED's pin while it shows the power-off; the UART lines for this board when the serial line
+    is an on-board UART (boot.py says which)."""
     path, text = _boot_file(probe, "config.txt")
     if text is None:
         return Check("boot-config", False, f"cannot read {path}", INSTALL_HINT)
@@ -233,6 +271,7 @@ def check_boot_config(config: Mapping[str, Any], probe: DoctorProbe, ctx: Contex
                         "does nothing")
     if str(_get(config, "display.interface", "i2c")) == "spi":
         problems += _spi_lines_missing(lines, _get(config, "display.spi_cs_pin", 0))
+    problems += _poweroff_lines_wrong(lines, config)
     if serial_kind(str(_get(config, "serial.url", "none"))) == "onboard":
         missing = uart_lines_missing(lines, probe.board_model())
         if missing:

@@ -31,12 +31,15 @@ Context = dict[str, Any]
 
 @dataclass(frozen=True)
 class Check:
-    """One check's outcome: `fix` says what to do when it failed."""
+    """One check's outcome: `fix` says what to do when it failed. `tested` is False for a
+    check that could not look (the service holds what it would test): `ok` then only means
+    nothing was found wrong, and `detail` says why it did not look."""
 
     name: str
     ok: bool
     detail: str
     fix: str = ""
+    tested: bool = True
 
 
 CheckFunction = Callable[[Mapping[str, Any], DoctorProbe, Context], Check]
@@ -190,9 +193,7 @@ def check_display(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -
     port = int(_get(config, "display.i2c_port", 1))
     address = int(_get(config, "display.i2c_address", 0x3C))
     if is_spi(config):
-        # SPI has no acknowledge: nothing answers back, so the check is the picture itself.
-        return Check("display", True, "an SPI panel cannot answer back: if the menu does not "
-                     f"appear, {wiring_advice(config)}")
+        return _check_spi_display(config, probe, ctx)
     if (skipped := _not_i2c(config, "display")) is not None:
         return skipped
     if not ctx.get("i2c_ok"):
@@ -205,6 +206,28 @@ def check_display(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -
                      f"{wiring_advice(config)}; run i2cdetect -y {port} to see which "
                      "address answers (some modules use 0x3D: set display.i2c_address)")
     return Check("display", True, f"a device answers at 0x{address:02X} on bus {port}")
+
+
+def _check_spi_display(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
+    """An SPI panel never answers back: the check opens SPI0 and sends the panel's init (the
+    panel lights and clears); the picture itself is the report's question."""
+    dc, reset = _get(config, "display.spi_dc_pin", 0), _get(config, "display.spi_reset_pin", 0)
+    if ctx.get("service_holds_pins"):
+        return Check("display", True, "not tested: the running service drives the panel (its "
+                     "menu there is the test; sudo systemctl stop companion, then run the "
+                     "doctor again to send the panel's init)", tested=False)
+    if not ctx.get("spi_ok"):
+        return Check("display", False, f"not checked: {SPI_DEVICE} is not usable",
+                     "fix spi-bus first")
+    error = probe.spi_panel_init(dict(_get(config, "display", {})))
+    if error is not None:
+        return Check("display", False, f"the panel's init could not go out on {SPI_DEVICE} "
+                     f"(DC GPIO{dc}, RES GPIO{reset}): {error}",
+                     f"{wiring_advice(config)}; something else may hold GPIO{dc} or "
+                     f"GPIO{reset} (pinctrl get {dc},{reset})")
+    return Check("display", True, f"the panel's init went out on {SPI_DEVICE} (DC GPIO{dc}, "
+                 f"RES GPIO{reset}); SPI has no acknowledge, so only the picture proves the "
+                 f"wiring: if the menu does not appear, {wiring_advice(config)}")
 
 
 PANELS = {"ssd1309": "2.42 in SSD1309 (recommended)", "sh1106": "1.3 in SH1106",
@@ -263,16 +286,18 @@ def check_gpio(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> C
 
 
 def check_pins(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
-    if ctx.get("service_state") == "active":
-        return Check("pins", True, "skipped: the running service holds the pins "
-                     "(sudo systemctl stop companion, then run the doctor again to test them)")
+    if ctx.get("service_holds_pins"):
+        return Check("pins", True, "not tested: the running service holds the pins "
+                     "(sudo systemctl stop companion, then run the doctor again to test them)",
+                     tested=False)
     if not ctx.get("gpio_ok"):
         return Check("pins", False, "not checked: no usable GPIO chip", "fix gpio first")
     failures = []
     for role, pin in _pins(config).items():
         if role == "display CS" or (role == "shutdown button" and _get(
-                config, "shutdown.handler", "overlay") != "companion"):
-            continue  # the spi0-1cs and gpio-shutdown overlays own them
+                config, "shutdown.handler", "overlay") != "companion") or (
+                role == "led" and _get(config, "led.shows", "power-off") == "power-off"):
+            continue  # the spi0-1cs, gpio-shutdown and gpio-poweroff overlays own them
         error = probe.claim_pin(pin, output=role in ("buzzer", "led", "display DC",
                                                      "display RES"))
         if error is not None:

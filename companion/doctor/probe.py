@@ -7,6 +7,9 @@ Promises:
   and never raises out of a method: a failure comes back as an error string (or None / False).
 - Commands (`systemctl`, `vcgencmd`) run through an injectable `Runner`: an argument list,
   never a shell, with a timeout. Tests hand in a fake runner; the default one is `run_command`.
+- An SPI panel is checked by sending it its init through luma's own SPI interface (the one the
+  companion drives it with): spidev's SpiDev and the gpiozero pin factory are injectable, so a
+  test runs the real path against a recording SpiDev and mock pins.
 """
 
 from __future__ import annotations
@@ -15,9 +18,9 @@ import grp
 import os
 import subprocess
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from companion.adapters import pi_probe
 
@@ -70,11 +73,22 @@ class DoctorProbe(Protocol):
     def open_serial(self, url: str, baudrate: int) -> str | None:
         """None if pyserial opens `url` (then closes it), else the error."""
 
+    def spi_panel_init(self, options: Mapping[str, Any]) -> str | None:
+        """None if the SPI panel's init went out on SPI0 device 0 (luma's SPI interface, DC
+        and RES on the config's GPIOs; the panel then closed), else the error. `options` are
+        the config's [display] table."""
+
     def service_state(self, unit: str) -> str:
         """The output of `systemctl is-active UNIT` ("active", "inactive", "failed", ...)."""
 
     def service_properties(self, unit: str, names: Sequence[str]) -> dict[str, str] | None:
         """`systemctl show UNIT -p NAME,...` as a dict, or None when systemctl cannot tell."""
+
+    def stop_service(self, unit: str) -> str | None:
+        """`systemctl stop UNIT`: None when it stopped, else why not (root is needed)."""
+
+    def start_service(self, unit: str) -> str | None:
+        """`systemctl start UNIT`: None when it started, else why not."""
 
     def real_path(self, path: str) -> str | None:
         """Where a path leads after every symbolic link (/dev/serial0 -> /dev/ttyAMA10), or
@@ -91,8 +105,11 @@ class DoctorProbe(Protocol):
 class SystemProbe:
     """The real machine. Hardware libraries are imported inside the methods that need them."""
 
-    def __init__(self, run: Runner = run_command) -> None:
+    def __init__(self, run: Runner = run_command, *, spi_dev: Callable[[], Any] | None = None,
+                 pin_factory: Any = None) -> None:
         self._run = run
+        self._spi_dev = spi_dev  # spidev.SpiDev by default
+        self._pin_factory = pin_factory  # gpiozero's own choice by default (lgpio on a Pi)
 
     def is_raspberry_pi(self) -> bool:
         return pi_probe.is_raspberry_pi()
@@ -166,6 +183,23 @@ class SystemProbe:
             return f"{type(exc).__name__}: {exc}"
         return None
 
+    def spi_panel_init(self, options: Mapping[str, Any]) -> str | None:
+        os.environ.setdefault("LG_WD", os.environ.get("TMPDIR", "/tmp"))  # noqa: S108
+        device = None
+        try:
+            from companion.adapters.oled import Display, GpiozeroLines, spi_device
+
+            spi = self._spi_dev() if self._spi_dev is not None else None
+            # luma's driver sends the panel's init (and a clear) as it is built.
+            device = spi_device({"display": options.get("driver"), **options}, spi=spi,
+                                lines=GpiozeroLines(self._pin_factory))
+        except Exception as exc:
+            return f"{type(exc).__name__}: {exc}"
+        finally:
+            if device is not None:
+                Display(device).close()  # the panel off, SPI closed, DC and RES released
+        return None
+
     def service_state(self, unit: str) -> str:
         try:
             status, out = self._run(["systemctl", "is-active", unit])
@@ -180,6 +214,20 @@ class SystemProbe:
             return None
         found = dict(line.partition("=")[::2] for line in out.splitlines() if "=" in line)
         return found if status == 0 and found else None
+
+    def stop_service(self, unit: str) -> str | None:
+        return self._systemctl("stop", unit)
+
+    def start_service(self, unit: str) -> str | None:
+        return self._systemctl("start", unit)
+
+    def _systemctl(self, verb: str, unit: str) -> str | None:
+        try:
+            # --no-ask-password: without root, refuse at once rather than wait on a prompt.
+            status, out = self._run(["systemctl", "--no-ask-password", verb, unit])
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"{type(exc).__name__}: {exc}"
+        return None if status == 0 else (out.strip() or f"systemctl {verb} exit {status}")
 
     def real_path(self, path: str) -> str | None:
         return os.path.realpath(path) if os.path.exists(path) else None

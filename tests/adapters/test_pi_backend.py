@@ -58,6 +58,7 @@ def test_pi_backend_builds_every_device_on_rpi_gpio(fake_rpi_gpio, monkeypatch):
 
     monkeypatch.setattr(oled, "real_device", lambda options: oled.dummy_device())
     config = config_module.defaults()
+    config["led"]["shows"] = "countdown"  # the companion's LED (as the power-off cue: the kernel's)
     edges = []
     hardware = bootstrap.build_hardware(config, "pi", on_edge=lambda b, p: edges.append((b, p)))
     try:
@@ -74,5 +75,19 @@ def test_pi_backend_builds_every_device_on_rpi_gpio(fake_rpi_gpio, monkeypatch):
         assert hardware.buzzer.device.tone is None
         hardware.led.set(True)
         assert gpio.written[-1] == (config["led"]["pin"], True)
+    finally:
+        hardware.close()
+
+
+def test_pi_backend_leaves_the_power_off_led_to_the_kernel(fake_rpi_gpio, monkeypatch):
+    """led.shows = "power-off" (the default): the gpio-poweroff overlay owns the LED's pin, so
+    the companion never claims it."""
+    monkeypatch.setattr(oled, "real_device", lambda options: oled.dummy_device())
+    config = config_module.defaults()
+    assert config["led"]["shows"] == "power-off"
+    hardware = bootstrap.build_hardware(config, "pi", on_edge=lambda b, p: None)
+    try:
+        assert hardware.led is None
+        assert config["led"]["pin"] not in [pin for pin, _ in fake_rpi_gpio.written]
     finally:
         hardware.close()

@@ -136,7 +136,8 @@ def test_card_parts_are_staged_for_every_card_and_no_host_key_stays(tmp_path):
     boot = layout.stage_root(_layer(tmp_path / "layer"), staging,
                              debian.Clock(out=io.StringIO()))
     assert sorted(p.name for p in boot.iterdir()) == [
-        "companion-card.txt", "companion.toml", "config.txt", "wpa_supplicant.conf.example"]
+        "companion-card.txt", "companion.toml", "config.txt", "overlays",
+        "wpa_supplicant.conf.example"]
     assert not list((staging / "etc/ssh").glob("ssh_host_*"))
     wants = staging / "etc/systemd/system/multi-user.target.wants"
     assert str((wants / "systemd-networkd.service").readlink()) == \

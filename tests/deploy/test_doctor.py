@@ -3,109 +3,15 @@
 import io
 import json
 import subprocess
-import sys
 import tomllib
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
+from gpiozero import DigitalOutputDevice
 
-from companion import cli
 from companion.adapters.gpio import mock_pin_factory
-from companion.doctor import CHECKS, SystemProbe, report, run_doctor
-from companion.doctor.report import ReportParts, write_report
-
-DEFAULTS = Path(__file__).resolve().parents[2] / "companion" / "default_config.toml"
-GOOD_CONFIG_TXT = ("dtparam=audio=on\n[all]\ndtparam=i2c_arm=on\n"
-                   "dtparam=i2c_arm_baudrate=400000\nenable_uart=1\n"
-                   "dtoverlay=gpio-shutdown,gpio_pin=21\n")
-PI4 = "Raspberry Pi 4 Model B Rev 1.5"
-PI5 = "Raspberry Pi 5 Model B Rev 1.0"
-
-
-def _defaults() -> dict:
-    return tomllib.loads(DEFAULTS.read_text())
-
-
-@dataclass
-class FakePi:
-    """A healthy Pi 4 unless a test breaks something."""
-
-    pi: bool = True
-    model: str = PI4
-    devices: set = field(default_factory=lambda: {"/dev/i2c-1", "/dev/gpiochip0",
-                                                  "/dev/serial0", "/dev/ttyS0"})
-    files: dict = field(default_factory=lambda: {
-        "/boot/firmware/config.txt": GOOD_CONFIG_TXT,
-        "/boot/firmware/cmdline.txt": "console=tty1 root=PARTUUID=x rootwait\n",
-    })
-    groups: set = field(default_factory=lambda: {"pi", "gpio", "i2c", "dialout"})
-    i2c_present: set = field(default_factory=lambda: {(1, 0x3C)})
-    busy_pins: set = field(default_factory=set)
-    service: str = "inactive"
-    properties: dict | None = None  # systemctl show; None: systemctl could not tell
-    claimed: list = field(default_factory=list)
-    touched_hardware: bool = False
-    links: dict = field(default_factory=lambda: {"/dev/serial0": "/dev/ttyS0"})
-    units: dict = field(default_factory=dict)  # other systemd units' is-active answers
-    i2c_clock: int | None = None  # the running bus's clock-frequency; None: not shown
-    throttle: str | None = "throttled=0x0"  # vcgencmd get_throttled; None: no vcgencmd
-
-    def is_raspberry_pi(self):
-        return self.pi
-
-    def board_model(self):
-        return self.model
-
-    def exists(self, path):
-        return path in self.devices or path in self.files
-
-    def can_open(self, path):
-        return path in self.devices
-
-    def glob(self, pattern):
-        assert pattern == "/dev/gpiochip*"
-        return sorted(d for d in self.devices if d.startswith("/dev/gpiochip"))
-
-    def read_text(self, path):
-        return self.files.get(path)
-
-    def user_groups(self):
-        return self.groups
-
-    def i2c_answers(self, port, address):
-        self.touched_hardware = True
-        return None if (port, address) in self.i2c_present else "OSError: [Errno 121]"
-
-    def claim_pin(self, pin, output):
-        self.touched_hardware = True
-        self.claimed.append(pin)
-        return "GPIOPinInUse: pin busy" if pin in self.busy_pins else None
-
-    def open_serial(self, url, baudrate):
-        self.touched_hardware = True
-
-    def service_state(self, unit):
-        if unit == "companion":
-            return self.service
-        assert unit.startswith("serial-getty@"), unit
-        return self.units.get(unit, "inactive")
-
-    def service_properties(self, unit, names):
-        assert unit == "companion.service"
-        assert tuple(names) == ("ActiveState", "Result", "NRestarts")
-        return self.properties
-
-    def real_path(self, path):
-        target = self.links.get(path, path)
-        return target if target in self.devices else None
-
-    def i2c_clock_hz(self, port):
-        return self.i2c_clock
-
-    def throttled(self):
-        return self.throttle
+from companion.doctor import CHECKS, SystemProbe, run_doctor
+from tests.deploy.doctor_support import DEFAULTS, GOOD_CONFIG_TXT, PI4, PI5, FakePi
+from tests.deploy.doctor_support import defaults as _defaults
 
 
 def _run(probe, config=None) -> tuple[int, str]:
@@ -129,7 +35,10 @@ def test_doctor_on_a_healthy_pi_passes_every_check():
     status, text = _run(probe)
     assert status == 0, text
     assert "FAIL" not in text
-    assert text.count("OK ") == len(CHECKS)
+    # The running service holds the pins: that check says it did not look, never OK.
+    assert text.count("OK ") == len(CHECKS) - 1
+    assert "SKIP  pins         not tested: the running service holds the pins" in text
+    assert text.endswith("No check failed; 1 not tested (SKIP: each says why).\n")
 
 
 def test_doctor_reports_a_missing_i2c_device_with_the_fix():
@@ -497,10 +406,84 @@ def test_doctor_passes_an_spi_panel_built_as_the_pin_map_says():
     assert {config["spi_dc_pin"], config["spi_reset_pin"]} <= set(probe.claimed)
     assert config["spi_cs_pin"] not in probe.claimed
     assert "display DC and RES" in text
-    # Nothing answers back over SPI: the display line names the pin map's SPI wiring.
+    # The panel's init went out; nothing answers back over SPI, so the display line names
+    # the pin map's SPI wiring to look at if no picture appears.
+    assert probe.spi_inits == [config]
     line = next(line for line in text.splitlines() if line.startswith("OK    display "))
+    assert "the panel's init went out on /dev/spidev0.0 (DC GPIO6, RES GPIO5)" in line
     for terminal, pin in (("SDA", 19), ("SCL", 23), ("RES", 29), ("DC", 31), ("CS", 33)):
         assert f"{terminal} to pin {pin} (" in line
+
+
+@pytest.mark.parametrize(("changes", "label", "says"), [
+    ({"spi_error": "GPIOPinInUse: pin 6 is in use"}, "FAIL",
+     "the panel's init could not go out on /dev/spidev0.0 (DC GPIO6, RES GPIO5): GPIOPinInUse"),
+    ({"service": "active"}, "SKIP", "not tested: the running service drives the panel"),
+])
+def test_doctor_sends_an_spi_panel_its_init_or_says_why_not(changes, label, says):
+    probe = _spi_pi(**changes)
+    _status, text = _run(probe, _spi_config())
+    line = next(line for line in text.splitlines() if line.split()[1:2] == ["display"])
+    assert line.startswith(label) and says in line, line
+    assert bool(probe.spi_inits) == (label == "FAIL")
+
+
+class RecordingSpiDev:
+    """spidev.SpiDev as luma's SPI interface uses it: every write kept with the level of the
+    data/command line (as the I2C stream's control byte: 0x00 command, 0x40 data)."""
+
+    def __init__(self, dc_level):
+        self.dc_level = dc_level
+        self.opened = None
+        self.closed = False
+        self.max_speed_hz = None
+        self.writes = []
+
+    def open(self, port, device):
+        self.opened = (port, device)
+
+    def writebytes(self, data):
+        self.writes.append((0x40 if self.dc_level() else 0x00, list(data)))
+
+    def close(self):
+        self.closed = True
+
+
+def test_system_probe_sends_the_ssd1309_its_init_through_luma_spi_and_lets_go():
+    """The real probe's SPI path (luma's own spi interface, DC and RES through gpiozero) on a
+    recording SpiDev and mock pins: SPI0 device 0 opened, the SSD1309's init (display off,
+    clock, multiplex 63, ..., display on) sent as commands, then the SpiDev closed and both
+    GPIOs free again."""
+    factory = mock_pin_factory()
+    config = _spi_config()["display"]
+    made = []
+
+    def spidev():
+        made.append(RecordingSpiDev(lambda: factory.pin(config["spi_dc_pin"]).state))
+        return made[-1]
+
+    assert SystemProbe(spi_dev=spidev, pin_factory=factory).spi_panel_init(config) is None
+    (spi,) = made
+    assert spi.opened == (0, 0) and spi.max_speed_hz == config["spi_speed_hz"]
+    commands = [byte for control, data in spi.writes if control == 0x00 for byte in data]
+    assert commands[0] == 0xAE  # display off first
+    assert commands[commands.index(0xA8):commands.index(0xA8) + 2] == [0xA8, 0x3F]  # 64 rows
+    assert 0xAF in commands  # display on: the panel lights
+    assert spi.closed
+    for pin in (config["spi_dc_pin"], config["spi_reset_pin"]):
+        DigitalOutputDevice(pin, pin_factory=factory).close()  # released
+    factory.close()
+
+
+def test_system_probe_says_why_an_spi_panel_would_not_open():
+    factory = mock_pin_factory()
+    held = DigitalOutputDevice(6, pin_factory=factory)  # DC taken by something else
+    config = _spi_config()["display"]
+    error = SystemProbe(spi_dev=lambda: RecordingSpiDev(lambda: 0),
+                        pin_factory=factory).spi_panel_init(config)
+    assert error is not None and "GPIOPinInUse" in error
+    held.close()
+    factory.close()
 
 
 @pytest.mark.parametrize(("change", "check", "says", "fix"), [
@@ -533,155 +516,6 @@ def test_doctor_skips_the_spi_bus_for_an_i2c_panel():
     status, text = _run(FakePi(service="active"))
     assert status == 0
     assert "OK    spi-bus      display.interface = 'i2c'" in text
-
-
-# -- companion doctor --report FILE: one complete file on the fake backend ----------------------
-
-SECTIONS = ("## Machine", "## Settings", "## Doctor checks", "## Buttons", "## Buzzer and LED",
-            "## Short bench (companion bench --short)", "## Summary")
-BENCH = "companion bench (short) on Linux: every figure within its target"
-
-
-class Maker:
-    """The person at the box: presses each button the report asks for (on gpiozero's mock
-    pins), answers its questions, and remembers every prompt."""
-
-    def __init__(self, factory, config, *, dead=(), answers=None):
-        self.factory = factory
-        self.pins = {name.upper(): config["buttons"][name] for name in report.FRONT_BUTTONS}
-        self.dead = set(dead)  # buttons whose wire is broken: pressing does nothing
-        self.answers = answers or {}
-        self.prompts = []
-
-    def __call__(self, prompt):
-        self.prompts.append(prompt)
-        for name, pin in self.pins.items():
-            if name in self.dead:
-                continue
-            if prompt.startswith(f"Press {name} "):
-                self.factory.pin(pin).drive_low()  # pressed: the pull-up's line to ground
-            elif prompt.startswith(f"Let go of {name}"):
-                self.factory.pin(pin).drive_high()
-        for start, answer in self.answers.items():
-            if prompt.startswith(start):
-                return answer
-        return ""
-
-
-def _report(tmp_path, *, dead=(), answers=None, probe=None, config=None):
-    config = config or _defaults()
-    factory = mock_pin_factory()
-    maker = Maker(factory, config, dead=dead, answers=answers or {
-        "The buzzer should sound": "y", "If you have a sound meter": "78",
-        "The status LED": "y"})
-    parts = ReportParts(probe or FakePi(), factory, maker, lambda: BENCH, say=maker,
-                        now=lambda: datetime(2026, 11, 28, 3, 0, tzinfo=UTC))
-    target = tmp_path / "report.md"
-    try:
-        status = write_report(target, config, parts, config_path="/etc/companion/companion.toml")
-    finally:
-        factory.close()
-    return status, target.read_text(encoding="utf-8"), maker, factory
-
-
-def test_report_on_a_good_build_is_complete_and_passes(tmp_path, monkeypatch):
-    monkeypatch.setattr(report, "PRESS_TIMEOUT_S", 0)
-    status, text, maker, _ = _report(tmp_path)
-    positions = [text.index(section) for section in SECTIONS]
-    assert positions == sorted(positions)
-    assert text.startswith("# companion doctor report, 2026-11-28 03:00 UTC")
-    for fact in ("- board: Raspberry Pi 4 Model B Rev 1.5", "- OS: ", "- kernel: ",
-                 "- Python: 3.", "- companion: ", "- display.driver = 'ssd1306'"):
-        assert fact in text
-    assert "- OK display: a device answers at 0x3C on bus 1" in text
-    # One prompt per press and per release, in the order of the buttons.
-    presses = [p.split()[1] for p in maker.prompts if p.startswith("Press ")]
-    assert presses == ["NEXT", "UP", "DOWN", "BACK"]
-    for name in ("NEXT", "UP", "DOWN", "BACK"):
-        assert f"- {name} (GPIO" in text and "): OK: pressed and released" in text
-    assert "- buzzer (passive, piezo) at 4000 Hz: OK: heard" in text
-    assert "- level at 50 cm: 78 dB (measured by the maker)" in text
-    assert "- LED (GPIO24): OK: lit" in text
-    assert BENCH in text
-    # The service is inactive in FakePi: that one doctor check fails, and the summary says so.
-    assert "- FAIL service:" in text and "  - fix: sudo systemctl enable --now companion" in text
-    assert "- 1 doctor check(s) failed, 0 hardware test(s) failed" in text
-    assert status == 1
-
-
-def test_report_names_a_dead_button_a_silent_buzzer_and_a_dark_led(tmp_path, monkeypatch):
-    monkeypatch.setattr(report, "PRESS_TIMEOUT_S", 0)
-    status, text, _, _ = _report(tmp_path, dead={"DOWN"}, answers={
-        "The buzzer should sound": "n", "The status LED": "no"})
-    assert "- DOWN (GPIO22): FAIL: no press seen" in text
-    assert "- UP (GPIO27): OK: pressed and released" in text
-    assert "- buzzer (passive, piezo) at 4000 Hz: FAIL: answered 'n'" in text
-    assert "- LED (GPIO24): FAIL: answered 'no'" in text
-    assert "- level at 50 cm: not measured" in text
-    assert "3 hardware test(s) failed" in text
-    assert status == 1
-    for section in SECTIONS:
-        assert section in text
-
-
-def test_report_plays_the_alarm_of_the_sounder_fitted(tmp_path, monkeypatch):
-    monkeypatch.setattr(report, "PRESS_TIMEOUT_S", 0)
-    config = _defaults()
-    config["buzzer"]["sounder"] = "speaker"
-    _, text, _, _ = _report(tmp_path, config=config)
-    assert "- buzzer (passive, speaker) at 2500 Hz: OK: heard" in text
-
-
-def test_report_leaves_the_pins_alone_while_the_service_runs(tmp_path):
-    status, text, maker, _ = _report(tmp_path, probe=FakePi(service="active"))
-    assert not maker.prompts  # nothing asked: the service holds the pins
-    assert text.count("- not run: the companion service is running") == 2
-    assert "sudo systemctl stop companion" in text
-    assert BENCH in text and "## Summary" in text
-    assert status == 0
-
-
-def test_report_section_that_breaks_says_why_and_the_file_is_still_complete(tmp_path):
-    def broken_bench():
-        raise RuntimeError("the bench could not start a worker")
-
-    factory = mock_pin_factory()
-    parts = ReportParts(FakePi(service="active"), factory, lambda prompt: "", broken_bench)
-    target = tmp_path / "report.md"
-    write_report(target, _defaults(), parts, config_path="x.toml")
-    factory.close()
-    text = target.read_text(encoding="utf-8")
-    assert "- could not run: RuntimeError: the bench could not start a worker" in text
-    for section in SECTIONS:
-        assert section in text
-
-
-def test_doctor_report_from_the_command_line_on_the_fake_backend(tmp_path, monkeypatch,
-                                                                 capsys):
-    """`companion doctor --report FILE --backend fake`: the maker's answers come from standard
-    input; off a Pi the checks say so, the file is still complete."""
-    monkeypatch.setattr(report, "PRESS_TIMEOUT_S", 0)
-    monkeypatch.setattr(report, "default_bench", lambda: BENCH)
-    monkeypatch.setattr(sys, "stdin", io.StringIO("y\n\ny\n"))
-    target = tmp_path / "build-report.md"
-    status = cli.main(["doctor", "--report", str(target), "--backend", "fake"])
-    out = capsys.readouterr().out
-    assert f"Wrote {target}" in out
-    text = target.read_text(encoding="utf-8")
-    for section in SECTIONS:
-        assert section in text
-    assert "- buzzer (passive, piezo) at 4000 Hz: OK: heard" in text
-    assert "FAIL: no press seen" in text  # nobody pressed the mock buttons
-    assert status == 1
-
-
-@pytest.mark.parametrize("bad", ["/nonexistent-dir/report.md"])
-def test_doctor_report_to_a_place_it_cannot_write_is_a_clear_error(bad, monkeypatch, capsys):
-    monkeypatch.setattr(report, "PRESS_TIMEOUT_S", 0)
-    monkeypatch.setattr(report, "default_bench", lambda: BENCH)
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    assert cli.main(["doctor", "--report", bad, "--backend", "fake"]) == 2
-    assert "cannot write it" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("config_txt", "ok", "says"), [
@@ -720,3 +554,40 @@ def test_doctor_checks_the_boot_partitions_companion_toml(boot_toml, ok, says):
     assert says in line
     if not ok:
         assert "the SD card's boot partition" in text
+
+
+POWEROFF = "dtoverlay=gpio-poweroff,gpiopin=24,active_low=0\n"
+
+
+@pytest.mark.parametrize(("config_txt", "shows", "ok", "says"), [
+    (GOOD_CONFIG_TXT, "power-off", True, "enables what the box needs"),
+    (GOOD_CONFIG_TXT.replace(POWEROFF, ""), "power-off", False,
+     "no dtoverlay=gpio-poweroff,gpiopin=24: the LED never shows when the box may be unplugged"),
+    (GOOD_CONFIG_TXT.replace(POWEROFF, "dtoverlay=gpio-poweroff\n"), "power-off", False,
+     "dtoverlay=gpio-poweroff drives GPIO26 but led.pin is 24"),
+    (GOOD_CONFIG_TXT.replace("active_low=0", "active_low=1"), "power-off", False,
+     "active_low=1 lights the LED while the box runs"),
+    (GOOD_CONFIG_TXT.replace(POWEROFF, "dtoverlay=companion-poweroff,gpiopin=24\n"),
+     "power-off", True, "enables what the box needs"),  # the card's own overlay
+    (GOOD_CONFIG_TXT, "countdown", False, "takes GPIO24 from the companion's countdown LED"),
+    (GOOD_CONFIG_TXT.replace(POWEROFF, ""), "countdown", True, "enables what the box needs"),
+])
+def test_doctor_checks_the_power_off_led_against_the_config(config_txt, shows, ok, says):
+    """led.shows = "power-off": gpio-poweroff on led.pin, active high, so the LED lights once
+    the box may be unplugged; "countdown": no such overlay, which would take the pin."""
+    probe = FakePi(service="active")
+    probe.files["/boot/firmware/config.txt"] = config_txt
+    config = _defaults()
+    config["led"]["shows"] = shows
+    _status, text = _run(probe, config)
+    line = next(line for line in text.splitlines() if " boot-config " in line)
+    assert line.startswith("OK" if ok else "FAIL") and says in line, line
+
+
+def test_doctor_accepts_the_cards_own_spi_overlay():
+    """The card's companion-spi0 has the pin map's chip select (GPIO13) built in."""
+    probe = _spi_pi(service="active")
+    probe.files["/boot/firmware/config.txt"] = GOOD_CONFIG_TXT + "dtoverlay=companion-spi0\n"
+    _status, text = _run(probe, _spi_config())
+    line = next(line for line in text.splitlines() if " boot-config " in line)
+    assert line.startswith("OK"), line

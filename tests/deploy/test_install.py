@@ -372,7 +372,7 @@ def test_install_enables_without_starting_where_systemd_is_not_running(
             ran.append(list(argv))
             return True
 
-    monkeypatch.setattr(module, "systemd_running", lambda: running)
+    monkeypatch.setattr(sys.modules["install_system"], "systemd_running", lambda: running)
     out = io.StringIO()
     inst = Recording(root=None, out=out)
     if changed:
@@ -423,3 +423,27 @@ def test_install_leaves_out_the_shutdown_overlay_when_the_companion_watches_the_
     assert "dtoverlay=gpio-shutdown" not in boot_config
     assert "dtparam=i2c_arm=on" in boot_config
     assert "no gpio-shutdown overlay" in out
+
+
+@pytest.mark.parametrize(("config", "line"), [
+    (None, "dtoverlay=gpio-poweroff,gpiopin=24,active_low=0"),   # the defaults: the LED's pin
+    ("[led]\npin = 26\n", "dtoverlay=gpio-poweroff,gpiopin=26,active_low=0"),
+    ('[led]\nshows = "countdown"\n', None),                      # the companion's LED
+    ("[led]\npin = 0\n", None),                                  # no LED fitted
+])
+def test_install_gives_the_led_to_gpio_poweroff_only_while_it_shows_the_power_off(
+        tmp_path, config, line):
+    """The LED in the case lights once the box may be unplugged: the kernel's gpio-poweroff
+    on led.pin, active high; as the countdown LED or not fitted, no overlay takes its pin."""
+    root = _fresh_pi(tmp_path)
+    if config is not None:
+        mine = root / "etc/companion/companion.toml"
+        mine.parent.mkdir(parents=True)
+        mine.write_text(config)
+    out = _install(root)
+    boot_config = (root / "boot/firmware/config.txt").read_text()
+    overlays = [x for x in boot_config.splitlines() if x.startswith("dtoverlay=gpio-poweroff")]
+    assert overlays == ([line] if line else [])
+    assert ("lights when the box may be unplugged" in out) is (line is not None)
+    _install(root, "--uninstall")
+    assert "gpio-poweroff" not in (root / "boot/firmware/config.txt").read_text()

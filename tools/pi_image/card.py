@@ -21,13 +21,18 @@ Promises:
   with its host key on the data partition, the companion ordered after the boot partition's
   mount (it reads companion.toml there), and on the boot partition: companion.toml (every
   line a comment until a person changes one), wpa_supplicant.conf.example and
-  companion-card.txt, which says what each file does and which boards the card is for.
+  companion-card.txt, which says what each file does and which boards the card is for; and the
+  card's own device-tree overlays (overlays.py: SPI0 for the 7-pin SSD1309, always on, and
+  the LED that lights once the box may be unplugged), with config.txt naming them.
 """
 
 from __future__ import annotations
 
 import shutil
+import textwrap
 from pathlib import Path
+
+from pi_image import overlays
 
 SOURCE = Path(__file__).resolve().parents[2]
 CARD_RECIPE = 1  # bump when seed_config or NETWORK_PACKAGES change (the companion layer's name)
@@ -40,9 +45,12 @@ BOARDS = {
     "Raspberry Pi 3 Model B+": ("bcm2837-rpi-3-b-plus.dtb", "BCM43455 (2.4 and 5 GHz)"),
     "Raspberry Pi 3 Model A+": ("bcm2837-rpi-3-a-plus.dtb", "BCM43455 (2.4 and 5 GHz)"),
     "Raspberry Pi 4 Model B": ("bcm2711-rpi-4-b.dtb", "BCM43455 (2.4 and 5 GHz)"),
-    # Some Zero 2 W boards carry a BCM43436 instead, whose firmware Debian does not ship.
     "Raspberry Pi Zero 2 W": ("bcm2837-rpi-zero-2-w.dtb", "BCM43438 (2.4 GHz)"),
 }
+# The one way the Zero 2 W's Wi-Fi is described: card_text, hardware/image.md and
+# docs/pi-image.md say exactly this (tests/deploy/test_build_docs.py).
+ZERO2_WIFI = ("Some Zero 2 W boards carry a BCM43436 Wi-Fi chip instead of the BCM43438: "
+              "whether Debian's firmware-brcm80211 drives it is not yet tried on a board.")
 # The board's Wi-Fi settings file in Debian's firmware-brcm80211 (the chip's firmware is beside
 # it): the driver picks the one named after the board's device tree.
 WIFI_NVRAM = {
@@ -145,7 +153,7 @@ BOOT_CONFIG_TEMPLATE = """\
 # The display (hardware/README.md, "Which display"):
 # [display]
 # driver = "ssd1309"       # "ssd1306" 0.96 in, "ssd1309" 2.42 in, "sh1106" 1.3 in
-# interface = "i2c"        # keep "i2c" on this card: companion-card.txt says why
+# interface = "spi"        # the 7-pin 2.42 in board as sold; "i2c" for the 4-pin boards
 # i2c_address = 0x3C       # 0x3D on some boards (the address jumper)
 # rotate = 2               # upside down
 
@@ -196,8 +204,7 @@ THE TABLE COMPANION'S CARD
 Which boards: this card is made for these boards only (64-bit, Debian 13; its
 start on a real board is not yet tried, see the project's hardware/image.md):
 {boards}
-Some Zero 2 W boards carry a BCM43436 Wi-Fi chip, whose firmware Debian does
-not ship: on such a board this card may find no Wi-Fi (not yet tried).
+{textwrap.fill(ZERO2_WIFI, 78)}
 
 Not for:
 {not_for}
@@ -228,10 +235,13 @@ lists the box as "companion").
 The shutdown button (GPIO21 to ground): hold it for a second and a half; the
 companion itself powers the box off (this card has no gpio-shutdown overlay).
 
-The display: use an I2C panel on this card (the 4-pin boards, or the 2.42 in
-board converted to I2C). The 7-pin SPI board as sold needs SPI0 switched on by
-Raspberry Pi's device-tree overlays, which Debian's firmware package does not
-have: for it, use Raspberry Pi OS and the installer.
+The display: the 7-pin 2.42 in SSD1309 as sold is on SPI0, which this card
+switches on (config.txt: dtoverlay=companion-spi0, its own overlay in
+overlays/): in companion.toml take the # away from [display], driver =
+"ssd1309" and interface = "spi". The 4-pin I2C boards need interface = "i2c".
+
+Unplugging: the LED in the case lights once the box has shut down
+(config.txt: dtoverlay=companion-poweroff,gpiopin=24). Unplug when it lights.
 
 The root of this card is read-only; the box writes only to its small data
 partition (the games' journal, settings, the phones' pairings, SSH's host key).
@@ -311,3 +321,9 @@ def add_card_parts(staging: Path, boot: Path) -> None:
     _write(boot / "companion.toml", BOOT_CONFIG_TEMPLATE)
     _write(boot / "wpa_supplicant.conf.example", WPA_EXAMPLE)
     _write(boot / "companion-card.txt", card_text())
+    # Debian's firmware has neither Raspberry Pi overlay the box uses: the card's own.
+    overlays.compile_overlays(boot)
+    config_txt = boot / "config.txt"
+    if config_txt.exists():
+        config_txt.write_text(overlays.card_config_txt(config_txt.read_text(encoding="utf-8")),
+                              encoding="utf-8")

@@ -250,6 +250,28 @@ def card_problems(facts: ImageFacts) -> list[str]:
     return found
 
 
+def overlay_problems(facts: ImageFacts) -> list[str]:
+    """The card's own overlays (overlays.py): config.txt names companion-spi0 and
+    companion-poweroff, their .dtbo files are in overlays/, and no Raspberry Pi overlay the
+    card does not carry (spi0-1cs, gpio-poweroff) is asked for instead."""
+    found: list[str] = []
+    try:
+        lines = [line for _, line in parse_config_txt(facts.config_txt)]
+    except ValueError:
+        return found  # problems() names a config.txt it cannot read
+    have = {o.lower() for o in facts.overlays}
+    for name, says in (("companion-spi0", "SPI0 for the 7-pin SSD1309"),
+                       ("companion-poweroff", "the LED that shows when to unplug")):
+        if not any(line.startswith(f"dtoverlay={name}") for line in lines):
+            found.append(f"config.txt: no dtoverlay={name} ({says})")
+        if f"{name}.dtbo" not in have:
+            found.append(f"overlays/{name}.dtbo missing ({says})")
+    found += [f"config.txt asks for {line.split(',')[0]}, which is not on the card (the card's "
+              "own overlay does that job)" for line in lines
+              if line.startswith(("dtoverlay=spi0-1cs", "dtoverlay=gpio-poweroff"))]
+    return found
+
+
 def missing_overlays(facts: ImageFacts) -> list[str]:
     """dtoverlay= names in config.txt with no overlays/NAME.dtbo on the card: the firmware
     skips them (a board-side effect that is lost, not a boot failure)."""
