@@ -37,8 +37,10 @@ CHECKOUT = Path(__file__).resolve().parent.parent
 SPEC = RootSpec(suite="trixie", include=("python3", "python3-venv", "python3-pip", "git"))
 # chromium: the browser tests; systemd: systemd-analyze checks the unit; iproute2: `ip netns`
 # for the LAN-client tests (tests/web/test_netns.py); openssh-client: ssh-keygen makes the card's
-# host key (tests/deploy/test_card_setup.py). Without them those tests would not pass.
-EXTRA_PACKAGES = ("chromium", "systemd", "iproute2", "openssh-client")
+# host key (tests/deploy/test_card_setup.py); device-tree-compiler: dtc and fdtoverlay build
+# and apply the card's own overlays (tests/deploy/test_card_overlays.py). Without them those
+# tests would not pass.
+EXTRA_PACKAGES = ("chromium", "systemd", "iproute2", "openssh-client", "device-tree-compiler")
 SOURCE_INSIDE = "/opt/companion-src"
 VENV_INSIDE = "/opt/companion-venv"
 COPY_IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info",
