@@ -184,7 +184,7 @@ def test_a_picture_name_reads_back_as_its_request(wanted):
                                   "table-3p-route", "table-3p-seat-full-full", "../etc",
                                   "table-3p-digital-vip-seat", "plane-full", "TABLE-3P-SEAT"])
 def test_a_name_it_did_not_make_is_refused(name):
-    with pytest.raises(ValueError, match="no such picture|players"):
+    with pytest.raises(ValueError, match=r"no such picture|players"):
         parse(name)
 
 
