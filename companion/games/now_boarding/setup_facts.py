@@ -48,10 +48,10 @@ SETUP_FACTS: Final = (
     SetupFact("free-tile", "Free tile: a seat or a speed",
               "Each player adds one free tile: a seat beside the first seat, or a speed tile "
               "on the wing.", "free"),
-    SetupFact("home-card", "1 card from home, face up there",
+    SetupFact("home-card", "Each plane: 1 card from home, face up",
               "Each plane gets one passenger card whose back shows its home airport: turn it "
               "face up by that airport.", "planes"),
-    SetupFact("weather-card-done", "Token placed: card goes aside",
+    SetupFact("weather-card-done", "Weather card, token placed: set aside",
               "Once its token is on the board, put the weather card aside face up: it is "
               "not used again.", "weather"),
     SetupFact("token-dot", "Token on a route dot, not an airport",
@@ -60,9 +60,9 @@ SETUP_FACTS: Final = (
     SetupFact("route-tile", "Bought route tile: beside the tail",
               "A route tile you buy goes beside your tail, with the colours it opens.",
               "upgrades"),
-    SetupFact("temp-used", "Temp token: used once, then back",
-              "A temporary token is used when you spend it in a flight (one more passenger, "
-              "or one more space); then it goes back to the supply.", "upgrades"),
+    SetupFact("temp-used", "Temp token: yours till used, then back",
+              "A temporary token you buy stays yours until you use it in a flight (one more "
+              "passenger, or one more space); then it goes back to the supply.", "upgrades"),
 )
 """Every physical fact, in the order a table meets them."""
 
