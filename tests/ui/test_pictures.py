@@ -26,6 +26,9 @@ from companion.ui.pictures.scene import Label, Scene, fact_labels, scene_problem
 from companion.ui.pictures.svg import scene_svg
 
 GOLDEN = Path(__file__).parent / "golden" / "pictures"
+SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
+README_PICTURE = "now-boarding-table-3p-vip"
+"""The golden the README shows (docs/screens/<name>.png, written with the goldens)."""
 COUNTS = [(players, vip) for players in range(2, 6) for vip in (False, True)]
 NAMES = [f"{players}p{'-vip' if vip else ''}" for players, vip in COUNTS]
 
@@ -56,6 +59,16 @@ def test_the_panel_picture_matches_its_golden(players, vip, request):
     check_golden(image, f"now-boarding-panel-{players}p{'-vip' if vip else ''}", request)
 
 
+def test_the_readme_shows_the_golden_table_picture(request):
+    golden = GOLDEN / f"{README_PICTURE}.png"
+    shown = SCREENS / f"{README_PICTURE}.png"
+    if request.config.getoption("--regen-golden"):
+        shown.write_bytes(golden.read_bytes())
+    assert shown.read_bytes() == golden.read_bytes()
+    readme = (SCREENS.parents[1] / "README.md").read_text(encoding="utf-8")
+    assert f"(docs/screens/{README_PICTURE}.png)" in readme
+
+
 def test_the_plane_picture_matches_its_golden(request):
     check_golden(scene_image(plane_scene()), "now-boarding-plane", request)
 
@@ -78,6 +91,7 @@ def every_scene():
         yield table_panel_scene(players, vip)
         yield table_panel_scene(players, vip, weather_cards=False)
     yield plane_scene()
+    yield plane_scene(full=False)
 
 
 @pytest.mark.parametrize("scene", list(every_scene()), ids=lambda scene: scene.title)
@@ -172,17 +186,18 @@ REQUESTS = [PictureRequest("table", players, vip, cards, free, full)
             for free in ("seat", "speed") for full in (False, True)]
 
 
-@pytest.mark.parametrize("wanted", [*REQUESTS, PictureRequest(kind="plane")],
-                         ids=lambda wanted: wanted.name)
+PLANES = [PictureRequest(kind="plane"), PictureRequest(kind="plane", full=True)]
+
+
+@pytest.mark.parametrize("wanted", [*REQUESTS, *PLANES], ids=lambda wanted: wanted.name)
 def test_a_picture_name_reads_back_as_its_request(wanted):
-    assert parse(wanted.name) == (wanted if wanted.kind == "table"
-                                  else PictureRequest(kind="plane"))
+    assert parse(wanted.name) == wanted
     assert scene_problems(scene_for(parse(wanted.name))) == []
 
 
 @pytest.mark.parametrize("name", ["", "table", "table-6p-seat", "table-1p-seat",
                                   "table-3p-route", "table-3p-seat-full-full", "../etc",
-                                  "table-3p-digital-vip-seat", "plane-full", "TABLE-3P-SEAT"])
+                                  "table-3p-digital-vip-seat", "plane-seat", "TABLE-3P-SEAT"])
 def test_a_name_it_did_not_make_is_refused(name):
     with pytest.raises(ValueError, match=r"no such picture|players"):
         parse(name)

@@ -44,7 +44,7 @@ def test_the_setup_card_shows_the_table_picture_and_still_fits(running_box, phon
 
     # A tap shows it whole, with every fact, at the phone's width; another tap puts it back.
     image.tap()
-    expect(page.locator("#view-timer")).to_have_class("view view-timer with-picture picture-open")
+    expect(page.locator("#view-timer")).to_have_attribute("data-picture", "open")
     expect(image).to_have_attribute("src", picture["full"])
     assert picture["full"] == "/api/picture/table-3p-vip-seat-full.svg"
     width = page.evaluate("() => document.querySelector('#timer-picture')"
@@ -53,7 +53,7 @@ def test_the_setup_card_shows_the_table_picture_and_still_fits(running_box, phon
     if viewport is PORTRAIT:
         shoot(page, "timer-portrait-setup-picture-open")
     image.tap()
-    expect(page.locator("#view-timer")).to_have_class("view view-timer with-picture")
+    expect(page.locator("#view-timer")).to_have_attribute("data-picture", "shown")
     expect(image).to_have_attribute("src", picture["src"])
     fits(page)
 
@@ -67,4 +67,24 @@ def test_the_setup_card_shows_the_table_picture_and_still_fits(running_box, phon
     settle(page, box)
     assert box.state()["picture"] is None
     expect(image).to_be_hidden()
+    assert page.errors == []
+
+
+def test_the_lesson_on_moving_a_plane_shows_the_plane_and_still_fits(running_box, phone,
+                                                                    shoot):
+    box = running_box
+    assert box.line("new now-boarding players=3 pace=teach timer=off seed=5") == "ok"
+    page = phone(PORTRAIT)
+    while (box.state()["lesson"] or {}).get("id") != "moving":
+        settle(page, box)
+        assert tap(page, "#timer-primary") == "ok"
+        assert box.state()["step"] != "flight"
+    settle(page, box)
+    picture = box.state()["picture"]
+    assert (picture["src"], picture["full"]) == ("/api/picture/plane.svg",
+                                                 "/api/picture/plane-full.svg")
+    expect(page.locator("#timer-picture")).to_be_visible()
+    page.wait_for_function("() => document.querySelector('#timer-picture').naturalWidth > 0")
+    shoot(page, "timer-lesson-plane")
+    fits(page)
     assert page.errors == []

@@ -8,7 +8,7 @@ from companion.ui.pictures.svg import scene_svg
 
 
 @pytest.mark.parametrize("name", ["table-3p-vip-seat", "table-2p-digital-speed-full",
-                                  "table-5p-seat", "plane"])
+                                  "table-5p-seat", "plane", "plane-full"])
 def test_a_picture_the_state_names_is_its_svg(web_box, name):
     answer = web_box.get(f"/api/picture/{name}.svg")
     assert answer.status == 200

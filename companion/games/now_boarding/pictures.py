@@ -9,8 +9,8 @@ back, refusing anything it did not make with a :class:`ValueError` that says why
 Names: ``table-<players>p`` then ``-vip`` (the VIP variant), ``-digital`` (no weather cards:
 the box draws the routes), then ``-seat`` or ``-speed`` (the free tile of the plane shown),
 then ``-full`` for the whole picture with every physical fact written under what it is about
-(without it: the compact picture a phone's setup card has room for); ``plane``. For example
-``table-3p-vip-seat`` and ``table-3p-vip-seat-full``.
+(without it: the compact picture a phone's card has room for); ``plane`` and ``plane-full``.
+For example ``table-3p-vip-seat`` and ``table-3p-vip-seat-full``.
 
 :func:`picture_for` names the picture a state shows: the table at every setup page (with the
 free tile of the player whose page it is, else the first player's), the plane with the
@@ -60,7 +60,7 @@ class PictureRequest:
     def name(self) -> str:
         """The picture's file name, without its extension (see the module docstring)."""
         if self.kind == "plane":
-            return "plane"
+            return f"plane{'-full' if self.full else ''}"
         return (f"table-{self.players}p{'-vip' if self.vip else ''}"
                 f"{'' if self.weather_cards else '-digital'}-{self.free_tile}"
                 f"{'-full' if self.full else ''}")
@@ -78,8 +78,8 @@ class PictureRequest:
 
 def parse(name: str) -> PictureRequest:
     """The request a picture name stands for; ``ValueError`` for a name it did not make."""
-    if name == "plane":
-        return PictureRequest(kind="plane")
+    if name in ("plane", "plane-full"):
+        return PictureRequest(kind="plane", full=name == "plane-full")
     found = _TABLE.fullmatch(name)
     if found is None:
         raise ValueError(f"no such picture: {name!r} (try table-3p-seat or plane)")
@@ -109,6 +109,6 @@ def picture_json(state: NowBoardingState) -> dict[str, str] | None:
     wanted = picture_for(state)
     if wanted is None:
         return None
-    whole = replace(wanted, full=True) if wanted.kind == "table" else wanted
+    whole = replace(wanted, full=True)
     return {"src": f"/api/picture/{wanted.name}.svg", "full": f"/api/picture/{whole.name}.svg",
             "alt": wanted.alt}

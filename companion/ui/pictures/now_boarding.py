@@ -283,25 +283,26 @@ def table_scene(players: int, vip: bool = False, free_tile: str | None = "seat",
                  tuple(shapes))
 
 
-def plane_scene() -> Scene:
-    """A starting plane and the dashed places its upgrades go (see the module docstring)."""
+def plane_scene(full: bool = True) -> Scene:
+    """A starting plane and the dashed places its upgrades go (see the module docstring);
+    ``full`` writes where each upgrade goes and how the temporary tokens work under it,
+    else one line says what the dashed tiles are."""
     shapes: list[Shape] = [_fact_label(MARGIN, 2, "plane-parts")]
     shapes += _plane(18, data.START_SEATS, 0, 0, free=None, slots=True)
     top = 18 + 62
-    notes: tuple[tuple[str, Role], ...] = (
-        (f"Seats: in the middle, up to {data.MAX_SEATS}", "ink"),
-        (f"Speed tiles: on the wing, up to {data.MAX_SPEED}", "ink"),
-        (fact("route-tile").label, "ink"),
-        ("Temp seat: 1 more passenger, under", "accent"),
-        ("  the cockpit; temp speed: 1 space", "accent"),
-        (fact("temp-used").label, "accent"))
-    for text, role in notes:
-        key = {fact("route-tile").label: "route-tile",
-               fact("temp-used").label: "temp-used"}.get(text)
+    notes: tuple[tuple[str, Role, str | None], ...] = (
+        (f"Seats: in the middle, up to {data.MAX_SEATS}", "ink", None),
+        (f"Speed tiles: on the wing, up to {data.MAX_SPEED}", "ink", None),
+        (fact("route-tile").label, "ink", "route-tile"),
+        ("Temp seat: 1 more passenger, under", "accent", None),
+        ("  the cockpit; temp speed: 1 space", "accent", None),
+        (fact("temp-used").label, "accent", "temp-used"),
+    ) if full else (("Dashed: where bought tiles go", "muted", None),)
+    for text, role, key in notes:
         shapes.append(Label(MARGIN, top, text, colour=role, fact=key))
         top += 13
     return Scene(WIDTH, top + 2, "A plane and its upgrades",
-                 PictureRequest(kind="plane").alt, tuple(shapes))
+                 PictureRequest(kind="plane", full=full).alt, tuple(shapes))
 
 
 def table_panel_scene(players: int, vip: bool = False, weather_cards: bool = True) -> Scene:
@@ -336,7 +337,7 @@ def table_panel_scene(players: int, vip: bool = False, weather_cards: bool = Tru
 def scene_for(request: PictureRequest) -> Scene:
     """The scene ``request`` names."""
     if request.kind == "plane":
-        return plane_scene()
+        return plane_scene(request.full)
     return table_scene(request.players, request.vip, request.free_tile, request.weather_cards,
                        request.full)
 

@@ -239,9 +239,12 @@ function renderPicture(picture, mode) {
   const image = $("#timer-picture");
   const shown = Boolean(picture?.src) && mode === "between";
   $("#timer-picture-open").hidden = !shown;
-  $("#view-timer").classList.toggle("with-picture", shown);
-  if (!shown) return openPicture(false);
-  if (image.dataset.src !== picture.src) {
+  if (!shown) {
+    openPicture(false);
+    delete $("#view-timer").dataset.picture;
+    return;
+  }
+  if (image.dataset.src !== picture.src || !$("#view-timer").dataset.picture) {
     image.dataset.src = picture.src;
     image.dataset.full = picture.full ?? picture.src;
     openPicture(false);
@@ -253,7 +256,7 @@ function renderPicture(picture, mode) {
  * the phone's width; another tap puts the card's compact picture back. */
 function openPicture(open) {
   const image = $("#timer-picture");
-  $("#view-timer").classList.toggle("picture-open", open);
+  $("#view-timer").dataset.picture = open ? "open" : "shown";
   $("#timer-picture-open").setAttribute("aria-expanded", String(open));
   $("#timer-picture-hint").textContent = open ? "Tap to close" : "Tap to enlarge";
   const src = open ? image.dataset.full : image.dataset.src;
@@ -325,7 +328,7 @@ async function sendGesture(gesture) {
 
 export function wireTimer() {
   $("#timer-picture-open").addEventListener("click", () => openPicture(
-    !$("#view-timer").classList.contains("picture-open")));
+    $("#view-timer").dataset.picture !== "open"));
   for (const button of [$("#timer-primary"), ...Object.values(BUTTON_IDS).map((id) => $(id))]) {
     button.addEventListener("click", () => sendGesture(button.dataset.gesture));
   }
