@@ -54,6 +54,9 @@ HOME_ROLE: Final[dict[str, Role]] = {"ATL": "atl", "DFW": "dfw", "LAX": "lax", "
                                       "SEA": "sea"}
 """The starting airports (one a plane colour) and their colour roles."""
 
+ANGER_CUBES: Final = 30
+"""The anger cubes in the box (rules/now-boarding.txt's components)."""
+
 SHORT_STAGE: Final = {"morning": "Morning", "afternoon": "Afternoon", "evening": "Evening"}
 
 
@@ -159,14 +162,14 @@ def _supply(players: int, top: int) -> Iterator[Shape]:
     per_stage = PREFLIGHT[players].weather[0] // 2
     tokens: tuple[tuple[str, Role], ...] = (("storm", "alarm"), ("tailwind", "go"))
     for index, (token, role) in enumerate(tokens):
-        x = MARGIN + 70 * index
+        x = MARGIN + 64 * index
         yield Circle(x + 9, top + 9, 9, stroke=role, fill="paper")
         yield Label(x + 9, top + 3, str(per_stage), colour=role, anchor="middle")
         yield Label(x + 21, top + 3, token, colour=role)
-    yield Rect(148, top, 40, 18, stroke="alarm", fill="paper")
-    yield Label(168, top + 5, "30 anger", "small", "alarm", "middle")
-    yield Rect(192, top, 44, 18, stroke="muted", dashed=True)
-    yield Label(214, top + 5, "complaint", "small", "muted", "middle")
+    yield Rect(140, top, 46, 18, stroke="alarm", fill="paper")
+    yield Label(163, top + 5, f"{ANGER_CUBES} anger", "small", "alarm", "middle")
+    yield Rect(189, top, 47, 18, stroke="muted", dashed=True)
+    yield Label(212, top + 5, "complaint", "small", "muted", "middle")
 
 
 # -- the plane ----------------------------------------------------------------------------------

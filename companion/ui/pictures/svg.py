@@ -3,8 +3,9 @@
 :func:`scene_svg` writes one standalone SVG document: a ``viewBox`` of the scene's units (the
 page scales it to its width), a ``<title>`` and ``<desc>`` (the scene's alt sentence), and
 each shape in order. Colours are the page's own (companion/web/static/style.css), so the
-picture sits on the page's dark ground. Text is monospaced at the Spleen cell's size, so a
-label takes the width the scene measured for it; every text is escaped. The same scene gives
+picture sits on the page's dark ground. Text is monospaced at the Spleen cell's size and held
+to the width the scene measured for it (``textLength``), so a device whose monospaced font is
+wider or narrower still draws every label inside its place; every text is escaped. The same scene gives
 the same bytes on every machine.
 """
 
@@ -23,6 +24,7 @@ from companion.ui.pictures.scene import (
     Role,
     Scene,
     Shape,
+    text_width,
 )
 
 PALETTE: Final[dict[Role, str]] = {
@@ -58,8 +60,11 @@ def _label(label: Label) -> str:
     size = width / 0.6  # a monospaced font's advance is about 0.6 em
     baseline = label.y + round(height * 0.8)
     anchor = ' text-anchor="middle"' if label.anchor == "middle" else ""
-    return (f'<text x="{label.x}" y="{baseline}" font-size="{size:g}"{anchor} '
-            f'fill="{PALETTE[label.colour]}">{escape(label.text)}</text>')
+    # The width the scene measured, whatever monospaced font the reader's device has.
+    length = (f' textLength="{text_width(label.text, label.size)}" '
+              'lengthAdjust="spacingAndGlyphs"' if label.text.strip() else "")
+    return (f'<text x="{label.x}" y="{baseline}" font-size="{size:g}"{anchor}{length} '
+            f'fill="{PALETTE[label.colour]}" xml:space="preserve">{escape(label.text)}</text>')
 
 
 def scene_svg(scene: Scene) -> str:
