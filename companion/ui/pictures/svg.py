@@ -5,8 +5,8 @@ page scales it to its width), a ``<title>`` and ``<desc>`` (the scene's alt sent
 each shape in order. Colours are the page's own (companion/web/static/style.css), so the
 picture sits on the page's dark ground. Text is monospaced at the Spleen cell's size and held
 to the width the scene measured for it (``textLength``), so a device whose monospaced font is
-wider or narrower still draws every label inside its place; every text is escaped. The same scene gives
-the same bytes on every machine.
+wider or narrower still draws every label inside its place; every text is escaped. The same
+scene gives the same bytes on every machine.
 """
 
 from __future__ import annotations
