@@ -20,7 +20,8 @@ flight), ``flights_total`` (flight phases in a whole game), ``flights``,
 ``complaints_by_round``, ``planes``, ``supply``, ``upgrade`` (the selected row at ``upgrades``),
 ``vips_dealt`` (how many VIP cards the table dealt by each deck, counted from their backs at
 setup: never a card's name), ``vips_served``, ``undelivered``, ``reason`` (why it ended) and
-``picture`` (null, or the picture to show beside the words: ``{"src", "alt"}``; pictures.py).
+``picture`` (null, or the picture to show beside the words: ``{"src", "full", "alt"}``;
+pictures.py).
 
 With ``timer=off`` the ``timer`` object is ``{"state": "idle", "remaining": 0.0, "duration":
 0.0}`` throughout; ``elapsed`` then tells how long the flight has run. The same
