@@ -46,7 +46,7 @@ MARGIN: Final = 4
 
 AIRPORT_AT: Final = {
     "SEA": (0.05, 0.06), "SFO": (0.02, 0.45), "LAX": (0.10, 0.86), "DEN": (0.34, 0.42),
-    "DFW": (0.50, 0.88), "ORD": (0.64, 0.18), "ATL": (0.78, 0.64), "MIA": (0.97, 0.94),
+    "DFW": (0.48, 0.64), "ORD": (0.64, 0.18), "ATL": (0.77, 0.58), "MIA": (0.97, 0.94),
     "JFK": (0.95, 0.10)}
 """Where each airport sits on the drawn board, as fractions of its inner width and height."""
 
