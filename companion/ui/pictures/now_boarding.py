@@ -323,13 +323,13 @@ def table_panel_scene(players: int, vip: bool = False, weather_cards: bool = Tru
             shapes.append(Label(x + 10, y + 2, f"W{chart.weather[index]}", "small",
                                 anchor="middle"))
             x += 23
-        deck_w = (100 if vip else 128) - x
+        deck_w = (99 if vip else 128) - x
         shapes.append(Rect(x, y, deck_w, 11, stroke="ink", fill="ink"))
         shapes.append(Label(x + 2, y + 2, f"{STAGE_TITLES[stage][:3]} {chart.in_pile[index]}",
                             "small", "ground"))
         if vip:
-            shapes.append(Rect(103, y, 25, 11, stroke="ink", dashed=True))
-            shapes.append(Label(115, y + 2, "VIP", "small", anchor="middle"))
+            shapes.append(Rect(102, y, 26, 11, stroke="ink", dashed=True))
+            shapes.append(Label(116, y + 2, "VIP", "small", anchor="middle"))
     plane = f"Plane: {data.START_SEATS} seat, speed {data.START_SPEED}"
     shapes.append(Label(0, 55, plane, "small"))
     return Scene(128, 64, f"Table {players}P", PictureRequest("table", players, vip,
