@@ -150,6 +150,13 @@ def games(request: Request) -> Answer:
     return json_answer(page_facts())
 
 
+def picture(request: Request) -> Answer:
+    """A picture the page shows beside a step's words (companion/web/pictures_api.py)."""
+    from companion.web.pictures_api import picture as drawn
+
+    return drawn(request.path)
+
+
 def history(request: Request) -> Answer:
     found = None if request.context.history is None else request.context.history(request.path)
     if found is None:
@@ -264,6 +271,7 @@ ROUTES: Final[tuple[Route, ...]] = (
     Route("GET", "/api/tunes", "trusted", tunes),
     Route("GET", "/api/games", "mirror", games),
     Route("GET", "/api/history", "trusted", history, prefix=True),
+    Route("GET", "/api/picture/", "mirror", picture, prefix=True),
     Route("POST", "/api/line", "trusted", line),
     Route("POST", "/api/pair/start", "open", pair_start),
     Route("POST", "/api/pair", "open", pair),

@@ -19,7 +19,9 @@ passengers that may still go undelivered for a win), ``elapsed`` (seconds used i
 flight), ``flights_total`` (flight phases in a whole game), ``flights``,
 ``complaints_by_round``, ``planes``, ``supply``, ``upgrade`` (the selected row at ``upgrades``),
 ``vips_dealt`` (how many VIP cards the table dealt by each deck, counted from their backs at
-setup: never a card's name), ``vips_served``, ``undelivered`` and ``reason`` (why it ended).
+setup: never a card's name), ``vips_served``, ``undelivered``, ``reason`` (why it ended) and
+``picture`` (null, or the picture to show beside the words: ``{"src", "full", "alt"}``;
+pictures.py).
 
 With ``timer=off`` the ``timer`` object is ``{"state": "idle", "remaining": 0.0, "duration":
 0.0}`` throughout; ``elapsed`` then tells how long the flight has run. The same
@@ -34,6 +36,7 @@ from companion.games.now_boarding import data
 from companion.games.now_boarding.coach import coach
 from companion.games.now_boarding.data import GAME, PREFLIGHT, STAGES, UPGRADE_ITEMS
 from companion.games.now_boarding.lessons import current_lesson
+from companion.games.now_boarding.pictures import picture_json
 from companion.games.now_boarding.rules import (
     NowBoardingState,
     deck_empty,
@@ -194,6 +197,7 @@ def state_json(state: NowBoardingState, now: float) -> dict[str, Any]:
         "vips_served": [{"round": r, "stage": s, "card": c} for r, s, c in state.vips_served],
         "undelivered": state.undelivered,
         "reason": state.reason,
+        "picture": picture_json(state),
     }
     if state.step == "weather":
         card, total, token, route = weather_card(state)

@@ -16,6 +16,8 @@
 //   regions of their own;
 //   vibration (where the browser has it) and spoken cues (speechSynthesis), each with an off
 //   switch in Settings.
+// - A step card shows the picture the state names (`picture`: the table set up, a plane),
+//   drawn by the box; the page draws nothing of its own.
 // - A lesson (pace=teach, the state's `lesson`) is a "between" card: its title, its text,
 //   "Got it" (NEXT) and a "More" link to its section of the Rules view (#rules/<section>).
 
@@ -205,6 +207,7 @@ export function renderTimer() {
   }
   renderCard("timer", screen, mode);
   renderLesson(state?.lesson ?? null);
+  renderPicture(state?.picture ?? null, mode);
   // The menu's games list and a game's options are the page's own controls (menu.js).
   if (mode === "menu" && renderMenu(state, screen)) {
     $("#timer-choices").hidden = true;
@@ -228,6 +231,36 @@ function renderLesson(lesson) {
   const link = $("#timer-more-link");
   link.href = `#rules/${lesson.more}`;
   link.textContent = `More: ${lesson.title}, the whole rule`;
+}
+
+/** The picture the state names beside the words (the table set up, a plane), drawn by the
+ * box from the game's data (GET /api/picture/<name>.svg); only on a step card. */
+function renderPicture(picture, mode) {
+  const image = $("#timer-picture");
+  const shown = Boolean(picture?.src) && mode === "between";
+  $("#timer-picture-open").hidden = !shown;
+  if (!shown) {
+    openPicture(false);
+    delete $("#view-timer").dataset.picture;
+    return;
+  }
+  if (image.dataset.src !== picture.src || !$("#view-timer").dataset.picture) {
+    image.dataset.src = picture.src;
+    image.dataset.full = picture.full ?? picture.src;
+    openPicture(false);
+  }
+  image.alt = picture.alt ?? "";
+}
+
+/** A tap on the picture shows it whole (with every fact written under what it is about) at
+ * the phone's width; another tap puts the card's compact picture back. */
+function openPicture(open) {
+  const image = $("#timer-picture");
+  $("#view-timer").dataset.picture = open ? "open" : "shown";
+  $("#timer-picture-open").setAttribute("aria-expanded", String(open));
+  $("#timer-picture-hint").textContent = open ? "Tap to close" : "Tap to enlarge";
+  const src = open ? image.dataset.full : image.dataset.src;
+  if (src && image.getAttribute("src") !== src) image.src = src;
 }
 
 const MENU_LABELS = { next: "Choose", up: "Up", down: "Down", back: "Back" };
@@ -294,6 +327,8 @@ async function sendGesture(gesture) {
 }
 
 export function wireTimer() {
+  $("#timer-picture-open").addEventListener("click", () => openPicture(
+    $("#view-timer").dataset.picture !== "open"));
   for (const button of [$("#timer-primary"), ...Object.values(BUTTON_IDS).map((id) => $(id))]) {
     button.addEventListener("click", () => sendGesture(button.dataset.gesture));
   }
