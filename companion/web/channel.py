@@ -1,6 +1,6 @@
 """The web channel: the HTTP server's bridge to the event loop.
 
-The server's threads never touch the controller. They reach the loop only through this
+The server never touches the controller. They reach the loop only through this
 channel, a :class:`~companion.runtime.channels.LineSource` like the serial line:
 
 - **A line in, its answer out.** ``POST /api/line`` posts a
@@ -15,7 +15,7 @@ channel, a :class:`~companion.runtime.channels.LineSource` like the serial line:
   the loop. Each event-stream client has its own bounded :class:`Subscriber`: the newest
   ``update`` replaces an older unsent one, and other events beyond :data:`MAX_QUEUED_EVENTS`
   drop the oldest. A slow phone loses old news, never the box's time.
-- **The picture** is rendered from the latest screen model on a server thread when a client
+- **The picture** is rendered from the latest screen model on a server worker thread when a client
   asks for it, once per frame, and cached.
 - **The pairing code stays on the box.** The snapshots the loop hands over are drawn without
   it (companion/ui/views ``mirror_screen``) and say only whether a code is shown, which the
@@ -118,6 +118,9 @@ class Subscriber:
 
     update: bytes | None = None
     closed: bool = False
+    wake: Callable[[], None] | None = None
+    """Called (from any thread) when there is news or it closed: the server's event loop
+    waits for it instead of a thread waiting on :meth:`take`."""
 
     def __post_init__(self) -> None:
         self.events: deque[bytes] = deque(maxlen=MAX_QUEUED_EVENTS)
@@ -127,11 +130,17 @@ class Subscriber:
         with self.ready:
             self.update = data
             self.ready.notify()
+        self._wake()
 
     def put(self, data: bytes) -> None:
         with self.ready:
             self.events.append(data)
             self.ready.notify()
+        self._wake()
+
+    def _wake(self) -> None:
+        if self.wake is not None:
+            self.wake()
 
     def take(self, timeout: float) -> list[bytes] | None:
         """What is waiting (events in order, then the newest update); ``[]`` after
@@ -152,6 +161,7 @@ class Subscriber:
         with self.ready:
             self.closed = True
             self.ready.notify_all()
+        self._wake()
 
 
 def sse(event: str, data: Any) -> bytes:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import mimetypes
 import threading
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -92,11 +92,18 @@ class Request:
 
 @dataclass(frozen=True)
 class Stream:
-    """An event stream: its chunks, written and flushed as they come; ``stop`` ends it from
-    another thread (the server closing it to make room)."""
+    """An event stream: the server subscribes ``subscriber`` to ``channel`` once it has room
+    for the stream, writes :data:`STREAM_PREAMBLE`, then what :meth:`Subscriber.take` gives
+    as it comes (woken by the subscriber, never a thread waiting), a keep-alive comment
+    after :data:`KEEPALIVE_SECONDS` of nothing, until the subscriber closes (the box
+    stopping, "Forget phones") or the client goes."""
 
-    chunks: Generator[bytes, None, None]
-    stop: Callable[[], None] = lambda: None
+    channel: WebChannel
+    subscriber: Subscriber
+
+
+STREAM_PREAMBLE: Final = b"retry: 1000\n\n"
+KEEPALIVE_COMMENT: Final = b": keepalive\n\n"
 
 
 Handler = Callable[[Request], Answer | Stream]
@@ -161,23 +168,7 @@ def events(request: Request) -> Answer | Stream:
     """The event stream: a full ``update`` first, then news as it comes."""
     if request.method == "HEAD":
         return Answer(200, "text/event-stream", b"")
-    subscriber = Subscriber()
-    return Stream(_news(request.context.channel, request.context.stopping, subscriber),
-                  subscriber.close)
-
-
-def _news(channel: WebChannel, stopping: threading.Event,
-          subscriber: Subscriber) -> Generator[bytes, None, None]:
-    channel.subscribe(subscriber)
-    try:
-        yield b"retry: 1000\n\n"
-        while not stopping.is_set():
-            news = subscriber.take(KEEPALIVE_SECONDS)
-            if news is None:
-                return
-            yield b"".join(news) if news else b": keepalive\n\n"
-    finally:
-        channel.unsubscribe(subscriber)
+    return Stream(request.context.channel, Subscriber())
 
 
 def _snapshot(request: Request) -> Any:
