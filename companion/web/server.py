@@ -45,7 +45,7 @@ from companion.web.admission import (
     admit_request,
     admit_stream,
 )
-from companion.web.bounded_reading import BoundedReader
+from companion.web.bounded_reading import SEND_SECONDS, BoundedReader
 from companion.web.http_handler import BUSY_ANSWER, Connection, HttpHandler
 from companion.web.policy import BODY_SECONDS, HEAD_SECONDS, OWN_LOOPBACK, client_key, is_loopback
 from companion.web.routes import Context
@@ -106,6 +106,7 @@ class WebServer:
         self.limits = limits or ConnectionLimits()
         self.head_seconds = HEAD_SECONDS
         self.body_seconds = BODY_SECONDS
+        self.send_seconds = SEND_SECONDS
         self._connections: dict[int, Connection] = {}
         self._numbers = itertools.count(1)
         self._tokens = ACCEPT_BURST
@@ -215,7 +216,8 @@ class WebServer:
             return
         connection.close = writer.transport.abort
         try:
-            await HttpHandler(self, connection, BoundedReader(reader, writer)).serve()
+            await HttpHandler(self, connection,
+                              BoundedReader(reader, writer, self.send_seconds)).serve()
         except (OSError, asyncio.IncompleteReadError):
             pass
         except Exception:
