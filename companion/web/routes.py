@@ -16,7 +16,9 @@ What the handlers promise:
   not take in time is withdrawn and 503 ``busy`` (never run), one it started but did not finish
   in time is 202 ``{"pending": true, "id": KEY}``, a retry gets the first result.
 - ``pair open`` on ``POST /api/line`` opens pairing only from the box's own trusted loopback
-  (403 ``box-only`` from a phone, paired or not: pairing opens at the box).
+  (403 ``box-only`` from a phone, paired or not: pairing opens at the box). Every other
+  phone's line goes as a :class:`~companion.protocol.lines.PhoneLine`: its ``screen`` has no
+  pairing code, and a press that would be "Pair a phone" is ``err box-only``.
 - ``POST /api/pair/start`` asks the loop to show the pairing window's code (a fresh one if
   none is shown yet); while pairing is closed it answers 403 ``pairing-closed`` with the
   sentence that says how to open it. ``POST /api/pair`` asks the loop to judge the code (the
@@ -35,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from companion.protocol.commands import opens_pairing
-from companion.protocol.lines import BadEncoding, Line, NotOneLine, one_line
+from companion.protocol.lines import BadEncoding, Line, NotOneLine, PhoneLine, one_line
 from companion.web.answers import Answer, HttpError, json_answer
 from companion.web.channel import Subscriber, WebChannel, screen_body
 from companion.web.idempotency import LineLedger, Pending, check_key
@@ -211,6 +213,8 @@ def line(request: Request) -> Answer:
     context = request.context
     if isinstance(item, Line) and opens_pairing(item.text) and not request.own:
         raise HttpError("box-only", "pairing opens at the box: Menu, Table page, Pair a phone")
+    if isinstance(item, Line) and not request.own:
+        item = PhoneLine(item.text)  # sees the mirror, cannot open pairing (issue #38, 7)
     if context.lines is None:
         return json_answer({"reply": context.channel.line(item)})
     key = check_key(request.idempotency_key)
