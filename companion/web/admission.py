@@ -15,8 +15,9 @@ The rules (docs/web.md, "Admission: three rooms"):
   window lets through (the page, static files, pairing) is in the unpaired room like
   anything else.
 - **Every client has a cap of its own in each room**: a guest address (or IPv6 /64) per
-  client, a trusted holder (one token, or one loopback address) per holder. One token
-  holding every trusted place is refused past its own cap, as a guest is.
+  client, a paired token per token. One token holding every trusted place is refused past
+  its own cap, as a guest is. The box's own loopback (:data:`OWN`) is capped only by the
+  trusted room.
 - **A place for a place, only when the shares come closer.** With a room full, a newcomer
   takes the place of the oldest idle (else slow-writing, else streaming) connection of the
   client holding the most, when that client holds at least two more than the newcomer's
@@ -72,6 +73,10 @@ Kind = Literal["new", "waiting", "busy", "writing", "stream"]
 between requests, or its head is coming), ``busy`` (a handler runs for it), ``writing`` (its
 answer is being written) or ``stream`` (an event stream)."""
 
+OWN: Final = "loopback:"
+"""The holder prefix of the box's own loopback (its page, its tools): trusted, and capped only
+by the trusted room, since whatever runs on the box may stop the service anyway."""
+
 CLOSABLE: Final[tuple[Kind, ...]] = ("new", "waiting", "writing", "stream")
 """What may close for room, first to last (never ``busy``)."""
 
@@ -105,12 +110,15 @@ class Admit:
     close: tuple[int, ...] = ()
 
 
-def admit_newcomer(client: str, held: Sequence[Held], limits: ConnectionLimits) -> Admit | None:
+def admit_newcomer(client: str, held: Sequence[Held], limits: ConnectionLimits,
+                   own: bool = False) -> Admit | None:
     """Whether a new connection from ``client`` may wait for its first head while ``held``
     are open (None: 503 a second later). The newcomers' room: ``newcomers_per_client`` from
-    one client, ``newcomers`` in all, a place for a place past that."""
+    one client (the box's ``own`` loopback: the room's size), ``newcomers`` in all, a place
+    for a place past that."""
     room = [one for one in held if one.kind == "new"]
-    return _place(client, room, limits.newcomers_per_client, limits.newcomers)
+    cap = limits.newcomers if own else limits.newcomers_per_client
+    return _place(client, room, cap, limits.newcomers)
 
 
 def admit_request(number: int, client: str, holder: str | None, held: Sequence[Held],  # noqa: PLR0917
@@ -132,7 +140,7 @@ def admit_request(number: int, client: str, holder: str | None, held: Sequence[H
     room = [one for one in others if one.kind != "new" and one.trusted]
     mine = [one for one in room if one.holder == holder]
     closing: list[Held] = []
-    if len(mine) >= limits.per_holder:
+    if len(mine) >= limits.per_holder and not holder.startswith(OWN):
         own_idle = _oldest(mine, ("waiting",))
         if own_idle is None:
             return None
@@ -158,7 +166,8 @@ def admit_stream(number: int, held: Sequence[Held], limits: ConnectionLimits) ->
                and one.trusted == asking.trusted]
     mine = [one for one in streams if one.owner == asking.owner]
     if asking.trusted:
-        return Admit() if len(mine) < limits.streams_per_holder else None
+        own = asking.owner.startswith(OWN)
+        return Admit() if own or len(mine) < limits.streams_per_holder else None
     if len(mine) >= limits.streams_per_client or len(streams) >= limits.unpaired_streams:
         return None
     return Admit()

@@ -257,6 +257,13 @@ class WebChannel:
             self._lock.wait_for(lambda: self._snapshot is not None, timeout)
             return self._snapshot
 
+    @property
+    def drawn(self) -> bool:
+        """Whether the loop has handed over its first snapshot (then :meth:`snapshot` never
+        waits)."""
+        with self._lock:
+            return self._snapshot is not None
+
     def frame_png(self) -> tuple[int, bytes] | None:
         """The panel's current picture as a 1-bit PNG, with its frame number."""
         with self._lock:

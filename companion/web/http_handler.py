@@ -50,6 +50,7 @@ from companion.web.policy import (
     is_own_loopback,
 )
 from companion.web.routes import (
+    INLINE,
     KEEPALIVE_COMMENT,
     KEEPALIVE_SECONDS,
     ROUTES,
@@ -85,9 +86,17 @@ class Connection:
     """Ends its event stream (its subscriber), if it is one."""
     revoked: bool = False
     """Its token was revoked while it ran a request: it closes once that is answered."""
+    row: Held | None = None
 
     def held(self) -> Held:
-        return Held(self.number, self.client, self.holder, self.kind, self.since)
+        """Its row for admission, made again only when it changed (admission reads every
+        row at every accept and every request)."""
+        row = self.row
+        if row is None or (row.holder, row.kind, row.since) != (self.holder, self.kind,
+                                                                self.since):
+            row = self.row = Held(self.number, self.client, self.holder, self.kind,
+                                  self.since)
+        return row
 
 
 class Served(Protocol):
@@ -104,6 +113,8 @@ class Served(Protocol):
     def start_stream(self, connection: Connection) -> bool: ...
 
     async def run(self, connection: Connection, work: Callable[[], T]) -> T: ...
+
+    async def guest_turn(self) -> None: ...
 
 
 class HttpHandler:
@@ -155,6 +166,8 @@ class HttpHandler:
         holder = context.pairing.holder(cookie_token(headers.get("cookie")))
         if not server.admit(connection, holder):
             return await self.busy()
+        if connection.holder is None:
+            await server.guest_turn()  # the guests' requests, all together, at a bounded rate
         facts = Facts(method=self.method, path=path, loopback=is_loopback(connection.address),
                       paired=holder is not None, host=headers.get("host", ""),
                       origin=headers.get("origin"), content_length=", ".join(lengths) or None,
@@ -176,7 +189,11 @@ class HttpHandler:
                           facts.loopback, connection.client, headers.get("idempotency-key"),
                           own=is_own_loopback(facts.loopback, context.rules),
                           holder=holder)
-        result = await server.run(connection, lambda: _call(verdict.route.handler, request))
+        handler = verdict.route.handler
+        if handler in INLINE and context.channel.drawn:
+            result = _call(handler, request)  # it waits for nothing: no worker's hop
+        else:
+            result = await server.run(connection, lambda: _call(handler, request))
         if isinstance(result, Stream):
             await stream(self, result)
             return False

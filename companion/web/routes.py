@@ -247,6 +247,12 @@ def pair(request: Request) -> Answer:
     return json_answer({"paired": True}, headers=(("Set-Cookie", cookie),))
 
 
+INLINE: Final = frozenset({page, static, whoami, state, screen, tunes, games, events})
+"""Handlers that wait for nothing once the box has drawn its first frame (a small file read,
+the latest snapshot): the server runs them on its event loop, without a worker thread's hop
+(two GIL hand-overs a request; issue #38). Every other handler waits for the box's loop, the
+journal or a picture, and runs on a worker."""
+
 ROUTES: Final[tuple[Route, ...]] = (
     Route("GET", "/", "open", page),
     Route("GET", "/index.html", "open", page),

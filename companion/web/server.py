@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import Final, TypeVar
 
 from companion.web.admission import (
+    OWN,
     REFUSAL_DELAY_SECONDS,
     Admit,
     ConnectionLimits,
@@ -64,6 +65,10 @@ MAX_DELAYED_REFUSALS: Final = 256
 """Refused connections held for their delay at once, at most (past it: answered at once)."""
 TRUSTED_WORKERS: Final = 4
 GUEST_WORKERS: Final = 2
+GUEST_REQUESTS_PER_SECOND: Final = 100.0
+"""Unpaired requests served a second, all guests together, at most (a page's first load is a
+dozen): past it each waits its turn, first come first served, on its own connection. The
+event loop's time is then the table's whatever guests pipeline (issue #38, 1)."""
 
 T = TypeVar("T")
 
@@ -117,6 +122,7 @@ class WebServer:
         self._done: asyncio.Event | None = None
         self._turns: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Future[None]] = set()
+        self._guest_next = 0.0
         self._trusted_workers = Workers(TRUSTED_WORKERS, "web-trusted", lower_priority)
         self._guest_workers = Workers(GUEST_WORKERS, "web-guest", lower_priority)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -194,7 +200,7 @@ class WebServer:
 
     def _accepted(self, sock: socket.socket, address: str) -> None:
         client = client_key(address)
-        verdict = admit_newcomer(client, self._held(), self.limits)
+        verdict = admit_newcomer(client, self._held(), self.limits, self._own(address))
         if verdict is None:
             self._refuse(sock)
             return
@@ -249,6 +255,11 @@ class WebServer:
                     gone.stop()
                 gone.close()
 
+    def _own(self, address: str) -> bool:
+        """Whether ``address`` is the box's own loopback (its page, its tools)."""
+        return is_loopback(address) and (not self.context.rules.pair_loopback
+                                          or address in OWN_LOOPBACK)
+
     def _held(self) -> list[Held]:
         return [connection.held() for connection in self._connections.values()]
 
@@ -263,9 +274,8 @@ class WebServer:
         whether it has a place (the room of what it asks as), closing what must go first."""
         if holder is not None:
             holder = f"token:{holder}"
-        elif is_loopback(connection.address) and (
-                not self.context.rules.pair_loopback or connection.address in OWN_LOOPBACK):
-            holder = f"loopback:{connection.client}"
+        elif self._own(connection.address):
+            holder = f"{OWN}{connection.client}"
         verdict = admit_request(connection.number, connection.client, holder, self._held(),
                                 self.limits, time.monotonic())
         if verdict is None:
@@ -283,6 +293,14 @@ class WebServer:
         self._close(verdict)
         self.mark(connection, "stream")
         return True
+
+    async def guest_turn(self) -> None:
+        """Wait for an unpaired request's turn: :data:`GUEST_REQUESTS_PER_SECOND` in all."""
+        now = time.monotonic()
+        turn = max(now, self._guest_next)
+        self._guest_next = turn + 1.0 / GUEST_REQUESTS_PER_SECOND
+        if turn > now:
+            await asyncio.sleep(turn - now)
 
     async def run(self, connection: Connection, work: Callable[[], T]) -> T:
         """Run a route on a worker thread: a trusted request on the trusted workers, a guest's

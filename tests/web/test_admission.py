@@ -118,6 +118,16 @@ def test_admission_one_token_has_a_cap_of_its_own():
     assert ask("10.0.0.6", busy, holder="token:table") == Admit()  # the table's phone
 
 
+def test_admission_the_boxs_own_loopback_is_capped_only_by_the_room():
+    own = held(20, "127.0.0.1", holder="loopback:127.0.0.1", kind="busy")
+    assert ask("127.0.0.1", own, holder="loopback:127.0.0.1") == Admit()
+    streams = held(10, "127.0.0.1", holder="loopback:127.0.0.1", kind="stream")
+    asking = Held(ASKING, "127.0.0.1", "loopback:127.0.0.1", "busy", 1000.0)
+    assert admit_stream(ASKING, [*streams, asking], LIMITS) == Admit()
+    full = held(24, "127.0.0.1", holder="loopback:127.0.0.1", kind="busy")
+    assert ask("127.0.0.1", full, holder="loopback:127.0.0.1") is None
+
+
 def test_admission_a_full_trusted_room_closes_the_biggest_holders_idle():
     room = [*held(12, "10.0.0.5", holder="token:a"), *held(12, "10.0.0.6", holder="token:b",
                                                             first=100, kind="busy")]
@@ -147,6 +157,12 @@ def test_admission_newcomers_have_a_room_of_their_own(room, client, verdict):
     """A connection that has sent no head yet waits in the newcomers' room (3 s at most):
     a client's own cap, and a place for a place only when the shares come closer."""
     assert admit_newcomer(client, room, LIMITS) == verdict
+
+
+def test_admission_the_boxs_own_newcomers_are_capped_by_the_room():
+    room = held(12, "127.0.0.1", kind="new")
+    assert admit_newcomer("127.0.0.1", room, LIMITS) is None
+    assert admit_newcomer("127.0.0.1", room, LIMITS, own=True) == Admit()
 
 
 @given(st.lists(st.tuples(st.integers(0, 6), st.sampled_from([None, "token:a", "token:b"]),

@@ -14,13 +14,13 @@ from companion.web.service import WebService
 
 
 def test_connections_past_the_bound_get_a_json_503(open_stream):
-    """A client's places are bounded (here its own cap, 2): past them a JSON 503 with
-    Retry-After, and the places come back when its connections end."""
+    """Places are bounded (here the trusted room, 2 places): past them a JSON 503 with
+    Retry-After, and the places come back when connections end."""
     from companion.testing.clock import FakeClock
     from companion.web.admission import ConnectionLimits
 
     service = WebService(WebSettings(host="127.0.0.1", port=0), clock=FakeClock().monotonic,
-                         limits=ConnectionLimits(per_holder=2))
+                         limits=ConnectionLimits(trusted=2))
     service.channel.start(lambda event: None)
     service.channel.observe(Snapshot(state={"game": None}, lines=["menu"]))
     port = service.server.server_address[1]

@@ -31,7 +31,7 @@ def test_the_web_threads_run_below_the_loops_priority(web_box):
     lowered = min(MAX_NICENESS, own + WEB_NICENESS)
     connection = http.client.HTTPConnection("127.0.0.1", web_box.port, timeout=10)
     try:
-        connection.request("GET", "/api/whoami")  # kept alive: its thread waits for more
+        connection.request("GET", "/api/frame.png")  # a route run on a worker thread
         assert connection.getresponse().read()
         values = nice_values()
         if sys.platform == "linux":
