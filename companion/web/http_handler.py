@@ -180,6 +180,9 @@ class HttpHandler:
                 if isinstance(discarded, Refusal) or not self.ended(discarded):
                     verdict = Refusal(verdict.code, verdict.message, close=True)
             return await self.refuse(verdict)
+        if verdict.body_bytes and self.h11.they_are_waiting_for_100_continue:
+            await self.io.send(self.h11.send(h11.InformationalResponse(
+                status_code=100, headers=[], reason=b"Continue")) or b"")
         body = await self.io.body(verdict.body_bytes, server.body_seconds)
         if isinstance(body, Refusal) or not self.ended(body):
             # never run: a cut-off or late body is not the request sent
