@@ -119,8 +119,9 @@ class Subscriber:
     update: bytes | None = None
     closed: bool = False
     wake: Callable[[], None] | None = None
-    """Called (from any thread) when there is news or it closed: the server's event loop
-    waits for it instead of a thread waiting on :meth:`take`."""
+    """Called (from any thread) when it closes: the server's event loop waits for that, and
+    for the channel's :attr:`WebChannel.on_news`, instead of a thread waiting on
+    :meth:`take`."""
 
     def __post_init__(self) -> None:
         self.events: deque[bytes] = deque(maxlen=MAX_QUEUED_EVENTS)
@@ -130,17 +131,11 @@ class Subscriber:
         with self.ready:
             self.update = data
             self.ready.notify()
-        self._wake()
 
     def put(self, data: bytes) -> None:
         with self.ready:
             self.events.append(data)
             self.ready.notify()
-        self._wake()
-
-    def _wake(self) -> None:
-        if self.wake is not None:
-            self.wake()
 
     def take(self, timeout: float) -> list[bytes] | None:
         """What is waiting (events in order, then the newest update); ``[]`` after
@@ -161,7 +156,8 @@ class Subscriber:
         with self.ready:
             self.closed = True
             self.ready.notify_all()
-        self._wake()
+        if self.wake is not None:
+            self.wake()
 
 
 def sse(event: str, data: Any) -> bytes:
@@ -187,6 +183,10 @@ class WebChannel:
         self._subscribers: set[Subscriber] = set()
         self.on_start: list[Callable[[], None]] = []
         self.on_close: list[Callable[[], None]] = []
+        self.on_news: list[Callable[[], None]] = []
+        """Called once (on the loop's thread) after news reached every subscriber: the
+        server wakes its streams with one call, not one per stream (each a hand-over of the
+        GIL on the loop's thread)."""
 
     # -- the loop's side ---------------------------------------------------------------------
 
@@ -227,6 +227,7 @@ class WebChannel:
                 subscriber.put(sse("pair", {"pending": snapshot.pairing}))
             if fresh:
                 subscriber.put_update(update)
+        self._news(subscribers)
 
     def tune(self, name: str, muted: bool) -> None:
         """The tune player's listener (loop thread): the page plays the same notes."""
@@ -250,6 +251,12 @@ class WebChannel:
             subscribers = list(self._subscribers)
         for subscriber in subscribers:
             subscriber.put(data)
+        self._news(subscribers)
+
+    def _news(self, subscribers: list[Subscriber]) -> None:
+        if subscribers:
+            for hook in self.on_news:
+                hook()
 
     def snapshot(self, timeout: float = 5.0) -> Snapshot | None:
         """The latest snapshot, waiting up to ``timeout`` for the first one."""
@@ -294,6 +301,7 @@ class WebChannel:
             subscriber.put_update(first)
         if pending:
             subscriber.put(sse("pair", {"pending": True}))
+        self._news([subscriber])
         return subscriber
 
     def unsubscribe(self, subscriber: Subscriber) -> None:

@@ -116,6 +116,8 @@ class Served(Protocol):
 
     async def guest_turn(self) -> None: ...
 
+    def listen(self, news: asyncio.Event) -> Callable[[], None]: ...
+
 
 class HttpHandler:
     """One connection's requests, one after another; see the module docstring."""
@@ -281,8 +283,9 @@ async def stream(handler: HttpHandler, events: Stream) -> None:
         if not loop.is_closed():
             loop.call_soon_threadsafe(news.set)
 
-    subscriber.wake = wake
+    subscriber.wake = wake  # on its close; news comes through the server's one wake-up
     connection.stop = subscriber.close
+    unlisten = server.listen(news)
     events.channel.subscribe(subscriber)
     hung_up = asyncio.ensure_future(handler.io.reader.read(1))
     try:
@@ -310,6 +313,7 @@ async def stream(handler: HttpHandler, events: Stream) -> None:
                 return
     finally:
         hung_up.cancel()
+        unlisten()
         events.channel.unsubscribe(subscriber)
 
 

@@ -123,6 +123,7 @@ class WebServer:
         self._turns: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Future[None]] = set()
         self._guest_next = 0.0
+        self._streams: set[asyncio.Event] = set()
         self._trusted_workers = Workers(TRUSTED_WORKERS, "web-trusted", lower_priority)
         self._guest_workers = Workers(GUEST_WORKERS, "web-guest", lower_priority)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -161,6 +162,14 @@ class WebServer:
         self._done = asyncio.Event()
         if self.context.stopping.is_set():
             return
+        loop = self._loop
+
+        def news() -> None:  # the box's loop thread: one hand-over for every stream
+            if not loop.is_closed():
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self._wake_streams)
+
+        self.context.channel.on_news.append(news)
         acceptor = asyncio.ensure_future(self._accept_forever())
         await self._done.wait()
         acceptor.cancel()
@@ -259,6 +268,15 @@ class WebServer:
         """Whether ``address`` is the box's own loopback (its page, its tools)."""
         return is_loopback(address) and (not self.context.rules.pair_loopback
                                           or address in OWN_LOOPBACK)
+
+    def _wake_streams(self) -> None:
+        for news in self._streams:
+            news.set()
+
+    def listen(self, news: asyncio.Event) -> Callable[[], None]:
+        """Set ``news`` whenever the channel has news for the streams; the call undoes it."""
+        self._streams.add(news)
+        return lambda: self._streams.discard(news)
 
     def _held(self) -> list[Held]:
         return [connection.held() for connection in self._connections.values()]
