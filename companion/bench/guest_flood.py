@@ -8,6 +8,9 @@ What is measured (full run; ``--short`` in brackets), issue #28:
   ``pair_loopback`` and ``public_mirror``, so each loopback address is a phone or a guest of
   its own), while a flood process of :data:`GUESTS` guest addresses (127.0.0.50-54) holds
   :data:`SLOW_PER_GUEST` half-sent requests and :data:`STREAMS_PER_GUEST` event streams each,
+  and :data:`READERS` more guest addresses (127.0.0.60-65) hold :data:`READERS_PER_GUEST`
+  slow readers each (issue #38, 1: a static file asked :data:`READER_REQUESTS` times at once,
+  read :data:`READ_BYTES_PER_SECOND` bytes a second through a small receive buffer), all
   reopening every one the server closes. One sample per request: the seconds from sending it
   to its whole answer, in ms; every answer that is not 200 is counted (``non_200``; the target
   is none). The guests' answers are counted by status beside the figure.
@@ -36,6 +39,47 @@ SLOW_PER_GUEST = 8
 STREAMS_PER_GUEST = 8
 PHONE = "127.0.0.3"
 DRIBBLE_SECONDS = 2.0
+READERS = 6
+READER_ADDRESSES = tuple(f"127.0.0.{60 + n}" for n in range(READERS))
+READERS_PER_GUEST = 8
+READER_REQUESTS = 200
+READ_BYTES_PER_SECOND = 3 * 1024
+READ_BUFFER_BYTES = 4096
+
+
+def _open_reader(port: int, source: str, readers: dict[socket.socket, str],
+                 counts: Counter[str]) -> None:
+    """A slow reader: the static file asked for again and again, its answers read slowly."""
+    try:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, READ_BUFFER_BYTES)
+        sock.bind((source, 0))
+        sock.settimeout(5)
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(b"GET /static/app.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                     * READER_REQUESTS)
+        sock.setblocking(False)
+        readers[sock] = source
+        counts["readers_opened"] += 1
+    except OSError as error:
+        counts[f"reader_{type(error).__name__}"] += 1
+
+
+def _read_slowly(port: int, readers: dict[socket.socket, str], counts: Counter[str]) -> None:
+    """Each slow reader takes a second's worth; one the server closed is opened again."""
+    for sock, source in list(readers.items()):
+        try:
+            data = sock.recv(READ_BYTES_PER_SECOND)
+        except BlockingIOError:
+            continue
+        except OSError:
+            data = b""
+        if data:
+            continue
+        del readers[sock]
+        sock.close()
+        counts["readers_closed_by_server"] += 1
+        _open_reader(port, source, readers, counts)
 
 
 def _open(port: int, source: str, slow: bool, selector: selectors.BaseSelector,
@@ -64,6 +108,11 @@ def flood_main(port: int) -> int:
             _open(port, source, True, selector, counts)
         for _ in range(STREAMS_PER_GUEST):
             _open(port, source, False, selector, counts)
+    readers: dict[socket.socket, str] = {}
+    for source in READER_ADDRESSES:
+        for _ in range(READERS_PER_GUEST):
+            _open_reader(port, source, readers, counts)
+
     def watch_stdin() -> None:
         sys.stdin.read()
         stop.set()
@@ -72,6 +121,7 @@ def flood_main(port: int) -> int:
     print("flooding", flush=True)
     seen: set[int] = set()
     next_dribble = time.monotonic() + DRIBBLE_SECONDS
+    next_read = time.monotonic() + 1.0
     while not stop.is_set():
         for key, _ in selector.select(timeout=0.2):
             sock = key.fileobj
@@ -90,6 +140,9 @@ def flood_main(port: int) -> int:
             counts["closed_by_server"] += 1
             source, slow = key.data
             _open(port, source, slow, selector, counts)
+        if time.monotonic() >= next_read:
+            next_read += 1.0
+            _read_slowly(port, readers, counts)
         if time.monotonic() >= next_dribble:
             next_dribble += DRIBBLE_SECONDS
             for key in list(selector.get_map().values()):
@@ -98,6 +151,8 @@ def flood_main(port: int) -> int:
                         key.fileobj.send(b"a")  # type: ignore[union-attr]
     for key in list(selector.get_map().values()):
         key.fileobj.close()  # type: ignore[union-attr]
+    for sock in readers:
+        sock.close()
     print(json.dumps(dict(counts)), flush=True)
     return 0
 

@@ -88,6 +88,14 @@ def answer_offer(state: AppState, gesture: Gesture) -> tuple[AppState, list[Effe
                 [JournalSetAside()])
     raise RuleError("not-allowed", "NEXT resumes the game, BACK starts a new one")
 
+def opens_pairing_window(state: AppState, gesture: Gesture) -> bool:
+    """Whether ``gesture`` is "Pair a phone" (NEXT on the Table page screen), which opens
+    the pairing window or starts it again: only the box's own buttons and channels may."""
+    menu = state.menu
+    return (state.offer is None and menu is not None and menu.page == "table-page"
+            and gesture.kind == "press" and gesture.button is Button.NEXT)
+
+
 def menu_input(app: MenuHost, state: AppState, gesture: Gesture,
                 now: float) -> tuple[AppState, list[Effect]]:
     menu = state.menu

@@ -83,6 +83,7 @@ CHECKS: tuple[DoctorCheck, ...] = (
                 "limit from systemctl show)",
                 service.check_last_run),
     DoctorCheck(web_unit.NAME, web_unit.WHAT, web_unit.check_web_unit),
+    DoctorCheck(web_unit.PORT_NAME, web_unit.PORT_WHAT, web_unit.check_web_port),
 )
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import grp
 import os
+import socket
 import subprocess
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -100,6 +101,10 @@ class DoctorProbe(Protocol):
     def throttled(self) -> str | None:
         """The output of `vcgencmd get_throttled` ("throttled=0x50000"), or None when
         vcgencmd is missing or does not answer."""
+
+    def port_free(self, host: str, port: int) -> str | None:
+        """None if a TCP socket could bind ``host:port`` now (as the page's server binds:
+        address reuse on), else the error."""
 
 
 class SystemProbe:
@@ -247,3 +252,13 @@ class SystemProbe:
         except (OSError, subprocess.SubprocessError):
             return None
         return out.strip() if status == 0 and out.strip() else None
+
+    def port_free(self, host: str, port: int) -> str | None:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        try:
+            with socket.socket(family, socket.SOCK_STREAM) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind((host, port))
+        except OSError as exc:
+            return f"{type(exc).__name__}: {exc}"
+        return None

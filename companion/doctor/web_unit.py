@@ -124,3 +124,35 @@ def check_web_unit(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) 
     where = "loopback" if _is_loopback(host) else "the LAN"
     return Check(NAME, True, f"[web] listen = {listen!r} and {DROPIN_PATH} agree (port {port}, "
                  f"{where})")
+
+
+PORT_NAME = "web-port"
+PORT_WHAT = ("the table page's port is free, or held by the companion service itself (a "
+             "port another program holds makes the service exit 2 at start)")
+
+
+def check_web_port(config: Mapping[str, Any], probe: DoctorProbe, ctx: Context) -> Check:
+    """Issue #38, 7: the doctor did not see that the page's port was taken, and the service
+    then exited 2 at each start. Free: OK. Taken while the service runs: OK (it is the
+    service's own, most likely; the FAIL of ``last-run`` says otherwise). Taken while it does
+    not: FAIL, with how to find the holder and the fix."""
+    from companion.config import parse_listen
+
+    listen = str(config.get("web", {}).get("listen", "") or "")
+    if not listen.strip():
+        return Check(PORT_NAME, True, "the table page is off; it needs no port")
+    try:
+        host, port = parse_listen(listen, "0.0.0.0")  # noqa: S104 - a bare PORT on a Pi
+    except ValueError:
+        return Check(PORT_NAME, True, f"[web] listen {listen!r} does not parse (see {NAME})")
+    error = probe.port_free(host, port)
+    if error is None:
+        return Check(PORT_NAME, True, f"port {port} on {host} is free for the page")
+    if probe.service_state("companion") == "active":
+        return Check(PORT_NAME, True, f"port {port} is held, and the companion service is "
+                     "active: the page's own")
+    return Check(PORT_NAME, False, f"port {port} on {host} is taken by another program "
+                 f"({error}): the service would exit 2 at start",
+                 f"see who holds it: sudo ss -ltnp 'sport = :{port}'; stop it, or choose "
+                 "another port in /etc/companion/companion.toml ([web] listen), then "
+                 f"{INSTALL}")

@@ -26,6 +26,13 @@ class Line:
 
 
 @dataclass(frozen=True)
+class PhoneLine(Line):
+    """A line from a phone on the table page, not from the box's own channels (issue #38,
+    7): its ``screen`` is the mirror's (no pairing code), and its presses cannot open
+    pairing ("Pair a phone" is the box's)."""
+
+
+@dataclass(frozen=True)
 class TooLong:
     limit: int = MAX_LINE_BYTES
 

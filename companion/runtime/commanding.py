@@ -19,12 +19,14 @@ from companion.core.app import App, AppState
 from companion.core.appstate import JournalScored
 from companion.core.buttons import Gesture
 from companion.core.game import RuleError
+from companion.core.menu import opens_pairing_window
 from companion.core.table_page import open_pairing
 from companion.games.score_formats import kept_options
 from companion.games.scoring import score_input, score_summary
 from companion.protocol import commands as proto
-from companion.protocol.lines import BadEncoding, Item, TooLong
+from companion.protocol.lines import BadEncoding, Item, PhoneLine, TooLong
 from companion.ui.screen import Screen
+from companion.ui.views import mirror_screen
 
 
 class Box(Protocol):
@@ -61,11 +63,12 @@ def handle(box: Box, item: Item) -> str | None:
     if isinstance(item, BadEncoding):
         return proto.err("bad-encoding",
                          f"line is not valid UTF-8 at byte {item.offset}; dropped")
-    return command_line(box, item.text)
+    return command_line(box, item.text, phone=isinstance(item, PhoneLine))
 
-def command_line(box: Box, text: str) -> str | None:
+def command_line(box: Box, text: str, *, phone: bool = False) -> str | None:
     """One line's text -> the reply: a refusal leaves the state as it was and says why on
-    the screen (a rule) or only on the line (a malformed command)."""
+    the screen (a rule) or only on the line (a malformed command). ``phone``: it came from
+    a phone on the table page (:class:`~companion.protocol.lines.PhoneLine`)."""
     try:
         command = proto.parse(text)
     except proto.ProtocolError as error:
@@ -76,7 +79,7 @@ def command_line(box: Box, text: str) -> str | None:
     if not box.simulated:
         box.tick()
     try:
-        reply = perform(box, command)
+        reply = perform(box, command, phone=phone)
     except RuleError as error:
         box.state = box.app.refuse(box.state, error)
         reply = proto.err(error.code, error.message)
@@ -86,9 +89,17 @@ def command_line(box: Box, text: str) -> str | None:
     return reply
 
 
-def perform(box: Box, command: proto.Command) -> str:
-    """Carry out one parsed command; its ``ok`` reply (a refusal raises)."""
+def perform(box: Box, command: proto.Command, *, phone: bool = False) -> str:
+    """Carry out one parsed command; its ``ok`` reply (a refusal raises). From a ``phone``
+    (issue #38, 7): ``screen`` is the table page's mirror, without the pairing code, and a
+    press that would open pairing is refused ``box-only``, as ``pair open`` is."""
     now = box.now()
+    if phone and isinstance(command, proto.PressCommand | proto.HoldCommand):
+        gesture = Gesture("press" if isinstance(command, proto.PressCommand) else "hold",
+                          command.button, now)
+        if opens_pairing_window(box.state, gesture):
+            raise proto.ProtocolError("box-only", "pairing opens at the box: Menu, Table "
+                                                  "page, Pair a phone")
     match command:
         case proto.Help():
             return proto.ok_json(proto.help_json())
@@ -106,7 +117,10 @@ def perform(box: Box, command: proto.Command) -> str:
         case proto.StateCommand():
             return proto.ok_json(box.app.to_json(box.state, now))
         case proto.ScreenCommand():
-            return proto.ok_json({"lines": box.screen().text_lines()})
+            screen = box.screen()
+            if phone:
+                screen = mirror_screen(box.app, box.state, now, screen) or screen
+            return proto.ok_json({"lines": screen.text_lines()})
         case proto.UndoCommand():
             box.state, effects = box.app.undo(box.state, now)
             box.perform(effects, now)

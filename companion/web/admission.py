@@ -1,20 +1,32 @@
-"""Who gets a connection on the table page, and which may stream: pure functions of what the
-server holds (issues #19, #28).
+"""Who gets a place on the table page, and which may stream: pure functions of what the
+server holds (issues #19, #28, #38).
 
-The server (companion/web/server.py) keeps a :class:`Held` row per open connection and asks
-:func:`admit_connection` at each accept and :func:`admit_stream` when a request asks for the
-event stream; both read no socket, clock or file, so every rule is tested with plain values
-(tests/web/test_policy.py). The rules (docs/web.md, "Admission knows who asks"):
+The server (companion/web/server.py) is an event loop: an open connection costs bytes, not a
+thread, so the places below are counts of sockets, not of threads. It keeps a :class:`Held`
+row per open connection and asks :func:`admit_newcomer` at each accept, :func:`admit_request`
+when a request head has come (then it knows who asks: a token, the box's own loopback, or
+nobody yet), and :func:`admit_stream` when a request asks for the event stream. They read no
+socket, clock or file, so every rule is tested with plain values (tests/web/test_policy.py).
+The rules (docs/web.md, "Admission: three rooms"):
 
-- A connection with a valid token (known at accept when its head came with the handshake:
-  :func:`peeked_token`), or from the box's own loopback, is never closed for room and never
-  counted in the unpaired share.
-- Unpaired connections share a bounded part of the slots, per client and in all. Past the
-  share, a newcomer takes the place of the oldest waiting unpaired connection of the client
-  holding the most only when that client holds two more than the newcomer's (so guests that
-  reconnect at once settle), else it waits on probation: its first request must show a token
-  (or pairing, while the box has pairing open), else 503.
-- Unpaired event streams have their own cap; no live stream closes for another.
+- **Three rooms that never lend each other a place.** Newcomers (no head yet), unpaired
+  requests (a guest, or a phone before it pairs), and trusted ones (a valid token, or the
+  box's own loopback). A guest can fill the first two, never the third; what the pairing
+  window lets through (the page, static files, pairing) is in the unpaired room like
+  anything else.
+- **Every client has a cap of its own in each room**: a guest address (or IPv6 /64) per
+  client, a paired token per token. One token holding every trusted place is refused past
+  its own cap, as a guest is. The box's own loopback (:data:`OWN`) is capped only by the
+  trusted room.
+- **A place for a place, only when the shares come closer.** With a room full, a newcomer
+  takes the place of the oldest idle (else slow-writing, else streaming) connection of the
+  client holding the most, when that client holds at least two more than the newcomer's
+  own; otherwise it is refused (503, a second later). So guests that reconnect at once
+  settle instead of churning, and the table's phone, holding few, always finds a place.
+- A connection running a handler (``busy``) is never closed for room; a trusted one is
+  closed only for its own holder's or for a holder's holding two more.
+- Event streams have their caps inside the rooms: unpaired in all and per client, trusted
+  per holder. No live stream closes for another.
 """
 
 from __future__ import annotations
@@ -23,172 +35,187 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from companion.web.policy import cookie_token
-
-PROBATION_HEAD_SECONDS: Final = 2.0
-"""A connection on probation (:class:`Admit`) must send its whole first head within this:
-a phone's browser sends it at once, a slow guest's holds a probation place no longer."""
 REFUSAL_DELAY_SECONDS: Final = 1.0
-"""A connection there is no room for is answered 503 after this (its ``Retry-After``), not at
-once: a guest that reconnects the moment it is refused would otherwise fill the listen
-backlog, and a paired phone's new connection would wait behind it (issue #28)."""
+"""A request (or connection) there is no room for is answered 503 after this (its
+``Retry-After``), not at once, streams like the rest: a guest that reconnects the moment it
+is refused would otherwise spin the acceptor ahead of a phone (issues #28, #38)."""
+FIRST_HEAD_SECONDS: Final = 3.0
+"""A newcomer must send its whole first head within this: a phone's browser sends it at
+once, a guest that sends nothing holds a newcomer's place no longer."""
 
 
 @dataclass(frozen=True)
 class ConnectionLimits:
-    """How many connections the server holds (issue #28): in all (each is a thread), and of
-    those not known to be trusted (no valid token yet, not the box's own loopback) in all,
-    from one client, and as event streams; and how many newcomers wait on probation (admitted
-    past the unpaired share, to show a token in their first request or be refused), in all
-    and from one client."""
+    """The rooms' sizes (docs/web.md has the reasons). ``total`` is their sum, the most
+    sockets the server holds, well under the process's file limit."""
 
-    total: int = 48
-    unpaired: int = 24
+    newcomers: int = 64
+    newcomers_per_client: int = 8
+    unpaired: int = 96
     per_client: int = 8
-    unpaired_streams: int = 8
+    trusted: int = 96
+    per_holder: int = 12
+    unpaired_streams: int = 16
     streams_per_client: int = 2
-    probation: int = 8
-    probation_per_client: int = 1
+    streams_per_holder: int = 4
+    idle_grace: float = 2.0
+    """With a room full and no fair swap, a connection idle this long (kept alive between
+    requests) gives its place to a newcomer whose client holds fewer: reopening costs its
+    client nothing, and guests holding one idle place each cannot shut out a new phone."""
+
+    @property
+    def total(self) -> int:
+        return self.newcomers + self.unpaired + self.trusted
 
 
-Kind = Literal["waiting", "busy", "stream"]
-"""What an open connection is doing: waiting for a request head (a new connection, an idle
-kept-alive one, or a slow one: all may be closed to make room), running a handler (never
-closed), or streaming events."""
+Kind = Literal["new", "waiting", "busy", "writing", "stream"]
+"""What an open connection is doing: ``new`` (accepted, no head yet), ``waiting`` (kept alive
+between requests, or its head is coming), ``busy`` (a handler runs for it), ``writing`` (its
+answer is being written) or ``stream`` (an event stream)."""
+
+OWN: Final = "loopback:"
+"""The holder prefix of the box's own loopback (its page, its tools): trusted, and capped only
+by the trusted room, since whatever runs on the box may stop the service anyway."""
+
+CLOSABLE: Final[tuple[Kind, ...]] = ("new", "waiting", "writing", "stream")
+"""What may close for room, first to last (never ``busy``)."""
 
 
 @dataclass(frozen=True)
 class Held:
-    """One open connection as admission sees it: its client (``client_key``), whether it is
-    trusted (it carried a valid token, or is the box's own loopback), what it is doing and
-    since when (for "oldest first"), and whether it is on probation (never closed for room:
-    its first request settles it within a few seconds)."""
+    """One open connection as admission sees it: its client (``client_key`` of its address),
+    its ``holder`` while trusted (``token:<hash>``, or ``loopback:<address>`` for the box's
+    own), else None, what it is doing and since when (for "oldest first")."""
 
     number: int
     client: str
-    trusted: bool
+    holder: str | None
     kind: Kind
     since: float
-    probation: bool = False
+
+    @property
+    def trusted(self) -> bool:
+        return self.holder is not None
+
+    @property
+    def owner(self) -> str:
+        """Whom its place is counted for: its holder, else its client."""
+        return self.holder if self.holder is not None else self.client
 
 
 @dataclass(frozen=True)
 class Admit:
-    """Serve it, after closing the connections numbered ``close`` to make room; on
-    ``probation``: its first request must carry a valid token (or, while pairing is open, be
-    the page or the pairing calls), else it is answered 503 and closed."""
+    """Serve it, after closing the connections numbered ``close`` to make room."""
 
     close: tuple[int, ...] = ()
-    probation: bool = False
 
 
-def admit_connection(client: str, trusted: bool, held: Sequence[Held],
-                     limits: ConnectionLimits) -> Admit | None:
-    """Whether a new connection from ``client`` is served while ``held`` are open, and which
-    to close first; None: answer 503 (nothing may go). ``trusted``: known trusted already
-    (the box's own loopback, or a valid token in the head it sent at once:
-    :func:`peeked_token`).
+def admit_newcomer(client: str, held: Sequence[Held], limits: ConnectionLimits,
+                   own: bool = False) -> Admit | None:
+    """Whether a new connection from ``client`` may wait for its first head while ``held``
+    are open (None: 503 a second later). The newcomers' room: ``newcomers_per_client`` from
+    one client (the box's ``own`` loopback: the room's size), ``newcomers`` in all, a place
+    for a place past that."""
+    room = [one for one in held if one.kind == "new"]
+    cap = limits.newcomers if own else limits.newcomers_per_client
+    return _place(client, room, cap, limits.newcomers)
 
-    Another new connection counts as unpaired until its head is read (the handler marks it
-    trusted if it carries a valid token). Unpaired connections get at most
-    ``per_client`` from one client (past it: 503) and ``unpaired`` in all. Past that share, a
-    newcomer takes the place of the oldest waiting (idle or slow) unpaired connection, else
-    a stream, of the client holding the most, when that client holds at least two more than
-    the newcomer's: each such swap brings the shares closer, so guests that reconnect the
-    moment they are closed settle instead of closing each other's connections forever (the
-    churn that kept a phone's new connection waiting behind theirs at accept: issue #28).
-    Otherwise the newcomer waits on probation, outside the unpaired share, if there is room
-    (``probation`` in all, ``probation_per_client`` from one client): its first request
-    settles it (a paired phone's token, or the page and pairing while the box has pairing
-    open) or is answered 503; a client whose place there is taken gets 503 (so a guest cannot
-    turn it into a swap). With all of probation taken by other clients (at least 8 more
-    than the share's), it takes the biggest holder's oldest waiting place all the same:
-    guests that many may then take turns, but a newcomer that may be a paired phone is not
-    refused for want of a slot (CONTRACT.md section 6). Past the total, the oldest waiting
-    unpaired connection, else stream, closes for it. A trusted connection, or one on
-    probation, is never closed for room."""
-    unpaired = [one for one in held if not one.trusted and not one.probation]
+
+def admit_request(number: int, client: str, holder: str | None, held: Sequence[Held],  # noqa: PLR0917
+                  limits: ConnectionLimits, now: float = 0.0) -> Admit | None:
+    """Whether connection ``number`` (from ``client``) may be served the request whose head
+    just came, trusted as ``holder`` (None: unpaired), and what closes first (None: 503 a
+    second later, and it closes). It moves into the room of what it asks as: unpaired,
+    ``per_client`` each and ``unpaired`` in all; trusted, ``per_holder`` each and
+    ``trusted`` in all. A trusted holder at its own cap gives up its own oldest idle
+    connection; nothing of another room ever closes for it. At ``now``, a connection idle
+    past ``idle_grace`` of a client holding more gives way when no fair swap is left."""
+    others = [one for one in held if one.number != number]
+    if holder is None:
+        room = [one for one in others if one.kind != "new" and not one.trusted]
+        if sum(1 for one in room if one.client == client) >= limits.per_client:
+            return None  # its own share is full: nothing else is closed for it
+        return (_place(client, room, limits.per_client, limits.unpaired)
+                or _idle_place(client, room, limits, now))
+    room = [one for one in others if one.kind != "new" and one.trusted]
+    mine = [one for one in room if one.holder == holder]
     closing: list[Held] = []
-    probation = False
-    if not trusted:
-        mine = [one for one in unpaired if one.client == client]
-        if len(mine) >= limits.per_client:
-            return None  # its own share is full: 503, and nothing else is closed for it
-        if len(unpaired) >= limits.unpaired:
-            victim = _oldest(_biggest_holder(unpaired))
-            waiting = [one for one in held if one.probation]
-            if victim is not None and _holding(unpaired, victim.client) >= len(mine) + 2:
-                closing.append(victim)
-            elif len(waiting) < limits.probation:
-                if (sum(1 for one in waiting if one.client == client)
-                        >= limits.probation_per_client):
-                    return None  # its newcomer before is being judged: 503, a second later
-                probation = True
-            elif victim is not None:
-                closing.append(victim)  # probation is full too: a place for a place
-            else:
-                return None
-    if len(held) - len(closing) >= limits.total:
-        victim = _oldest([one for one in unpaired if one not in closing])
-        if victim is None:
+    if len(mine) >= limits.per_holder and not holder.startswith(OWN):
+        own_idle = _oldest(mine, ("waiting",))
+        if own_idle is None:
             return None
-        closing.append(victim)
-    return Admit(tuple(one.number for one in closing), probation)
+        closing.append(own_idle)
+    if len(room) - len(closing) >= limits.trusted:
+        found = (_place(holder, room, limits.per_holder, limits.trusted, kinds=("waiting",))
+                 or _idle_place(holder, room, limits, now))
+        if found is None:
+            return None
+        return Admit((*found.close, *(one.number for one in closing)))
+    return Admit(tuple(one.number for one in closing))
 
 
 def admit_stream(number: int, held: Sequence[Held], limits: ConnectionLimits) -> Admit | None:
-    """Whether connection ``number`` (one of ``held``) may become an event stream: always when
-    it is trusted; an unpaired client's at most ``streams_per_client`` and ``unpaired_streams``
-    in all (past either, None: 503 with Retry-After). No live stream closes for another: a
-    reloaded page's old stream, which its browser closed, is gone before it is counted (the
-    server reaps streams whose client hung up), and closing a live one for its own client's
-    newcomer let a guest that reopens every closed stream spin the box (issue #28)."""
+    """Whether connection ``number`` (one of ``held``, its request just read) may become an
+    event stream: an unpaired client's at most ``streams_per_client`` and
+    ``unpaired_streams`` in all, a trusted holder's at most ``streams_per_holder`` (None: 503
+    a second later). No live stream closes for another: a reloaded page's old stream, which
+    its browser closed, is let go by the server before it asks (closing a live one for its
+    own client's newcomer let a guest that reopens every closed stream spin the box)."""
     asking = next(one for one in held if one.number == number)
+    streams = [one for one in held if one.kind == "stream" and one.number != number
+               and one.trusted == asking.trusted]
+    mine = [one for one in streams if one.owner == asking.owner]
     if asking.trusted:
-        return Admit()
-    streams = [one for one in held if not one.trusted and one.kind == "stream"
-               and one.number != number]
-    mine = [one for one in streams if one.client == asking.client]
+        own = asking.owner.startswith(OWN)
+        return Admit() if own or len(mine) < limits.streams_per_holder else None
     if len(mine) >= limits.streams_per_client or len(streams) >= limits.unpaired_streams:
         return None
     return Admit()
 
 
-def peeked_token(head: bytes) -> str | None:
-    """The pairing token in the ``Cookie`` header of what a new connection has sent so far
-    (read without taking it off the socket), or None: admission then knows a paired phone
-    before its thread reads the head (issue #28). Only a header whose line ended counts."""
-    ended, blank, _ = head.partition(b"\r\n\r\n")
-    lines = ended.split(b"\r\n") if blank else ended.split(b"\r\n")[:-1]
-    for raw in lines[1:]:
-        name, colon, value = raw.partition(b":")
-        if colon and name.strip().lower() == b"cookie":
-            token = cookie_token(value.decode("latin-1").strip())
-            if token:
-                return token
-    return None
+def _place(owner: str, room: Sequence[Held], per_owner: int, size: int,
+           kinds: tuple[Kind, ...] = CLOSABLE) -> Admit | None:
+    """A place in ``room`` for one more of ``owner``'s: within its own cap and the room's,
+    else the oldest closable one of the biggest holder's when that holder holds at least two
+    more than ``owner`` (each such swap brings the shares strictly closer), else None."""
+    mine = sum(1 for one in room if one.owner == owner)
+    if mine >= per_owner:
+        return None
+    if len(room) < size:
+        return Admit()
+    counts: dict[str, int] = {}
+    for one in room:
+        if one.kind in kinds:
+            counts[one.owner] = counts.get(one.owner, 0) + 1
+    if not counts:
+        return None
+    biggest = max(counts, key=lambda name: (sum(1 for one in room if one.owner == name),
+                                            counts[name]))
+    if sum(1 for one in room if one.owner == biggest) < mine + 2:
+        return None
+    victim = _oldest([one for one in room if one.owner == biggest], kinds)
+    return None if victim is None else Admit((victim.number,))
 
 
-def _oldest(candidates: Sequence[Held]) -> Held | None:
-    """The connection to close first: the oldest waiting one, else the oldest stream."""
-    for kind in ("waiting", "stream"):
+def _idle_place(owner: str, room: Sequence[Held], limits: ConnectionLimits,
+                now: float) -> Admit | None:
+    """The place of the oldest connection idle past ``idle_grace`` whose owner holds more
+    than ``owner`` (each such connection gives way at most once a grace), else None."""
+    counts: dict[str, int] = {}
+    for one in room:
+        counts[one.owner] = counts.get(one.owner, 0) + 1
+    mine = counts.get(owner, 0)
+    idle = [one for one in room if one.kind == "waiting" and one.owner != owner
+            and now - one.since >= limits.idle_grace and counts[one.owner] > mine]
+    if not idle:
+        return None
+    return Admit((min(idle, key=lambda one: one.since).number,))
+
+
+def _oldest(candidates: Sequence[Held], kinds: tuple[Kind, ...]) -> Held | None:
+    """The connection to close first: the oldest of the first kind in ``kinds`` found."""
+    for kind in kinds:
         found = [one for one in candidates if one.kind == kind]
         if found:
             return min(found, key=lambda one: one.since)
     return None
-
-
-def _holding(unpaired: Sequence[Held], client: str) -> int:
-    return sum(1 for one in unpaired if one.client == client)
-
-
-def _biggest_holder(unpaired: Sequence[Held]) -> list[Held]:
-    """The unpaired connections of the client that holds the most of them."""
-    counts: dict[str, int] = {}
-    for one in unpaired:
-        if one.kind != "busy":
-            counts[one.client] = counts.get(one.client, 0) + 1
-    if not counts:
-        return []
-    biggest = max(counts, key=lambda client: counts[client])
-    return [one for one in unpaired if one.client == biggest]

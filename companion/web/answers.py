@@ -20,6 +20,7 @@ from companion.errors import CompanionError
 
 STATUS: Final[Mapping[str, int]] = {
     "bad-encoding": 400,
+    "bad-request": 400,
     "bad-json": 400,
     "bad-key": 400,
     "bad-length": 400,

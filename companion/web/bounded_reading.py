@@ -1,16 +1,23 @@
-"""Reading one connection's bytes within bounds, before anything parses them (issue #19).
+"""Reading and writing one connection's bytes within bounds, before anything parses them
+(issues #19, #38).
 
-The HTTP handler (companion/web/http_handler.py) reads through a :class:`BoundedReader`, so
-its own class holds only the gathering of facts and the writing of answers. What it promises:
+The HTTP handler (companion/web/http_handler.py) reads through a :class:`BoundedReader` and
+writes through :meth:`BoundedReader.send`, so its own class holds only the gathering of facts
+and the writing of answers. All of it runs on the server's event loop: a connection waiting
+for bytes costs its buffers, not a thread. What it promises:
 
 - :meth:`BoundedReader.head`: the request line and headers up to their blank line, at most
   :data:`~companion.web.policy.HEAD_BYTES` in all and within one deadline for the whole head
-  (each read waits only for what is left of it, so dribbling a byte at a time buys nothing);
-  past the budget a 431 refusal, past the deadline a 408 (or nothing, for a connection that
-  sent nothing at all: an idle keep-alive one), a request line without ``HTTP/1.x`` a 505.
-  Blank lines before a request are skipped, as HTTP/1.1 allows.
+  (dribbling a byte at a time buys nothing); past the budget a 431 refusal, past the deadline
+  a 408 (or nothing, for a connection that sent nothing at all: an idle keep-alive one), a
+  request line without ``HTTP/1.x`` a 505. Blank lines before a request are skipped, as
+  HTTP/1.1 allows; bytes after the head (a body, a pipelined request) stay for what follows.
 - :meth:`BoundedReader.body`: exactly the bytes the policy allowed, within the body deadline;
   a body cut short (the client closed) is a ``short-body`` refusal, one too slow a 408.
+- :meth:`BoundedReader.send`: every write has a deadline (nginx's ``send_timeout``): the
+  answer goes in pieces of :data:`SEND_PIECE_BYTES`, and a client that takes more than
+  :data:`SEND_SECONDS` to take one (it reads nothing) is cut off. A slow reader holds its place
+  only as long as its bytes come out.
 - :meth:`BoundedReader.linger`: after a refusal that closes, stop writing, then read and drop
   what the client still sends, at most :data:`LINGER_SECONDS` and :data:`LINGER_BYTES`
   (nginx's lingering close), so the client reads its answer rather than a reset.
@@ -18,106 +25,127 @@ its own class holds only the gathering of facts and the writing of answers. What
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import io
-import socket
 import time
 from typing import Final
 
 from companion.web.policy import HEAD_BYTES, Refusal
 
-SOCKET_TIMEOUT_SECONDS: Final = 20.0
+SEND_SECONDS: Final = 5.0
+"""A client that takes no byte of its answer for this long is cut off (``send_timeout``)."""
+SEND_PIECE_BYTES: Final = 16 * 1024
+WRITE_BUFFER_BYTES: Final = 32 * 1024
+"""A connection's own write buffer above the kernel's, at most (then its writer waits)."""
+READ_BYTES: Final = 16 * 1024
 LINGER_SECONDS: Final = 2.0
 LINGER_BYTES: Final = 8 * 1024 * 1024
+_TIMEOUT = Refusal("request-timeout", "the request did not arrive in time", close=True)
 
 
 class BoundedReader:
-    """One connection's reads: its socket (for timeouts) and its buffered reader."""
+    """One connection's stream reader and writer, with the bytes read but not yet used."""
 
-    def __init__(self, connection: socket.socket, rfile: io.BufferedReader) -> None:
-        self.connection = connection
-        self.rfile = rfile
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 send_seconds: float = SEND_SECONDS) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.send_seconds = send_seconds
+        self.buffer = bytearray()
+        with contextlib.suppress(AttributeError, NotImplementedError):
+            writer.transport.set_write_buffer_limits(high=WRITE_BUFFER_BYTES)
 
-    def head(self, seconds: float) -> bytes | Refusal | None:
+    async def head(self, seconds: float) -> bytes | Refusal | None:
         """The request line and headers up to their blank line, or a refusal (over the
         budget, past the deadline, not HTTP/1.x), or None for a client that closed (or sent
         nothing but blank lines) before a request."""
         deadline = time.monotonic() + seconds
-        head = bytearray()
         while True:
-            chunk = self.some(deadline)
-            if isinstance(chunk, Refusal):
-                # A connection idle between requests (keep-alive) is closed without a word,
-                # as nginx's keepalive_timeout does; a request begun but late gets its 408.
-                return chunk if head else None
-            if not chunk:
-                return None  # closed before its request ended: nobody to answer
-            if not head:
-                skipped = len(chunk) - len(chunk.lstrip(b"\r\n"))  # blank lines before one
-                if skipped:
-                    self.rfile.read(skipped)
-                    continue
-            start = max(0, len(head) - 3)
-            wanted = chunk[:HEAD_BYTES + 1 - len(head)]
-            seen = bytes(head[start:]) + wanted
+            del self.buffer[:len(self.buffer) - len(self.buffer.lstrip(b"\r\n"))]
             ends = [at + len(mark) for mark in (b"\r\n\r\n", b"\n\n", b"\n\r\n")
-                    if (at := seen.find(mark)) >= 0]
-            taken = min(ends) - (len(head) - start) if ends else len(wanted)
-            head += self.rfile.read(taken)
-            if b"\n" in head and not is_http1(bytes(head).split(b"\n", 1)[0]):
-                return Refusal("http-version-not-supported", "send HTTP/1.0 or HTTP/1.1",
-                               close=True)
+                    if (at := self.buffer.find(mark, 0, HEAD_BYTES + 4)) >= 0]
             if ends:
-                return bytes(head)
-            if len(head) > HEAD_BYTES:
+                end = min(ends)
+                head = bytes(self.buffer[:end])
+                del self.buffer[:end]
+                return _version_refusal(head) or head
+            if b"\n" in self.buffer and (refused := _version_refusal(bytes(self.buffer))):
+                return refused
+            if len(self.buffer) > HEAD_BYTES:
                 return Refusal("request-header-fields-too-large",
                                f"a request's line and headers are at most {HEAD_BYTES} bytes",
                                close=True)
+            chunk = await self.some(deadline)
+            if isinstance(chunk, Refusal):
+                # A connection idle between requests (keep-alive) is closed without a word,
+                # as nginx's keepalive_timeout does; a request begun but late gets its 408.
+                return chunk if self.buffer else None
+            if not chunk:
+                return None  # closed before its request ended: nobody to answer
+            self.buffer += chunk
 
-    def some(self, deadline: float) -> bytes | Refusal:
-        """What the socket has (waiting at most until ``deadline``), not yet consumed; empty
-        when the client closed."""
+    async def some(self, deadline: float) -> bytes | Refusal:
+        """What the socket has next (waiting at most until ``deadline``); empty when the
+        client closed."""
         left = deadline - time.monotonic()
         if left <= 0:
-            return Refusal("request-timeout", "the request did not arrive in time",
-                           close=True)
-        self.connection.settimeout(left)
+            return _TIMEOUT
         try:
-            return self.rfile.peek(1)
+            return await asyncio.wait_for(self.reader.read(READ_BYTES), left)
         except TimeoutError:
-            return Refusal("request-timeout", "the request did not arrive in time",
-                           close=True)
+            return _TIMEOUT
         except OSError:
             return b""
 
-    def body(self, length: int, seconds: float) -> bytes | Refusal:
+    async def body(self, length: int, seconds: float) -> bytes | Refusal:
         """Exactly ``length`` bytes of body within the body deadline, or a refusal."""
         deadline = time.monotonic() + seconds
-        body = bytearray()
-        while len(body) < length:
-            chunk = self.some(deadline)
+        while len(self.buffer) < length:
+            chunk = await self.some(deadline)
             if isinstance(chunk, Refusal):
                 return chunk
             if not chunk:
-                return Refusal("short-body", f"the body ended after {len(body)} of the "
-                                             f"{length} bytes announced", close=True)
-            body += self.rfile.read(min(len(chunk), length - len(body)))
-        self.connection.settimeout(SOCKET_TIMEOUT_SECONDS)
-        return bytes(body)
+                return Refusal("short-body", f"the body ended after {len(self.buffer)} of "
+                                             f"the {length} bytes announced", close=True)
+            self.buffer += chunk
+        body = bytes(self.buffer[:length])
+        del self.buffer[:length]
+        return body
 
-    def linger(self) -> None:
+    async def send(self, data: bytes) -> bool:
+        """Write ``data`` piece by piece, each within :attr:`send_seconds` of the last: False
+        (and the connection cut off) when the client stopped taking it or went away."""
+        for start in range(0, max(len(data), 1), SEND_PIECE_BYTES):
+            if self.writer.is_closing():
+                return False
+            self.writer.write(data[start:start + SEND_PIECE_BYTES])
+            try:
+                await asyncio.wait_for(self.writer.drain(), self.send_seconds)
+            except (TimeoutError, OSError):
+                self.writer.transport.abort()
+                return False
+        return True
+
+    async def linger(self) -> None:
         """Stop writing, then read and drop what the client still sends, briefly and bounded,
         so closing does not reset the connection before the client read its answer."""
         deadline = time.monotonic() + LINGER_SECONDS
         dropped = 0
-        with contextlib.suppress(OSError):
-            self.connection.shutdown(socket.SHUT_WR)
-            while dropped < LINGER_BYTES and (left := deadline - time.monotonic()) > 0:
-                self.connection.settimeout(left)
-                chunk = self.rfile.read1(65536)
-                if not chunk:
+        with contextlib.suppress(OSError, RuntimeError):
+            if self.writer.can_write_eof() and not self.writer.is_closing():
+                await asyncio.wait_for(self.writer.drain(), self.send_seconds)
+                self.writer.write_eof()
+            while dropped < LINGER_BYTES:
+                chunk = await self.some(deadline)
+                if isinstance(chunk, Refusal) or not chunk:
                     break
                 dropped += len(chunk)
+
+
+def _version_refusal(head: bytes) -> Refusal | None:
+    if is_http1(head.split(b"\n", 1)[0]):
+        return None
+    return Refusal("http-version-not-supported", "send HTTP/1.0 or HTTP/1.1", close=True)
 
 
 def is_http1(request_line: bytes) -> bool:

@@ -1,6 +1,6 @@
 """The web channel: the HTTP server's bridge to the event loop.
 
-The server's threads never touch the controller. They reach the loop only through this
+The server never touches the controller. They reach the loop only through this
 channel, a :class:`~companion.runtime.channels.LineSource` like the serial line:
 
 - **A line in, its answer out.** ``POST /api/line`` posts a
@@ -15,7 +15,7 @@ channel, a :class:`~companion.runtime.channels.LineSource` like the serial line:
   the loop. Each event-stream client has its own bounded :class:`Subscriber`: the newest
   ``update`` replaces an older unsent one, and other events beyond :data:`MAX_QUEUED_EVENTS`
   drop the oldest. A slow phone loses old news, never the box's time.
-- **The picture** is rendered from the latest screen model on a server thread when a client
+- **The picture** is rendered from the latest screen model on a server worker thread when a client
   asks for it, once per frame, and cached.
 - **The pairing code stays on the box.** The snapshots the loop hands over are drawn without
   it (companion/ui/views ``mirror_screen``) and say only whether a code is shown, which the
@@ -118,6 +118,10 @@ class Subscriber:
 
     update: bytes | None = None
     closed: bool = False
+    wake: Callable[[], None] | None = None
+    """Called (from any thread) when it closes: the server's event loop waits for that, and
+    for the channel's :attr:`WebChannel.on_news`, instead of a thread waiting on
+    :meth:`take`."""
 
     def __post_init__(self) -> None:
         self.events: deque[bytes] = deque(maxlen=MAX_QUEUED_EVENTS)
@@ -152,6 +156,8 @@ class Subscriber:
         with self.ready:
             self.closed = True
             self.ready.notify_all()
+        if self.wake is not None:
+            self.wake()
 
 
 def sse(event: str, data: Any) -> bytes:
@@ -177,6 +183,10 @@ class WebChannel:
         self._subscribers: set[Subscriber] = set()
         self.on_start: list[Callable[[], None]] = []
         self.on_close: list[Callable[[], None]] = []
+        self.on_news: list[Callable[[], None]] = []
+        """Called once (on the loop's thread) after news reached every subscriber: the
+        server wakes its streams with one call, not one per stream (each a hand-over of the
+        GIL on the loop's thread)."""
 
     # -- the loop's side ---------------------------------------------------------------------
 
@@ -217,6 +227,7 @@ class WebChannel:
                 subscriber.put(sse("pair", {"pending": snapshot.pairing}))
             if fresh:
                 subscriber.put_update(update)
+        self._news(subscribers)
 
     def tune(self, name: str, muted: bool) -> None:
         """The tune player's listener (loop thread): the page plays the same notes."""
@@ -240,12 +251,25 @@ class WebChannel:
             subscribers = list(self._subscribers)
         for subscriber in subscribers:
             subscriber.put(data)
+        self._news(subscribers)
+
+    def _news(self, subscribers: list[Subscriber]) -> None:
+        if subscribers:
+            for hook in self.on_news:
+                hook()
 
     def snapshot(self, timeout: float = 5.0) -> Snapshot | None:
         """The latest snapshot, waiting up to ``timeout`` for the first one."""
         with self._lock:
             self._lock.wait_for(lambda: self._snapshot is not None, timeout)
             return self._snapshot
+
+    @property
+    def drawn(self) -> bool:
+        """Whether the loop has handed over its first snapshot (then :meth:`snapshot` never
+        waits)."""
+        with self._lock:
+            return self._snapshot is not None
 
     def frame_png(self) -> tuple[int, bytes] | None:
         """The panel's current picture as a 1-bit PNG, with its frame number."""
@@ -277,6 +301,7 @@ class WebChannel:
             subscriber.put_update(first)
         if pending:
             subscriber.put(sse("pair", {"pending": True}))
+        self._news([subscriber])
         return subscriber
 
     def unsubscribe(self, subscriber: Subscriber) -> None:

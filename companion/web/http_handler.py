@@ -1,52 +1,64 @@
-"""The table page's HTTP plumbing: gather a request's facts, ask the policy, write the answer.
+"""The table page's HTTP plumbing: gather a request's facts, ask the policies, write the answer.
 
-Built on the standard library's ``BaseHTTPRequestHandler`` (measured: aiohttp alone adds 27 MB
-of memory to a ~34 MB process; the standard library adds about 1 MB and no dependency). It holds
-no rule of its own: who may do what is companion/web/policy.py's :func:`decide`, what each
-route does is companion/web/routes.py. What it promises:
+One :class:`HttpHandler` serves one connection on the server's event loop (asyncio streams,
+with h11 as the HTTP/1.1 state machine: framing, keep-alive, pipelining). It holds no rule of
+its own: who may do what is companion/web/policy.py's :func:`decide`, who gets a place is
+companion/web/admission.py (asked through the server, companion/web/server.py), what each
+route does is companion/web/routes.py, and the routes run on the server's worker threads (they
+wait for the box's loop), never on the event loop. What it promises:
 
 - Every answer is written whole with ``Content-Length``, ``Cache-Control: no-store``,
   ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy: no-referrer``; the server names
-  itself ``companion`` without Python's version.
+  itself ``companion``.
 - Errors are JSON ``{"error": code, "message": text}``, never a traceback: the policy's
   refusals, a handler's :class:`~companion.errors.CompanionError` (status from
-  companion/web/answers.py's table), the base class's own (a bad request line, headers too
-  long), and anything unexpected (500 ``internal``, logged).
-- Bounded before trusted (issue #19): the request's head and body are read through
+  companion/web/answers.py's table), a head h11 will not parse (400 ``bad-request``), and
+  anything unexpected (500 ``internal``, logged).
+- Bounded before trusted (issues #19, #38): heads, bodies and every write go through
   companion/web/bounded_reading.py's :class:`~companion.web.bounded_reading.BoundedReader`
-  (a whole-head budget and deadline, 431 / 408 / 505 answered, never silence; a body only as
-  long as the policy allowed, a cut-off one never run; a lingering close after a refusal).
-- Every other socket read and write times out after :data:`SOCKET_TIMEOUT_SECONDS`.
+  (budgets and deadlines; a cut-off body never runs; a lingering close after a refusal).
+- A request there is no room for is answered 503 ``busy`` with ``Retry-After`` a second
+  later (:data:`~companion.web.admission.REFUSAL_DELAY_SECONDS`), event streams too.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
+import asyncio
 import logging
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from email.utils import formatdate
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler
-from typing import Any, Final, Protocol, cast
+from typing import Final, Protocol, TypeVar
 from urllib.parse import urlsplit
 
+import h11
+
 from companion.errors import CompanionError
-from companion.web.admission import PROBATION_HEAD_SECONDS, REFUSAL_DELAY_SECONDS, Kind
+from companion.web.admission import FIRST_HEAD_SECONDS, REFUSAL_DELAY_SECONDS, Held, Kind
 from companion.web.answers import Answer, answer_for, error_answer, json_answer
-from companion.web.bounded_reading import SOCKET_TIMEOUT_SECONDS, BoundedReader
+from companion.web.bounded_reading import BoundedReader
 from companion.web.policy import (
-    BODY_SECONDS,
-    HEAD_SECONDS,
-    Allowed,
+    HEAD_BYTES,
     Facts,
     Refusal,
-    client_key,
+    body_length,
     cookie_token,
     decide,
     is_loopback,
     is_own_loopback,
 )
-from companion.web.routes import ROUTES, Context, Handler, Request, Stream
+from companion.web.routes import (
+    INLINE,
+    KEEPALIVE_COMMENT,
+    KEEPALIVE_SECONDS,
+    ROUTES,
+    STREAM_PREAMBLE,
+    Context,
+    Request,
+    Stream,
+)
 
 log = logging.getLogger(__name__)
 
@@ -54,211 +66,281 @@ BASE_HEADERS: Final = (("Cache-Control", "no-store"), ("X-Content-Type-Options",
                        ("Referrer-Policy", "no-referrer"))
 STREAM_HEADERS: Final = (("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
                          ("X-Accel-Buffering", "no"), ("Connection", "close"))
+BUSY_MESSAGE: Final = "too many connections; try again"
+_CONTENT_LENGTH = re.compile(rb"^content-length[ \t]*:(.*)$", re.IGNORECASE | re.MULTILINE)
+T = TypeVar("T")
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open connection, as the server keeps it for admission."""
+
+    number: int
+    address: str
+    client: str
+    holder: str | None = None
+    kind: Kind = "new"
+    since: float = 0.0
+    close: Callable[[], None] = lambda: None
+    stop: Callable[[], None] | None = None
+    """Ends its event stream (its subscriber), if it is one."""
+    revoked: bool = False
+    """Its token was revoked while it ran a request: it closes once that is answered."""
+    row: Held | None = None
+
+    def held(self) -> Held:
+        """Its row for admission, made again only when it changed (admission reads every
+        row at every accept and every request)."""
+        row = self.row
+        if row is None or (row.holder, row.kind, row.since) != (self.holder, self.kind,
+                                                                self.since):
+            row = self.row = Held(self.number, self.client, self.holder, self.kind,
+                                  self.since)
+        return row
 
 
 class Served(Protocol):
-    """What the handler needs of its server (companion/web/server.py)."""
+    """What a connection's handler asks of its server (companion/web/server.py)."""
 
     context: Context
+    head_seconds: float
+    body_seconds: float
 
-    def mark(self, request: Any, kind: Kind, trusted: bool | None = None) -> None: ...
+    def mark(self, connection: Connection, kind: Kind) -> None: ...
 
-    def start_stream(self, request: Any, stop: Callable[[], None]) -> bool: ...
+    def admit(self, connection: Connection, holder: str | None) -> bool: ...
 
-    def on_probation(self, request: Any) -> bool: ...
+    def start_stream(self, connection: Connection) -> bool: ...
 
-    def keep(self, request: Any, trusted: bool, pairing: bool) -> bool: ...
+    async def run(self, connection: Connection, work: Callable[[], T]) -> T: ...
 
-    def stream_flowing(self, request: Any) -> None: ...
+    async def guest_turn(self) -> None: ...
+
+    def listen(self, news: asyncio.Event) -> Callable[[], None]: ...
 
 
-class HttpHandler(BaseHTTPRequestHandler):
-    """One connection's requests; see the module docstring."""
+class HttpHandler:
+    """One connection's requests, one after another; see the module docstring."""
 
-    server_version = "companion"
-    sys_version = ""
-    protocol_version = "HTTP/1.1"
-    timeout = SOCKET_TIMEOUT_SECONDS
-    disable_nagle_algorithm = True
-    """An answer's head and body go as two writes: with Nagle's algorithm the body waited for
-    the client's delayed ACK of the head, 40 ms on every kept-alive request (issue #28)."""
+    def __init__(self, server: Served, connection: Connection,
+                 io: BoundedReader) -> None:
+        self.server = server
+        self.connection = connection
+        self.io = io
+        self.h11 = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_BYTES + 4)
+        self.method = "GET"
 
-    def version_string(self) -> str:
-        return self.server_version
+    async def serve(self) -> None:
+        """Requests until the client or a rule ends the connection."""
+        first = True
+        while await self.one(first):
+            first = False
+            self.h11.start_next_cycle()
 
-    def log_message(self, format: str, *args: Any) -> None:
-        log.debug("%s %s", self.client_address[0], format % args)
-
-    # Limits, as attributes so a test can shorten them on its own server's handler class.
-    head_seconds: float = HEAD_SECONDS
-    body_seconds: float = BODY_SECONDS
-
-    def handle_one_request(self) -> None:
-        """One request: its head read within the bounds, then parsed and answered."""
-        self.command, self.request_version, self.requestline = "", "HTTP/1.0", ""
-        served = cast(Served, self.server)
-        served.mark(self.connection, "waiting")  # idle or slow: it may close to make room
-        seconds = (min(self.head_seconds, PROBATION_HEAD_SECONDS)
-                   if served.on_probation(self.connection) else self.head_seconds)
-        head = self.reader().head(seconds)
+    async def one(self, first: bool) -> bool:
+        """One request read, judged and answered: whether the connection goes on."""
+        server, connection = self.server, self.connection
+        if not first:
+            server.mark(connection, "waiting")
+        seconds = min(server.head_seconds, FIRST_HEAD_SECONDS) if first else server.head_seconds
+        head = await self.io.head(seconds)
         if head is None:
-            self.close_connection = True
-            return
+            return False
         if isinstance(head, Refusal):
-            self.refuse(head)
-            return
-        socket_file = self.rfile
-        self.rfile = io.BytesIO(head)
+            return await self.refuse(head)
+        lengths = [value.strip().decode("latin-1") for value in _CONTENT_LENGTH.findall(head)]
+        framing = body_length(Facts("POST", "/", content_length=", ".join(lengths) or None))
+        if isinstance(framing, Refusal) and lengths:
+            return await self.refuse(Refusal(framing.code, framing.message, close=True))
         try:
-            self.raw_requestline = self.rfile.readline()
-            parsed = self.parse_request()
-        finally:
-            self.rfile = socket_file
-        self.connection.settimeout(SOCKET_TIMEOUT_SECONDS)
-        if not parsed:
-            return
-        try:
-            getattr(self, "do_" + self.command, self.do_GET)()
-            self.wfile.flush()
-        except TimeoutError:
-            self.close_connection = True
-
-    def reader(self) -> BoundedReader:
-        return BoundedReader(self.connection, cast(io.BufferedReader, self.rfile))
-
-    def refuse(self, refusal: Refusal) -> None:
-        """Answer a refusal; one that closes is answered, then lingered on."""
-        with contextlib.suppress(OSError):
-            self.connection.settimeout(SOCKET_TIMEOUT_SECONDS)
-            self.write(error_answer(refusal.code, refusal.message), close=refusal.close)
-        if refusal.close:
-            self.close_connection = True
-            self.reader().linger()
-
-    def send_error(self, code: int, message: str | None = None,
-                   explain: str | None = None) -> None:
-        """The base class's errors (bad request line, headers too long...) as JSON."""
-        if self.request_version == "HTTP/0.9":
-            # A request line that did not parse: answer with a status line and headers all
-            # the same, so the client sees a JSON error rather than bare text.
-            self.request_version = "HTTP/1.0"
-        with contextlib.suppress(OSError):
-            status = HTTPStatus(code)
-            self.write(json_answer({"error": status.phrase.lower().replace(" ", "-"),
-                                    "message": message or status.description}, code),
-                       close=True)
-        self.close_connection = True
-        self.reader().linger()
-
-    def do_GET(self) -> None:
-        context = cast(Served, self.server).context
-        path = urlsplit(self.path).path
-        try:
-            self.answer(context, path)
-        except (BrokenPipeError, ConnectionResetError, TimeoutError):
-            self.close_connection = True
-        except Exception:
-            log.exception("web request %s %s failed", self.command, path)
-            with contextlib.suppress(OSError):
-                self.write(error_answer("internal", "the request failed; see the box's log"),
-                           close=True)
-
-    do_HEAD = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_GET
-
-    def answer(self, context: Context, path: str) -> None:
-        loopback = is_loopback(self.client_address[0])
-        holder = context.pairing.holder(cookie_token(self.headers.get("Cookie")))
-        paired = holder is not None
-        lengths = self.headers.get_all("Content-Length")
-        facts = Facts(method=self.command, path=path, loopback=loopback, paired=paired,
-                      host=self.headers.get("Host", ""), origin=self.headers.get("Origin"),
-                      content_length=None if lengths is None else ", ".join(lengths),
-                      chunked=bool(self.headers.get("Transfer-Encoding")),
-                      sec_fetch_site=self.headers.get("Sec-Fetch-Site"))
-        # A connection that carried a valid token is never closed for room (issue #28).
-        cast(Served, self.server).mark(self.connection, "busy", trusted=True if paired else None)
+            self.h11.receive_data(head)
+            event = self.h11.next_event()
+        except h11.RemoteProtocolError as error:
+            return await self.refuse(Refusal("bad-request", str(error), close=True))
+        if not isinstance(event, h11.Request):
+            return await self.refuse(Refusal("bad-request", "send one HTTP/1.1 request",
+                                             close=True))
+        headers = {name.decode("latin-1"): value.decode("latin-1")
+                   for name, value in event.headers}
+        self.method = event.method.decode("ascii")
+        path = urlsplit(event.target.decode("latin-1")).path
+        context = server.context
+        holder = context.pairing.holder(cookie_token(headers.get("cookie")))
+        if not server.admit(connection, holder):
+            return await self.busy()
+        if connection.holder is None:
+            await server.guest_turn()  # the guests' requests, all together, at a bounded rate
+        facts = Facts(method=self.method, path=path, loopback=is_loopback(connection.address),
+                      paired=holder is not None, host=headers.get("host", ""),
+                      origin=headers.get("origin"), content_length=", ".join(lengths) or None,
+                      chunked="transfer-encoding" in headers,
+                      sec_fetch_site=headers.get("sec-fetch-site"))
         verdict = decide(facts, context.rules, ROUTES)
-        if not kept(self, context, verdict):
-            return
         if isinstance(verdict, Refusal):
             if verdict.discard:
-                discarded = self.reader().body(verdict.discard, self.body_seconds)
-                if isinstance(discarded, Refusal) and not verdict.close:
+                discarded = await self.io.body(verdict.discard, server.body_seconds)
+                if isinstance(discarded, Refusal) or not self.ended(discarded):
                     verdict = Refusal(verdict.code, verdict.message, close=True)
-            self.refuse(verdict)
-            return
-        body = (self.reader().body(verdict.body_bytes, self.body_seconds)
-                if verdict.body_bytes else b"")
-        if isinstance(body, Refusal):
-            self.refuse(body)  # never run: a cut-off or late body is not the request sent
-            return
-        request = Request(context, self.command, path, body, verdict.trusted, paired, loopback,
-                          client_key(self.client_address[0]),
-                          self.headers.get("Idempotency-Key"),
-                          own=is_own_loopback(loopback, context.rules), holder=holder)
-        try:
-            result = cast(Handler, verdict.route.handler)(request)
-        except CompanionError as error:
-            result = answer_for(error)
-        if isinstance(result, Stream):
-            self.stream(result)
+            return await self.refuse(verdict)
+        if verdict.body_bytes and self.h11.they_are_waiting_for_100_continue:
+            await self.io.send(self.h11.send(h11.InformationalResponse(
+                status_code=100, headers=[], reason=b"Continue")) or b"")
+        body = await self.io.body(verdict.body_bytes, server.body_seconds)
+        if isinstance(body, Refusal) or not self.ended(body):
+            # never run: a cut-off or late body is not the request sent
+            return await self.refuse(body if isinstance(body, Refusal) else Refusal(
+                "bad-request", "the body does not match its Content-Length", close=True))
+        request = Request(context, self.method, path, body, verdict.trusted, facts.paired,
+                          facts.loopback, connection.client, headers.get("idempotency-key"),
+                          own=is_own_loopback(facts.loopback, context.rules),
+                          holder=holder)
+        handler = verdict.route.handler
+        if handler in INLINE and context.channel.drawn:
+            result = _call(handler, request)  # it waits for nothing: no worker's hop
         else:
-            self.write(result)
+            result = await server.run(connection, lambda: _call(handler, request))
+        if isinstance(result, Stream):
+            await stream(self, result)
+            return False
+        return await self.write(result)
 
-    def write(self, answer: Answer, *, close: bool = False) -> None:
-        self.send_response(answer.status)
-        self.send_header("Content-Type", answer.content_type)
-        self.send_header("Content-Length", str(len(answer.body)))
-        for name, value in (*BASE_HEADERS, *answer.headers):
-            self.send_header(name, value)
+    def ended(self, body: bytes) -> bool:
+        """Hand ``body`` to h11: whether the request ended with it."""
+        try:
+            if body:  # h11 reads an empty chunk as the client's close
+                self.h11.receive_data(body)
+            while True:
+                event = self.h11.next_event()
+                if isinstance(event, h11.EndOfMessage):
+                    return True
+                if event is h11.NEED_DATA or isinstance(event, h11.ConnectionClosed):
+                    return False
+        except h11.RemoteProtocolError:
+            return False
+
+    async def refuse(self, refusal: Refusal) -> bool:
+        """Answer a refusal; one that closes is answered, then lingered on."""
+        kept = await self.write(error_answer(refusal.code, refusal.message),
+                                close=refusal.close)
+        if refusal.close:
+            await self.io.linger()
+        return kept and not refusal.close
+
+    async def busy(self) -> bool:
+        """No room for this request: 503 a second later, and close."""
+        await asyncio.sleep(REFUSAL_DELAY_SECONDS)
+        await self.write(error_answer("busy", BUSY_MESSAGE), close=True)
+        return False
+
+    async def write(self, answer: Answer, *, close: bool = False) -> bool:
+        """Write ``answer`` within the send deadline: whether the connection stays open."""
+        self.server.mark(self.connection, "writing")
+        headers = [("Content-Type", answer.content_type),
+                   ("Content-Length", str(len(answer.body))), *BASE_HEADERS, *answer.headers,
+                   ("Server", "companion"), ("Date", formatdate(usegmt=True))]
         if close:
-            self.send_header("Connection", "close")
-            self.close_connection = True
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(answer.body)
-
-    def stream(self, stream: Stream) -> None:
-        write_stream(self, cast(Served, self.server), stream)
-
-
-def kept(handler: HttpHandler, context: Context, verdict: Allowed | Refusal) -> bool:
-    """Whether the request on ``handler``'s connection is served: every one is, but on a
-    connection admitted on probation past the unpaired share (companion/web/admission.py)
-    only a paired phone's, or the page and pairing while the box has pairing open; any other
-    is answered 503 ``busy`` a second later, and the connection closes."""
-    trusted, pairing = False, False
-    if not isinstance(verdict, Refusal):
-        trusted = verdict.trusted
-        pairing = verdict.route.need == "open" and context.channel.pairing_open
-    if cast(Served, handler.server).keep(handler.connection, trusted, pairing):
-        return True
-    context.stopping.wait(REFUSAL_DELAY_SECONDS)
-    with contextlib.suppress(OSError):
-        handler.write(error_answer("busy", "too many connections from unpaired phones; "
-                                           "try again"), close=True)
-    return False
+            headers.append(("Connection", "close"))
+        try:
+            data = self.h11.send(h11.Response(status_code=answer.status, headers=headers,
+                                              reason=_phrase(answer.status)))
+            if self.method != "HEAD":
+                data = (data or b"") + (self.h11.send(h11.Data(data=answer.body)) or b"")
+            data = (data or b"") + (self.h11.send(h11.EndOfMessage()) or b"")
+        except h11.LocalProtocolError:  # a head h11 never parsed: the answer is ours alone
+            data = raw_answer(answer, close=True)
+            close = True
+        sent = await self.io.send(data)
+        done = self.h11.our_state is h11.DONE and self.h11.their_state is h11.DONE
+        return sent and done and not close and not self.connection.revoked
 
 
-def write_stream(handler: HttpHandler, server: Served, stream: Stream) -> None:
-    """An event stream on ``handler``'s connection, if the server has room for it (issue
-    #28: an unpaired client's streams have their own cap), else 503 ``busy``."""
-    if not server.start_stream(handler.connection, stream.stop):
-        stream.chunks.close()
-        handler.write(error_answer("busy", "too many event streams from unpaired phones; "
-                                           "pair this phone, or try again"), close=True)
-        return
-    handler.send_response(200)
-    for name, value in STREAM_HEADERS:
-        handler.send_header(name, value)
-    handler.end_headers()
-    server.stream_flowing(handler.connection)
-    handler.close_connection = True
+def _call(handler: object, request: Request) -> Answer | Stream:
+    """Run a route's handler (on a worker thread): a refusal it raises becomes its answer."""
     try:
-        for chunk in stream.chunks:
-            handler.wfile.write(chunk)
-            handler.wfile.flush()
-    except OSError:
-        return  # the client went away (or stopped reading: the write timed out)
+        return handler(request)  # type: ignore[operator, no-any-return]
+    except CompanionError as error:
+        return answer_for(error)
+    except Exception:
+        log.exception("web request %s %s failed", request.method, request.path)
+        return error_answer("internal", "the request failed; see the box's log")
+
+
+async def stream(handler: HttpHandler, events: Stream) -> None:
+    """An event stream on ``handler``'s connection, if the server has room for it (issue
+    #28: an unpaired client's streams have their own cap), else 503 ``busy`` a second later.
+    It ends when its subscriber closes, its client goes, or a write misses its deadline."""
+    server, connection = handler.server, handler.connection
+    if not server.start_stream(connection):
+        await asyncio.sleep(REFUSAL_DELAY_SECONDS)
+        await handler.write(error_answer("busy", "too many event streams; pair this phone, "
+                                                 "or try again"), close=True)
+        return
+    loop = asyncio.get_running_loop()
+    news = asyncio.Event()
+    subscriber = events.subscriber
+
+    def wake() -> None:
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(news.set)
+
+    subscriber.wake = wake  # on its close; news comes through the server's one wake-up
+    connection.stop = subscriber.close
+    unlisten = server.listen(news)
+    events.channel.subscribe(subscriber)
+    hung_up = asyncio.ensure_future(handler.io.reader.read(1))
+    try:
+        if not await handler.io.send(raw_answer(Answer(200, "text/event-stream", b""),
+                                                stream=True) + STREAM_PREAMBLE):
+            return
+        while True:
+            taken = subscriber.take(0)
+            if taken is None:
+                return
+            if taken:
+                chunk = b"".join(taken)
+            else:
+                waiting = asyncio.ensure_future(news.wait())
+                done, _ = await asyncio.wait({waiting, hung_up}, timeout=KEEPALIVE_SECONDS,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                waiting.cancel()
+                news.clear()
+                if hung_up in done:
+                    return  # the client closed (a reloaded page): its place is free at once
+                if done:
+                    continue
+                chunk = KEEPALIVE_COMMENT
+            if not await handler.io.send(chunk):
+                return
     finally:
-        stream.chunks.close()
+        hung_up.cancel()
+        unlisten()
+        events.channel.unsubscribe(subscriber)
+
+
+def raw_answer(answer: Answer, *, close: bool = True, stream: bool = False) -> bytes:
+    """An answer's bytes written without h11 (a head it never parsed, an event stream's head,
+    a refused connection): the same headers, and ``Connection: close``."""
+    lines = [f"HTTP/1.1 {answer.status} {_phrase(answer.status)}"]
+    if stream:
+        lines += [f"{name}: {value}" for name, value in STREAM_HEADERS]
+    else:
+        lines += [f"Content-Type: {answer.content_type}",
+                  f"Content-Length: {len(answer.body)}",
+                  *(f"{name}: {value}" for name, value in (*BASE_HEADERS, *answer.headers))]
+        if close:
+            lines.append("Connection: close")
+    lines += ["Server: companion", f"Date: {formatdate(usegmt=True)}"]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + answer.body
+
+
+def _phrase(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return ""
+
+
+BUSY_ANSWER: Final = raw_answer(error_answer("busy", BUSY_MESSAGE))
+"""The answer to a connection there is no room for (never silence: issue #28)."""
+
+__all__ = ["BUSY_ANSWER", "HttpHandler", "json_answer", "raw_answer", "stream"]

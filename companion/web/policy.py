@@ -265,10 +265,12 @@ def is_ip(name: str) -> bool:
 
 
 def client_key(address: str) -> str:
-    """Who a peer address is, for every per-client limit (connections, pairing codes,
-    lockouts): the address itself (an IPv4-mapped one as IPv4), but for an IPv6 address its
-    /64, which one household or one attacker holds whole; link-local addresses too (issue
-    #28: one guest can take any number of them on one interface)."""
+    """Who a peer address is, for every per-client limit (places, pairing codes, lockouts):
+    the address itself (an IPv4-mapped one as IPv4, a link-local one without its scope), but
+    for any other IPv6 address its /64, which one household or one attacker holds whole.
+    Link-local addresses each count as themselves (issue #38, 5): the interface's whole /64
+    is every phone on the Wi-Fi, so one guest's wrong codes locked the table's phone out;
+    a guest that takes many of them is bounded by the rooms' sizes instead."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
@@ -276,6 +278,8 @@ def client_key(address: str) -> str:
     mapped = getattr(ip, "ipv4_mapped", None)
     if mapped is not None:
         return str(mapped)
+    if isinstance(ip, ipaddress.IPv6Address) and ip.is_link_local:
+        return str(ipaddress.IPv6Address(int(ip)))  # without its %scope
     if ip.version == 6 and not ip.is_loopback:
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip)

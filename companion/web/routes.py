@@ -16,7 +16,9 @@ What the handlers promise:
   not take in time is withdrawn and 503 ``busy`` (never run), one it started but did not finish
   in time is 202 ``{"pending": true, "id": KEY}``, a retry gets the first result.
 - ``pair open`` on ``POST /api/line`` opens pairing only from the box's own trusted loopback
-  (403 ``box-only`` from a phone, paired or not: pairing opens at the box).
+  (403 ``box-only`` from a phone, paired or not: pairing opens at the box). Every other
+  phone's line goes as a :class:`~companion.protocol.lines.PhoneLine`: its ``screen`` has no
+  pairing code, and a press that would be "Pair a phone" is ``err box-only``.
 - ``POST /api/pair/start`` asks the loop to show the pairing window's code (a fresh one if
   none is shown yet); while pairing is closed it answers 403 ``pairing-closed`` with the
   sentence that says how to open it. ``POST /api/pair`` asks the loop to judge the code (the
@@ -30,12 +32,12 @@ from __future__ import annotations
 import json
 import mimetypes
 import threading
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from companion.protocol.commands import opens_pairing
-from companion.protocol.lines import BadEncoding, Line, NotOneLine, one_line
+from companion.protocol.lines import BadEncoding, Line, NotOneLine, PhoneLine, one_line
 from companion.web.answers import Answer, HttpError, json_answer
 from companion.web.channel import Subscriber, WebChannel, screen_body
 from companion.web.idempotency import LineLedger, Pending, check_key
@@ -92,11 +94,18 @@ class Request:
 
 @dataclass(frozen=True)
 class Stream:
-    """An event stream: its chunks, written and flushed as they come; ``stop`` ends it from
-    another thread (the server closing it to make room)."""
+    """An event stream: the server subscribes ``subscriber`` to ``channel`` once it has room
+    for the stream, writes :data:`STREAM_PREAMBLE`, then what :meth:`Subscriber.take` gives
+    as it comes (woken by the subscriber, never a thread waiting), a keep-alive comment
+    after :data:`KEEPALIVE_SECONDS` of nothing, until the subscriber closes (the box
+    stopping, "Forget phones") or the client goes."""
 
-    chunks: Generator[bytes, None, None]
-    stop: Callable[[], None] = lambda: None
+    channel: WebChannel
+    subscriber: Subscriber
+
+
+STREAM_PREAMBLE: Final = b"retry: 1000\n\n"
+KEEPALIVE_COMMENT: Final = b": keepalive\n\n"
 
 
 Handler = Callable[[Request], Answer | Stream]
@@ -168,23 +177,7 @@ def events(request: Request) -> Answer | Stream:
     """The event stream: a full ``update`` first, then news as it comes."""
     if request.method == "HEAD":
         return Answer(200, "text/event-stream", b"")
-    subscriber = Subscriber()
-    return Stream(_news(request.context.channel, request.context.stopping, subscriber),
-                  subscriber.close)
-
-
-def _news(channel: WebChannel, stopping: threading.Event,
-          subscriber: Subscriber) -> Generator[bytes, None, None]:
-    channel.subscribe(subscriber)
-    try:
-        yield b"retry: 1000\n\n"
-        while not stopping.is_set():
-            news = subscriber.take(KEEPALIVE_SECONDS)
-            if news is None:
-                return
-            yield b"".join(news) if news else b": keepalive\n\n"
-    finally:
-        channel.unsubscribe(subscriber)
+    return Stream(request.context.channel, Subscriber())
 
 
 def _snapshot(request: Request) -> Any:
@@ -227,6 +220,8 @@ def line(request: Request) -> Answer:
     context = request.context
     if isinstance(item, Line) and opens_pairing(item.text) and not request.own:
         raise HttpError("box-only", "pairing opens at the box: Menu, Table page, Pair a phone")
+    if isinstance(item, Line) and not request.own:
+        item = PhoneLine(item.text)  # sees the mirror, cannot open pairing (issue #38, 7)
     if context.lines is None:
         return json_answer({"reply": context.channel.line(item)})
     key = check_key(request.idempotency_key)
@@ -258,6 +253,12 @@ def pair(request: Request) -> Answer:
     cookie = f"{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={COOKIE_MAX_AGE}"
     return json_answer({"paired": True}, headers=(("Set-Cookie", cookie),))
 
+
+INLINE: Final = frozenset({page, static, whoami, state, screen, tunes, games, events})
+"""Handlers that wait for nothing once the box has drawn its first frame (a small file read,
+the latest snapshot): the server runs them on its event loop, without a worker thread's hop
+(two GIL hand-overs a request; issue #38). Every other handler waits for the box's loop, the
+journal or a picture, and runs on a worker."""
 
 ROUTES: Final[tuple[Route, ...]] = (
     Route("GET", "/", "open", page),

@@ -1,73 +1,76 @@
-"""The table page's HTTP server: the standard library's threading server, bounded.
+"""The table page's HTTP server: one event loop, where a connection costs bytes, not a thread.
 
-What it promises: :class:`WebServer` binds when it is built (a port in use fails before the box
-starts), holds at most ``max_connections`` connections, and knows who holds them (issue #28):
-a connection that carried a valid token, or comes from the box's own loopback, is never
-closed for room; unpaired ones share a bounded part, per client (an address, an IPv6 /64) and
-in all, and the oldest idle or slow one closes when a newcomer needs its place; unpaired event
-streams have their own cap (companion/web/admission.py's :func:`admit_connection` and
-:func:`admit_stream` decide; with no room a short JSON 503 with ``Retry-After`` and close,
-without a thread, a second later, so a guest that reconnects at once cannot fill the listen
-backlog ahead of a phone). It stops cleanly, ending its event streams. Each connection is served by
-companion/web/http_handler.py; companion/web/service.py wires the server to the box.
+What it promises (issues #28, #38; docs/web.md "Admission: three rooms"):
+:class:`WebServer` binds when it is built (a port in use fails before the box starts) and
+serves on one thread running an asyncio event loop (:meth:`WebServer.serve_forever`); each
+connection is a task (companion/web/http_handler.py), and the routes, which wait for the
+box's loop, run on a few worker threads: :data:`TRUSTED_WORKERS` for trusted requests and
+:data:`GUEST_WORKERS` for the rest, one request per guest client at a time, so guests queue
+among themselves and never ahead of a paired phone. It knows who holds every connection and
+asks companion/web/admission.py at accept (:func:`admit_newcomer`), at each request head
+(:func:`admit_request`: the trusted room is the paired phones' and the box's own, no guest
+may take a place there) and for each event stream (:func:`admit_stream`); with no room, 503
+``busy`` with ``Retry-After`` a second later. "Forget phones" closes at once every connection
+and stream that carried a token (:meth:`WebServer.revoke`). It stops cleanly.
 
 The timer is not for sale (issue #19): the web shares the process, the cores and the GIL with
-the event loop, so it takes only so much of them, whatever the clients send:
-- it takes at most :data:`ACCEPTS_PER_SECOND` new connections a second (a burst of
-  :data:`ACCEPT_BURST`); the others wait in the kernel's listen backlog, which drops what
-  overflows it at no cost to the box. A refused connection counts as much as a served one.
-- its threads (the acceptor and one per connection) run at a lower CPU priority than the loop
-  (:func:`lower_priority`: nice +:data:`WEB_NICENESS` per thread over the main thread's,
-  Linux), so when the cores are short the kernel runs the loop's wake-up first.
+the box's loop, so it takes only so much of them, whatever the clients send:
+- it accepts at most :data:`ACCEPTS_PER_SECOND` new connections a second (a burst of
+  :data:`ACCEPT_BURST`); the others wait in the kernel's listen backlog.
+- its threads (the event loop's and the workers) run at a lower CPU priority than the box's
+  loop (:func:`lower_priority`: nice +:data:`WEB_NICENESS` over the main thread's, Linux).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import logging
 import os
-import select
 import socket
 import sys
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
-from http.server import ThreadingHTTPServer
-from typing import Any, Final
+from typing import Final, TypeVar
 
 from companion.web.admission import (
+    OWN,
     REFUSAL_DELAY_SECONDS,
     Admit,
     ConnectionLimits,
     Held,
     Kind,
-    admit_connection,
+    admit_newcomer,
+    admit_request,
     admit_stream,
-    peeked_token,
 )
-from companion.web.http_handler import HttpHandler
-from companion.web.policy import HEAD_BYTES, OWN_LOOPBACK, client_key, is_loopback
+from companion.web.bounded_reading import SEND_SECONDS, BoundedReader
+from companion.web.http_handler import BUSY_ANSWER, Connection, HttpHandler
+from companion.web.policy import BODY_SECONDS, HEAD_SECONDS, OWN_LOOPBACK, client_key, is_loopback
 from companion.web.routes import Context
+from companion.web.workers import Workers
 
 log = logging.getLogger(__name__)
 
-MAX_CONNECTIONS: Final = 48
+MAX_CONNECTIONS: Final = ConnectionLimits().total
 ACCEPTS_PER_SECOND: Final = 200.0
 """New connections handled a second, at most (a page opens a handful)."""
 ACCEPT_BURST: Final = 50.0
+BACKLOG: Final = 128
 WEB_NICENESS: Final = 10
 MAX_NICENESS: Final = 19
 MAX_DELAYED_REFUSALS: Final = 256
 """Refused connections held for their delay at once, at most (past it: answered at once)."""
-_BUSY_BODY: Final = b'{"error": "busy", "message": "too many connections; try again"}'
-BUSY_ANSWER: Final = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
-                      b"Retry-After: 1\r\nConnection: close\r\nContent-Length: "
-                      + str(len(_BUSY_BODY)).encode() + b"\r\n\r\n" + _BUSY_BODY)
-"""The answer to a connection there is no room for (never silence: issue #28)."""
+TRUSTED_WORKERS: Final = 4
+GUEST_WORKERS: Final = 2
+GUEST_REQUESTS_PER_SECOND: Final = 100.0
+"""Unpaired requests served a second, all guests together, at most (a page's first load is a
+dozen): past it each waits its turn, first come first served, on its own connection. The
+event loop's time is then the table's whatever guests pipeline (issue #38, 1)."""
 
+T = TypeVar("T")
 
 _PRIORITY = {"denied": False}
 """Whether setpriority(2) was refused once (then no thread asks again)."""
@@ -86,8 +89,7 @@ def lower_priority() -> None:
     thread = threading.get_native_id()
     try:
         # Relative to the main thread's (the process id names it): a box started under `nice`
-        # keeps its web below its loop (an absolute 10 would ask to raise a web thread started
-        # at 15, which is refused); a thread the acceptor starts inherits the value already.
+        # keeps its web below its loop.
         lowered = min(MAX_NICENESS, os.getpriority(os.PRIO_PROCESS, os.getpid()) + WEB_NICENESS)
         if os.getpriority(os.PRIO_PROCESS, thread) != lowered:
             os.setpriority(os.PRIO_PROCESS, thread, lowered)
@@ -100,48 +102,41 @@ def lower_priority() -> None:
         return
 
 
-@dataclass(eq=False)
-class Connection:
-    """One open connection, as the server keeps it for admission (companion/web/admission.py):
-    the handler says what it is doing (:meth:`WebServer.mark`); ``stop`` ends its stream."""
-
-    number: int
-    client: str
-    socket: socket.socket
-    trusted: bool
-    kind: Kind = "waiting"
-    since: float = 0.0
-    stop: Callable[[], None] | None = None
-    flowing: bool = False
-    """Its stream's head is written: closing it now ends it mid-stream, not before a word."""
-    probation: bool = False
-    """Admitted past the unpaired share: its first request must show it may stay."""
-
-    def held(self) -> Held:
-        return Held(self.number, self.client, self.trusted, self.kind, self.since,
-                    self.probation)
-
-
-class WebServer(ThreadingHTTPServer):
-    """A threading HTTP server with a bound on connections; see the module docstring."""
-
-    daemon_threads = True
-    request_queue_size = 64
+class WebServer:
+    """The page's server; see the module docstring."""
 
     def __init__(self, context: Context, host: str, port: int,
-                 max_connections: int = MAX_CONNECTIONS,
                  limits: ConnectionLimits | None = None) -> None:
         self.context = context
-        self.limits = limits or ConnectionLimits(total=max_connections)
+        self.limits = limits or ConnectionLimits()
+        self.head_seconds = HEAD_SECONDS
+        self.body_seconds = BODY_SECONDS
+        self.send_seconds = SEND_SECONDS
         self._connections: dict[int, Connection] = {}
-        self._refused: deque[tuple[float, socket.socket]] = deque()
         self._numbers = itertools.count(1)
-        self._open_lock = threading.Lock()
         self._tokens = ACCEPT_BURST
         self._filled = time.monotonic()
-        if ":" in host:
-            self.address_family = socket.AF_INET6
-        super().__init__((host, port), HttpHandler)
+        self._refused: set[socket.socket] = set()
+        self._thread_id: int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._done: asyncio.Event | None = None
+        self._turns: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Future[None]] = set()
+        self._guest_next = 0.0
+        self._streams: set[asyncio.Event] = set()
+        self._trusted_workers = Workers(TRUSTED_WORKERS, "web-trusted", lower_priority)
+        self._guest_workers = Workers(GUEST_WORKERS, "web-guest", lower_priority)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.socket = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            self.socket.bind((host, port))
+            self.socket.listen(BACKLOG)
+        except OSError:
+            self.socket.close()
+            raise
+        self.socket.setblocking(False)
+        self.server_address = self.socket.getsockname()
 
     @property
     def url(self) -> str:
@@ -154,212 +149,253 @@ class WebServer(ThreadingHTTPServer):
             shown = f"[{shown}]"
         return f"http://{shown}:{port}/"
 
-    def serve_forever(self, poll_interval: float = 0.5) -> None:
-        lower_priority()
-        super().serve_forever(poll_interval)
+    # -- the loop's thread -------------------------------------------------------------------
 
-    def pace(self) -> None:
-        """Wait (on the acceptor's thread) until the accept budget has room for one more."""
+    def serve_forever(self) -> None:
+        """Serve until :meth:`stop` (on the thread that calls it)."""
+        lower_priority()
+        asyncio.run(self._serve())
+
+    async def _serve(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._thread_id = threading.get_ident()
+        self._done = asyncio.Event()
+        if self.context.stopping.is_set():
+            return
+        loop = self._loop
+
+        def news() -> None:  # the box's loop thread: one hand-over for every stream
+            if not loop.is_closed():
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self._wake_streams)
+
+        self.context.channel.on_news.append(news)
+        acceptor = asyncio.ensure_future(self._accept_forever())
+        await self._done.wait()
+        acceptor.cancel()
+        for connection in list(self._connections.values()):
+            if connection.stop is not None:
+                connection.stop()
+            connection.close()
+        tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for sock in list(self._refused):  # answered now, as at any shutdown
+            _answer_refused(sock)
+        self._refused.clear()
+
+    async def _accept_forever(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            wait = self.pace()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            try:
+                sock, address = await loop.sock_accept(self.socket)
+            except OSError as error:  # out of descriptors: the backlog holds the rest
+                log.warning("the web server could not accept: %s", error)
+                await asyncio.sleep(0.1)
+                continue
+            self._accepted(sock, str(address[0]))
+
+    def pace(self) -> float:
+        """Take one from the accept budget: the seconds to wait before the next accept."""
         now = time.monotonic()
         self._tokens = min(ACCEPT_BURST, self._tokens + (now - self._filled) * ACCEPTS_PER_SECOND)
         self._filled = now
-        if self._tokens < 1.0:
-            self.context.stopping.wait((1.0 - self._tokens) / ACCEPTS_PER_SECOND)
-            self._tokens, self._filled = 1.0, time.monotonic()
         self._tokens -= 1.0
+        return 0.0 if self._tokens >= 0 else -self._tokens / ACCEPTS_PER_SECOND
 
-    def process_request(self, request: Any, client_address: Any) -> None:
-        self.pace()
-        address = str(client_address[0])
-        own = is_loopback(address) and (not self.context.rules.pair_loopback
-                                        or address in OWN_LOOPBACK)
-        # A paired phone is known at accept when its head came with the handshake (issue #28).
-        trusted = own or self.context.pairing.knows(peeked_token(_sent_so_far(request)))
-        closing: list[Connection] = []
-        with self._open_lock:
-            verdict = admit_connection(client_key(address), trusted, self._held(), self.limits)
-            if verdict is not None:
-                connection = Connection(next(self._numbers), client_key(address), request,
-                                        trusted, since=time.monotonic(),
-                                        probation=verdict.probation)
-                self._connections[id(request)] = connection
-                closing = self._take(verdict)
+    def _accepted(self, sock: socket.socket, address: str) -> None:
+        client = client_key(address)
+        verdict = admit_newcomer(client, self._held(), self.limits, self._own(address))
         if verdict is None:
-            self.refuse(request)
+            self._refuse(sock)
             return
-        for gone in closing:
-            self._close(gone)
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self._release(request)
-            raise
+        self._close(verdict)
+        connection = Connection(next(self._numbers), address, client, since=time.monotonic())
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._connections[connection.number] = connection
+        task = asyncio.ensure_future(self._run(connection, sock))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
-    def process_request_thread(self, request: Any, client_address: Any) -> None:
-        lower_priority()
+    async def _run(self, connection: Connection, sock: socket.socket) -> None:
         try:
-            super().process_request_thread(request, client_address)
+            reader, writer = await asyncio.open_connection(sock=sock)
+        except OSError:
+            self._connections.pop(connection.number, None)
+            sock.close()
+            return
+        connection.close = writer.transport.abort
+        try:
+            await HttpHandler(self, connection,
+                              BoundedReader(reader, writer, self.send_seconds)).serve()
+        except (OSError, asyncio.IncompleteReadError):
+            pass
+        except Exception:
+            log.exception("the web connection from %s failed", connection.address)
         finally:
-            self._release(request)
+            self._connections.pop(connection.number, None)
+            writer.transport.abort() if writer.is_closing() else writer.close()
 
-    def mark(self, request: socket.socket, kind: Kind, trusted: bool | None = None) -> None:
-        """The handler says what connection ``request`` does now (and whether its request
-        carried a valid token or came from the box's own loopback)."""
-        with self._open_lock:
-            connection = self._connections.get(id(request))
-            if connection is None:
-                return
-            if trusted is not None:
-                connection.trusted = trusted
-            if connection.kind != kind:
-                connection.kind, connection.since = kind, time.monotonic()
+    def _refuse(self, sock: socket.socket) -> None:
+        """No place for a newcomer: a short JSON 503 a second later, then close."""
+        assert self._loop is not None
+        if len(self._refused) >= MAX_DELAYED_REFUSALS:
+            _answer_refused(sock)
+            return
+        self._refused.add(sock)
 
-    def on_probation(self, request: socket.socket) -> bool:
-        """Whether connection ``request`` is on probation (its head has less time)."""
-        with self._open_lock:
-            connection = self._connections.get(id(request))
-            return connection is not None and connection.probation
+        def due() -> None:
+            if sock in self._refused:
+                self._refused.discard(sock)
+                _answer_refused(sock)
 
-    def keep(self, request: socket.socket, trusted: bool, pairing: bool) -> bool:
-        """Whether connection ``request`` may be served the request it sent: any not on
-        probation; one on probation if the request is ``trusted`` (it leaves probation, a
-        trusted connection like any other) or ``pairing`` (the page and the pairing calls
-        while the box has pairing open: a phone pairs on a full box too). Kept, it leaves
-        probation (its client's next connection may wait there in turn)."""
-        with self._open_lock:
-            connection = self._connections.get(id(request))
-            if connection is None or not connection.probation:
-                return True
-            if trusted or pairing:
-                connection.probation, connection.trusted = False, trusted
-            return trusted or pairing
+        self._loop.call_later(REFUSAL_DELAY_SECONDS, due)
 
-    def start_stream(self, request: socket.socket, stop: Callable[[], None]) -> bool:
-        """Whether connection ``request`` may stream events now (companion/web/admission.py's
-        :func:`admit_stream`), once the streams whose client hung up (a reloaded page's old
-        one) are let go; ``stop`` ends it when it must close to make room."""
-        with self._open_lock:
-            connection = self._connections.get(id(request))
-            if connection is None:
-                return False
-            hung_up = [one for one in self._connections.values()
-                       if one.kind == "stream" and one.client == connection.client
-                       and one is not connection and _hung_up(one.socket)]
-            for one in hung_up:
-                del self._connections[id(one.socket)]
-            verdict = admit_stream(connection.number, self._held(), self.limits)
-            closing = [] if verdict is None else self._take(verdict)
-            if verdict is not None:
-                connection.kind, connection.since = "stream", time.monotonic()
-                connection.stop = stop
-        for gone in [*hung_up, *closing]:
-            self._close(gone)
-        return verdict is not None
+    def _close(self, verdict: Admit) -> None:
+        for number in verdict.close:
+            gone = self._connections.pop(number, None)
+            if gone is not None:
+                if gone.stop is not None:
+                    gone.stop()
+                gone.close()
 
-    def stream_flowing(self, request: socket.socket) -> None:
-        """The stream on ``request`` has written its head."""
-        with self._open_lock:
-            connection = self._connections.get(id(request))
-            if connection is not None:
-                connection.flowing = True
+    def _own(self, address: str) -> bool:
+        """Whether ``address`` is the box's own loopback (its page, its tools)."""
+        return is_loopback(address) and (not self.context.rules.pair_loopback
+                                          or address in OWN_LOOPBACK)
 
-    @property
-    def open_connections(self) -> int:
-        with self._open_lock:
-            return len(self._connections)
+    def _wake_streams(self) -> None:
+        for news in self._streams:
+            news.set()
 
-    def held(self) -> list[Held]:
-        """The open connections, as admission sees them."""
-        with self._open_lock:
-            return self._held()
+    def listen(self, news: asyncio.Event) -> Callable[[], None]:
+        """Set ``news`` whenever the channel has news for the streams; the call undoes it."""
+        self._streams.add(news)
+        return lambda: self._streams.discard(news)
 
     def _held(self) -> list[Held]:
         return [connection.held() for connection in self._connections.values()]
 
-    def _take(self, verdict: Admit) -> list[Connection]:
-        """The connections ``verdict`` closes, out of the table (under the lock)."""
-        numbers = set(verdict.close)
-        gone = [one for one in self._connections.values() if one.number in numbers]
-        for one in gone:
-            del self._connections[id(one.socket)]
-        return gone
+    # -- what a connection's handler asks (on the loop's thread) ------------------------------
 
-    def _close(self, connection: Connection) -> None:
-        """Close an idle, slow or streaming unpaired connection to make room: one waiting for
-        a request is told 503 first (never silence), a stream just ends; its thread wakes
-        from its read (or its stream's wait) and ends."""
-        if connection.stop is not None:
-            connection.stop()
-            if not connection.flowing:  # its thread writes the head, then finds it ended
-                return
-        elif connection.kind == "waiting":
-            with contextlib.suppress(OSError):
-                connection.socket.send(BUSY_ANSWER, socket.MSG_DONTWAIT)
-        with contextlib.suppress(OSError):
-            connection.socket.shutdown(socket.SHUT_RDWR)
+    def mark(self, connection: Connection, kind: Kind) -> None:
+        if connection.kind != kind:
+            connection.kind, connection.since = kind, time.monotonic()
 
-    def _release(self, request: socket.socket) -> None:
-        with self._open_lock:
-            self._connections.pop(id(request), None)
+    def admit(self, connection: Connection, holder: str | None) -> bool:
+        """A request head came on ``connection``, carrying ``holder``'s token (or None):
+        whether it has a place (the room of what it asks as), closing what must go first."""
+        if holder is not None:
+            holder = f"token:{holder}"
+        elif self._own(connection.address):
+            holder = f"{OWN}{connection.client}"
+        verdict = admit_request(connection.number, connection.client, holder, self._held(),
+                                self.limits, time.monotonic())
+        if verdict is None:
+            return False
+        self._close(verdict)
+        connection.holder = holder
+        self.mark(connection, "busy")
+        return True
 
-    def refuse(self, request: socket.socket) -> None:
-        """Too many connections: a short JSON 503 and close, without a thread, after
-        :data:`REFUSAL_DELAY_SECONDS` (the acceptor answers it when it is due:
-        :meth:`service_actions`)."""
-        if len(self._refused) >= MAX_DELAYED_REFUSALS:
-            self._answer_refused(request)
-            return
-        self._refused.append((time.monotonic() + REFUSAL_DELAY_SECONDS, request))
+    def start_stream(self, connection: Connection) -> bool:
+        """Whether ``connection`` may stream events now."""
+        verdict = admit_stream(connection.number, self._held(), self.limits)
+        if verdict is None:
+            return False
+        self._close(verdict)
+        self.mark(connection, "stream")
+        return True
 
-    def service_actions(self) -> None:
-        """Each turn of the acceptor's loop: answer the refused connections that are due."""
+    async def guest_turn(self) -> None:
+        """Wait for an unpaired request's turn: :data:`GUEST_REQUESTS_PER_SECOND` in all."""
         now = time.monotonic()
-        while self._refused and self._refused[0][0] <= now:
-            self._answer_refused(self._refused.popleft()[1])
+        turn = max(now, self._guest_next)
+        self._guest_next = turn + 1.0 / GUEST_REQUESTS_PER_SECOND
+        if turn > now:
+            await asyncio.sleep(turn - now)
 
-    def _answer_refused(self, request: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            request.settimeout(1.0)
-            request.sendall(BUSY_ANSWER)
-        self.shutdown_request(request)
+    async def run(self, connection: Connection, work: Callable[[], T]) -> T:
+        """Run a route on a worker thread: a trusted request on the trusted workers, a guest's
+        on the guests' workers, one at a time per guest client (they queue in turn)."""
+        assert self._loop is not None
+        if connection.holder is not None:
+            return await self._loop.run_in_executor(self._trusted_workers, work)
+        turn = self._turns.setdefault(connection.client, asyncio.Lock())
+        try:
+            async with turn:
+                return await self._loop.run_in_executor(self._guest_workers, work)
+        finally:
+            if not turn.locked() and self._turns.get(connection.client) is turn:
+                del self._turns[connection.client]
+
+    # -- any thread --------------------------------------------------------------------------
+
+    def held(self) -> list[Held]:
+        """The open connections, as admission sees them."""
+        return self._call(self._held, [])
+
+    @property
+    def open_connections(self) -> int:
+        return len(self.held())
+
+    def revoke(self) -> None:
+        """"Forget phones": close at once every connection and event stream that carried a
+        token (their next request, from a fresh connection, is a guest's)."""
+
+        def close_tokens() -> None:
+            revoked = [one for one in self._connections.values()
+                       if one.holder is not None and one.holder.startswith("token:")]
+            for one in revoked:  # the request that asked (the phone's own "Forget phones")
+                one.revoked = True  # is answered first
+            self._close(Admit(tuple(one.number for one in revoked
+                                    if one.kind in ("waiting", "stream"))))
+
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(close_tokens)
+
+    def _call(self, work: Callable[[], T], default: T) -> T:
+        """``work`` on the loop's thread, waited for (``default`` when the loop is not
+        running)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return default
+        if threading.get_ident() == self._thread_id:
+            return work()
+
+        async def wrapped() -> T:
+            return work()
+        try:
+            return asyncio.run_coroutine_threadsafe(wrapped(), loop).result(timeout=5)
+        except (RuntimeError, TimeoutError):
+            return default
 
     def stop(self) -> None:
         self.context.stopping.set()
-        self.shutdown()
-        while self._refused:
-            self._answer_refused(self._refused.popleft()[1])
-        self.server_close()
+        loop, done = self._loop, self._done
+        if loop is not None and done is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(done.set)
+
+    def server_close(self) -> None:
+        self.socket.close()
+        self._trusted_workers.shutdown(wait=False)
+        self._guest_workers.shutdown(wait=False)
 
 
-def _readable(sock: socket.socket) -> bool:
-    """Whether a read on ``sock`` would return now (data, or the end): polled, never waited
-    for (a socket with a timeout waits that long in recv, flags or not; poll has no
-    select's limit on descriptor numbers)."""
-    poller = select.poll()
-    poller.register(sock, select.POLLIN)
-    return bool(poller.poll(0))
-
-
-def _sent_so_far(sock: socket.socket) -> bytes:
-    """What a new connection has sent already (its head, if it came with the handshake),
-    left on the socket for its thread to read: a peek, never a wait."""
-    try:
-        if not _readable(sock):
-            return b""
-        return sock.recv(HEAD_BYTES, socket.MSG_PEEK | socket.MSG_DONTWAIT)
-    except (OSError, ValueError):  # ValueError: closed already
-        return b""
-
-
-def _hung_up(sock: socket.socket) -> bool:
-    """Whether the client of a stream closed its end (a read would end, not wait): its
-    thread only learns it at its next write."""
-    try:
-        return _readable(sock) and sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
-    except BlockingIOError:
-        return False
-    except (OSError, ValueError):
-        return True
+def _answer_refused(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        sock.send(BUSY_ANSWER, socket.MSG_DONTWAIT)
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    sock.close()
 
 
 def own_names(host: str) -> frozenset[str]:
@@ -369,3 +405,5 @@ def own_names(host: str) -> frozenset[str]:
         hostname = socket.gethostname().lower()
         names |= {hostname, f"{hostname}.local", hostname.split(".")[0] + ".local"}
     return frozenset(names)
+
+

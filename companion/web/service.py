@@ -1,4 +1,5 @@
-"""The table page's service: the HTTP server on its thread, wired to its channel and pairing.
+"""The table page's service: the HTTP server on its event loop's thread, wired to its channel
+and pairing.
 
 What the composition root starts (companion/bootstrap.py ``build_web``): a
 :class:`WebService` builds the :class:`~companion.web.channel.WebChannel` (the loop's side),
@@ -18,13 +19,14 @@ from importlib import resources
 from typing import Any
 
 from companion.runtime.channels import PairCodeEvent
+from companion.web.admission import ConnectionLimits
 from companion.web.answers import Answer
 from companion.web.channel import WebChannel
 from companion.web.idempotency import LineLedger
 from companion.web.pairing import Pairing, TokenStore
 from companion.web.policy import Rules, WebSettings
 from companion.web.routes import Context
-from companion.web.server import MAX_CONNECTIONS, WebServer, own_names
+from companion.web.server import WebServer, own_names
 
 SWITCH_INTERVAL_SECONDS = 0.001
 
@@ -40,14 +42,14 @@ class WebService:
     def __init__(self, settings: WebSettings, *, clock: Callable[[], float],
                  tokens: TokenStore | None = None, channel: WebChannel | None = None,
                  history: Callable[[str], Answer | None] | None = None,
-                 max_connections: int = MAX_CONNECTIONS) -> None:
+                 limits: ConnectionLimits | None = None) -> None:
         self.channel = channel or WebChannel()
         self.pairing = Pairing(tokens)
         rules = Rules(pair_loopback=settings.pair_loopback,
                       public_mirror=settings.public_mirror, own_names=own_names(settings.host))
         self.context = Context(channel=self.channel, pairing=self.pairing, rules=rules,
                                static=static_root(), history=history, lines=LineLedger(clock))
-        self.server = WebServer(self.context, settings.host, settings.port, max_connections)
+        self.server = WebServer(self.context, settings.host, settings.port, limits)
         self._thread: threading.Thread | None = None
         self._switch_interval_before: float | None = None
         self.channel.on_start.append(self.serve)
@@ -55,11 +57,13 @@ class WebService:
 
     def forget(self) -> None:
         """"Forget phones" (loop thread): revoke every token, close the pairing window,
-        end every event stream. When the token file cannot be written, nothing is
-        revoked and the store's error is raised for the box to show."""
+        end every event stream, and close every connection that carried a token (issue #38:
+        a device with a token held its places after it). When the token file cannot be
+        written, nothing is revoked and the store's error is raised for the box to show."""
         self.pairing.forget()
         self.channel.post(PairCodeEvent(None))
         self.channel.drop_streams()
+        self.server.revoke()
 
     @property
     def url(self) -> str:
@@ -73,7 +77,7 @@ class WebService:
         # stop() puts the interval back, so it is shortened only while the page is served.
         self._switch_interval_before = sys.getswitchinterval()
         sys.setswitchinterval(min(self._switch_interval_before, SWITCH_INTERVAL_SECONDS))
-        self._thread = threading.Thread(target=self.server.serve_forever, args=(0.2,),
+        self._thread = threading.Thread(target=self.server.serve_forever,
                                         name="web-server", daemon=True)
         self._thread.start()
 
@@ -84,6 +88,7 @@ class WebService:
         self.server.stop()
         self._thread.join(timeout=5)
         self._thread = None
+        self.server.server_close()
         if self._switch_interval_before is not None:
             sys.setswitchinterval(self._switch_interval_before)
             self._switch_interval_before = None

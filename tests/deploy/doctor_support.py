@@ -40,6 +40,7 @@ class FakePi:
     units: dict = field(default_factory=dict)  # other systemd units' is-active answers
     i2c_clock: int | None = None  # the running bus's clock-frequency; None: not shown
     throttle: str | None = "throttled=0x0"  # vcgencmd get_throttled; None: no vcgencmd
+    taken_ports: set = field(default_factory=set)  # ports another program holds
     spi_error: str | None = None  # the SPI panel's init: None when it went out
     spi_inits: list = field(default_factory=list)
     stop_error: str | None = None  # systemctl stop: None when it stopped (root)
@@ -100,6 +101,9 @@ class FakePi:
 
     def throttled(self):
         return self.throttle
+
+    def port_free(self, host, port):
+        return "OSError: [Errno 98] Address in use" if port in self.taken_ports else None
 
     def spi_panel_init(self, options):
         self.touched_hardware = True

@@ -591,3 +591,44 @@ def test_doctor_accepts_the_cards_own_spi_overlay():
     _status, text = _run(probe, _spi_config())
     line = next(line for line in text.splitlines() if " boot-config " in line)
     assert line.startswith("OK"), line
+
+
+def _with_page(listen="0.0.0.0:8080"):
+    config = _defaults()
+    config["web"]["listen"] = listen
+    return config
+
+
+@pytest.mark.parametrize(("taken", "service", "ok", "said"), [
+    (set(), "inactive", True, "is free"),
+    ({8080}, "active", True, "the page's own"),           # held by the service itself
+    ({8080}, "inactive", False, "taken by another program"),
+    ({9090}, "inactive", True, "is free"),
+])
+def test_doctor_checks_the_page_port_is_free_or_the_services(taken, service, ok, said):
+    """Issue #38, 7: a port another program held made the service exit 2 at each start, and
+    the doctor did not see it."""
+    from companion.doctor.web_unit import check_web_port
+
+    check = check_web_port(_with_page(), FakePi(taken_ports=taken, service=service), {})
+    assert (check.name, check.ok) == ("web-port", ok)
+    assert said in check.detail
+    if not ok:
+        assert "ss -ltnp 'sport = :8080'" in check.fix
+
+
+def test_doctor_web_port_with_the_page_off_is_ok():
+    from companion.doctor.web_unit import check_web_port
+
+    assert check_web_port(_defaults(), FakePi(taken_ports={8080}), {}).ok
+
+
+def test_the_system_probe_sees_a_taken_port():
+    import socket
+
+    from companion.doctor.probe import SystemProbe
+
+    with socket.create_server(("127.0.0.1", 0)) as holder:
+        port = holder.getsockname()[1]
+        assert SystemProbe().port_free("127.0.0.1", port) is not None
+    assert SystemProbe().port_free("127.0.0.1", port) is None

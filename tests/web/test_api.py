@@ -117,3 +117,22 @@ def test_games_serves_each_games_facts_for_the_page(web_box):
     assert answer.json == page_facts()
     overbooked = next(game for game in answer.json["games"] if game["name"] == "overbooked")
     assert ["full-flight", "Full Flight"] in overbooked["lists"]["events"]
+
+
+def test_a_client_that_waits_for_100_continue_gets_it_and_its_answer(web_box):
+    """curl sends ``Expect: 100-continue`` with a larger body and waits for the go-ahead
+    (a second, else) before sending it."""
+    import socket
+
+    body = b"state"
+    with socket.create_connection(("127.0.0.1", web_box.port), timeout=10) as sock:
+        sock.sendall(b"POST /api/line HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\n"
+                     b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+        sock.settimeout(0.5)  # well under curl's one-second wait
+        assert sock.recv(64).startswith(b"HTTP/1.1 100 ")
+        sock.settimeout(10)
+        sock.sendall(body)
+        answer = b""
+        while b'"reply"' not in answer:
+            answer += sock.recv(65536)
+    assert answer.split(b"\r\n", 1)[0] == b"HTTP/1.1 200 OK"

@@ -14,10 +14,13 @@ from companion.web.service import WebService
 
 
 def test_connections_past_the_bound_get_a_json_503(open_stream):
+    """Places are bounded (here the trusted room, 2 places): past them a JSON 503 with
+    Retry-After, and the places come back when connections end."""
     from companion.testing.clock import FakeClock
+    from companion.web.admission import ConnectionLimits
 
     service = WebService(WebSettings(host="127.0.0.1", port=0), clock=FakeClock().monotonic,
-                         max_connections=2)
+                         limits=ConnectionLimits(trusted=2))
     service.channel.start(lambda event: None)
     service.channel.observe(Snapshot(state={"game": None}, lines=["menu"]))
     port = service.server.server_address[1]
@@ -35,7 +38,7 @@ def test_connections_past_the_bound_get_a_json_503(open_stream):
         # Slots come back when connections end: end the streams from the server's side.
         service.channel.drop_streams()
         statuses = []
-        while 200 not in statuses and len(statuses) < 500:  # until their threads ended
+        while 200 not in statuses and len(statuses) < 500:  # until their streams ended
             again = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
             again.request("GET", "/api/whoami")
             statuses.append(again.getresponse().status)
@@ -126,37 +129,30 @@ def test_web_threads_stop_asking_for_a_lower_priority_once_a_filter_denies_it(mo
     assert "setpriority was refused" in caplog.text
 
 
-def tcp_pair():
-    """Two ends of one loopback TCP connection: (the client's, the server's)."""
-    with socket.create_server(("127.0.0.1", 0)) as listener:
-        client = socket.create_connection(listener.getsockname(), timeout=10)
-        accepted, _ = listener.accept()
-    return client, accepted
-
-
 @pytest.mark.parametrize(("sends_token", "status"), [(True, b"200"), (False, b"503")])
-def test_a_token_that_came_with_the_handshake_is_known_at_accept(sends_token, status):
-    """Issue #28: with no place for an unpaired newcomer (no share, no probation), a phone
-    whose head, cookie and all, is already on the socket at accept is admitted as paired;
-    without the token the same connection is refused (503 a second later)."""
+def test_a_token_in_a_head_that_came_late_is_known_all_the_same(sends_token, status):
+    """Issue #38, 2: a phone whose request head came after the handshake was judged as any
+    newcomer, and refused when guests had made every unpaired place busy. Places are now
+    given when the head has come: with no room for unpaired clients at all, a paired phone's
+    late head is served; the same head without the token is refused (503 a second later)."""
     from companion.testing.clock import FakeClock
     from companion.web.admission import ConnectionLimits
 
     service = WebService(WebSettings(host="127.0.0.1", port=0, pair_loopback=True),
-                         clock=FakeClock().monotonic)
+                         clock=FakeClock().monotonic, limits=ConnectionLimits(unpaired=0))
     service.channel.start(lambda event: None)
     service.channel.observe(Snapshot(state={"game": None}, lines=["menu"]))
-    service.server.limits = ConnectionLimits(unpaired=0, probation=0)
     token = service.pairing.settle("paired")
-    phone, accepted = tcp_pair()
+    port = service.server.server_address[1]
+    phone = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                     source_address=("127.0.0.9", 0))
     try:
+        phone.settimeout(0.3)  # the head comes late: the server has had the handshake
+        with pytest.raises(TimeoutError):
+            phone.recv(1)
+        phone.settimeout(10)
         cookie = f"Cookie: companion_token={token}\r\n".encode() if sends_token else b""
         phone.sendall(b"GET /api/whoami HTTP/1.1\r\nHost: 127.0.0.1\r\n" + cookie + b"\r\n")
-        service.server.process_request(accepted, ("127.0.0.9", 5000))
-        held = service.server.held()
-        assert [one.trusted for one in held] == ([True] if sends_token else [])
-        if not sends_token:
-            service.server.stop()  # answers the refused connection now, as at shutdown
         assert phone.recv(64).split(b" ")[1] == status
     finally:
         phone.close()

@@ -12,9 +12,7 @@ tests/web/test_policy.py.
 
 import http.client
 import json
-import select
 import socket
-import time
 
 from companion.web.admission import ConnectionLimits
 from tests.web.conftest import http_request
@@ -90,7 +88,7 @@ def test_guests_slow_sockets_and_streams_leave_a_paired_phone_served(make_web_bo
                    for answer in answers), [answer for answer in answers if b"200" not in answer]
         limits = ConnectionLimits()
         now = box.service.server.held()
-        unpaired = [one for one in now if not one.trusted and not one.probation]
+        unpaired = [one for one in now if not one.trusted and one.kind != "new"]
         assert len([one for one in unpaired if one.kind == "stream"]) <= limits.unpaired_streams
         assert len(unpaired) <= limits.unpaired and len(now) <= limits.total
     finally:
@@ -104,33 +102,30 @@ def status_of(port, source, path="/api/whoami", headers=None):
     return answer.status, answer.headers.get("retry-after")
 
 
-def test_single_socket_guests_filling_the_share_leave_a_phone_pairing_and_served(make_web_box):
-    """24 guest addresses with one slow socket each fill the unpaired share with no fair swap
-    (each holds 1, a newcomer 0): the phone's new connections wait on probation and are served
-    (pairing while it is open, then its token); a guest's is answered 503 with Retry-After."""
+def test_single_place_guests_filling_the_room_leave_a_phone_pairing_and_served(make_web_box):
+    """Guest addresses holding one kept-alive place each fill the unpaired room with no fair
+    swap (each holds 1, a newcomer 0): a new phone takes the place of one idle past its
+    grace (here no grace), pairs, and is served from then on in the trusted room; a guest
+    at its own cap is answered 503 with Retry-After."""
     box = make_web_box(pair_loopback=True, public_mirror=True)
+    box.service.server.limits = ConnectionLimits(idle_grace=0.0)
     held = []
     try:
         for number in range(ConnectionLimits().unpaired):
             sock = connect(box.port, f"127.0.0.{100 + number}")
-            sock.sendall(b"GET /api/whoami HTTP/1.1\r\nX-Dribble: a")
+            sock.sendall(b"GET /api/whoami HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert first_answer(sock) == b"HTTP/1.1 200 OK"  # then kept alive, idle
             held.append(sock)
-        until = time.monotonic() + 10  # their threads are in
-        while len(box.service.server.held()) < len(held) and time.monotonic() < until:
-            select.select([], [], [], 0.01)
-        assert len(box.service.server.held()) == len(held)
-
-        box.open_pairing()
-        while not box.service.channel.pairing_open and time.monotonic() < until:
-            select.select([], [], [], 0.01)  # the page learns it from the loop's next frame
-        cookie = pair_phone(box)  # each of its requests came on probation
+        cookie = pair_phone(box)
         statuses = [status_of(box.port, PHONE, "/api/state", {"Cookie": cookie})[0]
                     for _ in range(10)]
         assert statuses == [200] * 10
-        assert status_of(box.port, "127.0.0.140") == (503, "1")
-        unpaired = [one for one in box.service.server.held()
-                    if not one.trusted and not one.probation]
-        assert len(unpaired) == ConnectionLimits().unpaired  # no guest was closed for them
+        guest = "127.0.0.99"
+        for _ in range(ConnectionLimits().per_client):
+            sock = connect(box.port, guest)
+            sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            held.append(sock)
+        assert status_of(box.port, guest) == (503, "1")
     finally:
         for sock in held:
             sock.close()

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from companion.web.http_handler import HttpHandler
 from companion.web.policy import DISCARD_LIMIT_BYTES, HEAD_BYTES
 from tests.web.conftest import http_request
 
@@ -47,9 +46,8 @@ def get_from(port, source, path="/api/whoami"):
 
 def short_deadlines(box, seconds=0.5):
     """The box's server with its head and body deadlines shortened to ``seconds``."""
-    handler = type("QuickHandler", (HttpHandler,), {"head_seconds": seconds,
-                                                    "body_seconds": seconds})
-    box.service.server.RequestHandlerClass = handler
+    box.service.server.head_seconds = seconds
+    box.service.server.body_seconds = seconds
 
 
 def test_one_address_holding_many_sockets_leaves_room_for_others(make_web_box):
@@ -68,7 +66,7 @@ def test_one_address_holding_many_sockets_leaves_room_for_others(make_web_box):
         # Past its share, the dribbling address itself was answered at once, not ignored.
         refused = [sock for sock in held[8:]]
         assert refused and all(answer_of(sock) == (503, {
-            "error": "busy", "message": "too many connections; try again"})
+            "error": "busy", "message": "too many connections; try again", "retry_after": 1})
             for sock in refused)
     finally:
         for sock in held:

@@ -65,10 +65,13 @@ def test_the_odds_per_window_are_as_docs_web_says():
     ("::ffff:192.168.1.20", "192.168.1.20"),
     ("2001:db8:1:2:a:b:c:d", "2001:db8:1:2::/64"),     # one household's /64: one client
     ("2001:db8:1:2::99", "2001:db8:1:2::/64"),
-    ("fe80::1234", "fe80::/64"),                        # link-local: the interface's /64
+    ("fe80::1234", "fe80::1234"),     # link-local: each address itself (issue #38, 5)
+    ("fe80::99", "fe80::99"),         # ... so one guest's lockout is not the table's phone's
+    ("fe80::1234%eth0", "fe80::1234"),  # a scoped address: the same client on any interface
+    ("fd12:3456:789a:1::5", "fd12:3456:789a:1::/64"),  # unique local: its /64, as global
     ("::1", "::1"), ("127.0.0.2", "127.0.0.2"),
 ])
-def test_a_client_is_its_address_or_its_ipv6_slash_64(address, key):
+def test_a_client_is_its_address_or_its_global_ipv6_slash_64(address, key):
     assert client_key(address) == key
 
 
