@@ -358,6 +358,13 @@ def turnaround(state: NowBoardingState) -> Turnaround:
                       state.vip_variant and state.vip_waiting[following] > 0)
 
 
+def turnaround_loses(state: NowBoardingState) -> bool:
+    """Whether the brisk card's "done" ends the game: the complaints set on it and the
+    unserved VIPs it files reach 3 (the steps end the game there, before their upgrades)."""
+    unserved = turnaround(state).unserved_vips if state.step == "turnaround" else 0
+    return state.complaints + state.pending + unserved >= data.COMPLAINT_LIMIT
+
+
 def elapsed(state: NowBoardingState, now: float) -> float:
     """Seconds of the current flight used so far (0 outside a flight)."""
     if state.step != "flight":
