@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple, TextIO
 
 from companion.config import BOOT_CONFIG, SYSTEM_CONFIG
+from companion.core.words import plural
 from companion.doctor import boot, checks, service, web_unit
 from companion.doctor.checks import SERVICE, Check, CheckFunction, Context
 from companion.doctor.probe import DoctorProbe, SystemProbe
@@ -124,5 +125,5 @@ def run_doctor(config: Mapping[str, Any], out: TextIO, *, probe: DoctorProbe | N
             out.write(f"      fix: {outcome.fix}\n")
         out.flush()
     out.write("All checks passed.\n" if not failed else
-              f"{failed} check{'s' if failed > 1 else ''} failed.\n")
+              f"{plural(failed, 'check')} failed.\n")
     return 1 if failed else 0

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import ceil
 
+from companion.core.words import agree, plural
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES
 from companion.games.now_boarding.rules import NowBoardingState, to_win
 
@@ -54,11 +55,11 @@ def coach(state: NowBoardingState) -> tuple[Advice, ...]:
     draws = draws_left(state)
     if waiting and not state.final_round and 0 < draws <= VIP_DRAWS_WARNED:
         stage = STAGE_TITLES[state.stage]
-        vips = "VIP" if waiting == 1 else "VIPs"
         advice.append(Advice("vips-left",
-                             f"{waiting} {stage} {vips} face-down, {draws} "
-                             f"draw{'' if draws == 1 else 's'} left: each unserved "
-                             "becomes a complaint.",
+                             f"{plural(waiting, f'{stage} VIP')} face-down, "
+                             f"{plural(draws, 'draw')} left: "
+                             f"{agree(waiting, 'unserved, it', 'each unserved')} becomes a "
+                             "complaint.",
                              f"{waiting}VIP {draws}draw"))
     if state.final_round:
         most = to_win(state)

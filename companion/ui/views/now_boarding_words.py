@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from companion.core.lessons import ShownLesson
 from companion.core.timer import TimerState
+from companion.core.words import agree, plural
 from companion.games.now_boarding import data
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
 from companion.games.now_boarding.lessons import draw_why, setup_why
@@ -51,11 +52,6 @@ from companion.ui.views.now_boarding_phrases import ROW_NAMES, coached, offer, r
 
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
-
-
-def plural(count: int, word: str) -> str:
-    """``1 complaint``, ``2 complaints``."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _before(state: NowBoardingState) -> str:
@@ -111,7 +107,7 @@ def setup(state: NowBoardingState) -> Words:
                           for stage, count in zip(STAGES, chart.in_pile, strict=True))
         back = data.cards_back_in_box(players)
         say = (f"Deal the passenger cards face-down into the three stage decks: {decks}."
-               + (f" {plural(back, 'card')} {'goes' if back == 1 else 'go'} back in the box."
+               + (f" {plural(back, 'card')} {agree(back, 'goes', 'go')} back in the box."
                   if back else ""))
     elif page == "weather":
         per_stage = PREFLIGHT[players].weather[0]
@@ -169,10 +165,12 @@ def _drawing(state: NowBoardingState) -> Words:
     unserved = vip_left(state)
     if unserved:
         total = state.complaints + unserved
-        cards = "VIP card never served" if unserved == 1 else "VIP cards never served"
+        cards = (f"{agree(unserved, 'VIP card', plural(unserved, 'VIP card'))} never served "
+                 f"by {agree(unserved, 'it', 'them')} {agree(unserved, 'becomes', 'become')} "
+                 f"{agree(unserved, 'a complaint', plural(unserved, 'complaint'))}")
         return {"heading": f"{_before(state)}: {stage} deck empty",
-                "say": f"The {stage} deck is empty. The {unserved} {cards} by it become "
-                       f"{plural(unserved, 'complaint')}: {total} of {COMPLAINT_LIMIT}.",
+                "say": f"The {stage} deck is empty. The {cards}: {total} of "
+                       f"{COMPLAINT_LIMIT}.",
                 "then": "Next: the next stage",
                 "keys": (("next", f"Add {plural(unserved, 'complaint')}"), *UNDO)}
     if state.stage_index + 1 < len(STAGES):
