@@ -233,3 +233,67 @@ def test_the_brisk_card_at_a_stage_change_names_the_new_weather() -> None:
 
 def screen_text(game: Driver) -> str:
     return " ".join(now_boarding_screen(game.state.session.state, game.t).text_lines())
+
+
+def to_the_card(players: int = 3, vip: str = "off", seed: int = 1) -> Driver:
+    game = Driver("brisk", players, seed=seed, vip=vip)
+    while game.json()["step"] != "turnaround":
+        game.gesture(NEXT)
+    return game
+
+
+def test_done_says_it_loses_the_game_when_the_card_reaches_three() -> None:
+    """Issue #36, item 2: the third complaint set on the card: the big button, the panel and
+    the coach say the tap loses; Buy is no longer offered (nor allowed)."""
+    game = to_the_card()
+    game.gesture(UP, "press")
+    game.gesture(UP, "press")
+    screen = now_boarding_screen(game.state.session.state, game.t)
+    assert dict(screen.keys)["next"] == "Done: start the flight"  # 2 of 3: not yet
+    game.gesture(UP, "press")
+    screen = now_boarding_screen(game.state.session.state, game.t)
+    keys = dict(screen.keys)
+    assert keys["next"] == "Done: lose the game"
+    assert "hold_next" not in keys
+    assert screen.then == "Next: the game ends, lost"
+    assert screen.coach[0] == "Done loses the game: the complaints reach 3."
+    assert game.json()["coach"][0]["key"] == "done-loses"
+    assert "NEXT loses the game" in screen.text_lines()
+    assert not game.try_gesture(NEXT, "hold")  # no upgrades in a losing round
+    game.gesture(DOWN)
+    keys = dict(now_boarding_screen(game.state.session.state, game.t).keys)
+    assert (keys["next"], keys["hold_next"]) == ("Done: start the flight", "Buy")
+
+
+def test_done_says_it_loses_when_an_unserved_vip_is_the_third_complaint() -> None:
+    game = Driver("brisk", 2, seed=1, vip="on")
+    for _ in range(400):
+        body = game.json()
+        if body["step"] == "turnaround" and body["turnaround"]["unserved_vips"]:
+            break
+        if body["step"] == "vip":
+            game.gesture(DOWN if body["ask"] == "serve?" else NEXT)  # no VIP served
+        elif body["step"] == "turnaround" and body["complaints"] + body["pending"] < 2:
+            game.gesture(UP)
+        else:
+            game.gesture(NEXT)
+    body = game.json()
+    assert body["complaints"] + body["pending"] + body["turnaround"]["unserved_vips"] >= 3
+    screen = now_boarding_screen(game.state.session.state, game.t)
+    assert dict(screen.keys)["next"] == "Done: lose the game"
+    assert screen.coach[0] == "Done loses the game: the complaints reach 3."
+    game.gesture(NEXT)
+    assert game.json()["result"] == "lose"
+
+
+def test_a_losing_done_keeps_no_purchase_made_from_the_card() -> None:
+    game = to_the_card()
+    game.gesture(NEXT, "hold")
+    game.buy([(0, "seat")])
+    assert [p["item"] for p in game.json()["planes"][0]["temp"]] == [] and \
+        game.json()["planes"][0]["seats"] == 3
+    for _ in range(3):
+        game.gesture(UP)
+    game.gesture(NEXT)
+    body = game.json()
+    assert (body["result"], body["planes"][0]["seats"]) == ("lose", 2)

@@ -5,6 +5,8 @@ step; views show what :func:`coach` returns (the page's step card in sentences, 
 bottom line in a few characters), in every pace, unless the game was started with
 ``coach=off``. The warnings, most urgent first:
 
+- on ``pace=brisk``'s card, "done" loses the game: the complaints set there and the unserved
+  VIPs it files reach 3 (:func:`rules.turnaround_loses`);
 - one complaint from losing (2 of 3);
 - VIP cards still face-down by the current deck when it runs out within the next draw or two
   (each draw can carry one VIP; each left becomes a complaint);
@@ -21,7 +23,7 @@ from math import ceil
 
 from companion.core.words import agree, plural
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES
-from companion.games.now_boarding.rules import NowBoardingState, to_win
+from companion.games.now_boarding.rules import NowBoardingState, to_win, turnaround_loses
 
 #: A stage "ends within the next round or two": at most this many draws left from its deck.
 VIP_DRAWS_WARNED = 2
@@ -48,6 +50,9 @@ def coach(state: NowBoardingState) -> tuple[Advice, ...]:
     if not state.coach or state.step in ("setup", "over"):
         return ()
     advice: list[Advice] = []
+    if state.step == "turnaround" and turnaround_loses(state):
+        advice.append(Advice("done-loses", "Done loses the game: the complaints reach 3.",
+                             "DONE LOSES"))
     if state.complaints == COMPLAINT_LIMIT - 1:
         advice.append(Advice("one-complaint-left", "One more complaint loses.",
                              "1 MORE LOSES"))

@@ -39,6 +39,7 @@ from companion.games.now_boarding.rules import (
     temp_holder,
     to_win,
     turnaround,
+    turnaround_loses,
     upgrade_row,
     vip_choices,
     vip_left,
@@ -365,11 +366,12 @@ def _turnaround(state: NowBoardingState) -> Screen:
     else:
         chore = f"Draw {plan.draw}: {STAGE_TITLES[state.stage]} deck"
     go = "VIP?" if plan.vip_offer else "fly"
+    keys = "NEXT loses the game" if turnaround_loses(state) else f"hold NEXT buy  NEXT: {go}"
     return Screen(f"Round {state.round} done", (
         f"Complaints +{state.pending} = {total}/{COMPLAINT_LIMIT}",
         first,
         chore,
-        f"hold NEXT buy  NEXT: {go}",
+        keys,
     ), status=status_line(state)).with_main(0)
 
 

@@ -37,6 +37,7 @@ from companion.games.now_boarding.rules import (
     setup_pages,
     supply_left,
     to_win,
+    turnaround_loses,
     upgrade_row,
     vip_choices,
     vip_left,
@@ -303,9 +304,12 @@ def turnaround(state: NowBoardingState) -> Words:
     # Complaints, labelled as on the steps' count page (a bare "More" said nothing of what).
     more = (("up", "One more complaint"), ("down", "One fewer complaint"))
     done = "Done: serve a VIP?" if plan.vip_offer else "Done: start the flight"
+    buy: Keys = (("hold_next", "Buy"),)
+    if turnaround_loses(state):  # the third complaint: the tap ends the game, nothing to buy
+        done, following_step, buy = "Done: lose the game", "Next: the game ends, lost", ()
     return {"heading": f"Round {state.round} done: maintenance",
             "say": " ".join(says), "then": following_step,
-            "keys": (("next", done), *more, ("hold_next", "Buy"), *UNDO)}
+            "keys": (("next", done), *more, *buy, *UNDO)}
 
 
 @coached
