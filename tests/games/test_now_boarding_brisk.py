@@ -297,3 +297,26 @@ def test_a_losing_done_keeps_no_purchase_made_from_the_card() -> None:
     game.gesture(NEXT)
     body = game.json()
     assert (body["result"], body["planes"][0]["seats"]) == ("lose", 2)
+
+
+def test_the_crying_baby_note_shows_after_its_first_flight_only() -> None:
+    """Issue #36, item 7: "(2 by the Crying Baby)" on the card after the flight it first
+    waited through, not on every card of the game after."""
+    game = Driver("brisk", 3, seed=1, vip="on")
+    served, noted = False, []
+    while len(noted) < 3 and game.json()["phase"] != "over":
+        body = game.json()
+        if body["step"] == "vip" and body["ask"] == "serve?":
+            game.gesture(NEXT if not served and body["phase"] != "setup" else DOWN)
+        elif body["step"] == "vip":
+            while game.json()["vip_offer"] != "Crying Baby":
+                game.gesture(DOWN)
+            game.gesture(NEXT)
+            served = True
+        elif body["step"] == "turnaround" and served:
+            say = now_boarding_screen(game.state.session.state, game.t).say
+            noted.append("(2 by the Crying Baby)" in say)
+            game.gesture(NEXT)
+        else:
+            game.gesture(NEXT)
+    assert noted == [True, False, False]

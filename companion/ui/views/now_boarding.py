@@ -27,7 +27,7 @@ from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_
 from companion.games.now_boarding.lessons import current_lesson
 from companion.games.now_boarding.rules import (
     NowBoardingState,
-    crying_baby_served,
+    crying_baby_waiting,
     deck_empty,
     draw_count,
     next_price,
@@ -355,7 +355,7 @@ def _turnaround(state: NowBoardingState) -> Screen:
     if plan.unserved_vips:
         vips = plan.unserved_vips
         first = f"+{vips} compl.: unserved {agree(vips, 'VIP')}"
-    elif crying_baby_served(state):
+    elif crying_baby_waiting(state):
         first = "Anger +1, Baby's airport +2"
     else:
         first = "Anger +1 each waiting"
@@ -377,7 +377,7 @@ def _turnaround(state: NowBoardingState) -> Screen:
 
 def _cubes(state: NowBoardingState) -> Screen:
     """Maintenance step 1 as the rulebook says it, before the complaints are asked."""
-    if crying_baby_served(state):
+    if crying_baby_waiting(state):
         lines: tuple[str, ...] = ("1 anger cube on every", "waiting passenger; 4th",
                                   "cube files a complaint.", "Others by Crying Baby: 2")
     else:
