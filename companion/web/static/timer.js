@@ -177,14 +177,16 @@ export function renderTimer() {
     complaints.classList.toggle("danger", state.complaints >= 2 && !over);
   }
 
-  // Digits only where a countdown is the news: never between flights or after the game.
+  // Digits only where a countdown is the news: never between flights or after the game,
+  // nor before a flight without a time limit (no "0:00" to read as time up).
   const digits = $("#timer-digits");
-  const clockShown = mode === "flight" || mode === "ready";
+  const timed = Boolean(timer && (timer.duration > 0 || timer.state !== "idle"));
+  const clockShown = mode === "flight" || (mode === "ready" && timed);
   $("#timer-clock").hidden = !clockShown;
   if (!clockShown) {
     digits.textContent = "";
     $("#timer-state").textContent = "";
-  } else if (timer && (timer.duration > 0 || timer.state !== "idle")) {
+  } else if (timed) {
     digits.textContent = clock(mode === "ready" ? timer.duration : timer.remaining);
     $("#timer-state").textContent = mode === "ready" ? "Ready"
       : { running: last ? "10 seconds left!" : "", paused: "Paused",
@@ -233,7 +235,8 @@ function renderLesson(lesson) {
 const MENU_LABELS = { next: "Choose", up: "Up", down: "Down", back: "Back" };
 // A question of the menu is answered in words: yes or no.
 const QUESTION_LABELS = { replace: { next: "Yes, replace it", back: "No, keep it" },
-  "power-off": { next: "Yes, power off", back: "No" } };
+  "power-off": { next: "Yes, power off", back: "No" },
+  "table-page": { next: "Pair a phone", back: "Back" } };
 const PRIMARY_ORDER = ["start", "next", "back", "hold_next", "up", "down", "hold_back"];
 
 /** What a gesture's button says: the model's label; for a screen that labels nothing (the
