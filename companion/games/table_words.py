@@ -3,8 +3,9 @@
 The export's CSV keeps its columns' names (``time_used_s``, ``complaints_anger_total``: the
 stable names scripts read); the table page's History shows each column's heading in words
 (issue #36, item 7) and, for a game whose table is wide, only the columns that fit a 360 px
-phone (:data:`PAGE_COLUMNS`: Now Boarding's complaints by source are said once above the
-table, so its per-source columns stay in the CSV). :func:`heading` words any column.
+phone (:data:`PAGE_COLUMNS`: Now Boarding's round, time used and complaints, the round's and
+in all; its complaints by source are said once above the table and the stages in its chart,
+so the other columns stay in the CSV). :func:`heading` words any column.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 #: Headings that a rule below would not say well.
 HEADINGS = {
     "time_used_s": "Time used (s)", "ended": "Ended by", "final": "Final round",
-    "complaints": "Complaints", "complaints_total": "Complaints in all",
+    "complaints": "Complaints", "complaints_total": "In all",
     "complaints_anger": "Waiting passengers", "complaints_vip": "Unserved VIPs",
     "complaints_exit": "Undelivered", "complaints_anger_total": "Waiting passengers in all",
     "complaints_vip_total": "Unserved VIPs in all", "complaints_exit_total": "Undelivered in all",
@@ -23,8 +24,7 @@ HEADINGS = {
 
 #: The columns the page shows of a game's table, where it shows fewer than the CSV has.
 PAGE_COLUMNS = {
-    "now-boarding": ("round", "stage", "time_used_s", "ended", "complaints",
-                     "complaints_total"),
+    "now-boarding": ("round", "time_used_s", "complaints", "complaints_total"),
 }
 
 

@@ -40,8 +40,8 @@ def test_no_heading_of_any_game_is_a_raw_field_name(game):
         assert not re.search(r"[_-]", words) and words[:1] == words[:1].upper(), words
 
 
-def test_now_boarding_shows_six_columns_on_the_page():
+def test_now_boarding_shows_four_columns_on_the_page():
     columns = GAMES["now-boarding"]
     assert [columns[i] for i in shown_columns("now-boarding", columns)] == [
-        "round", "stage", "time_used_s", "ended", "complaints", "complaints_total"]
+        "round", "time_used_s", "complaints", "complaints_total"]
     assert shown_columns("planes", GAMES["planes"]) == list(range(11))

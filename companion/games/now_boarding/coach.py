@@ -53,7 +53,7 @@ def coach(state: NowBoardingState) -> tuple[Advice, ...]:
     if state.step == "turnaround" and turnaround_loses(state):
         advice.append(Advice("done-loses", "Done loses the game: the complaints reach 3.",
                              "DONE LOSES"))
-    if state.complaints == COMPLAINT_LIMIT - 1:
+    elif state.complaints == COMPLAINT_LIMIT - 1:
         advice.append(Advice("one-complaint-left", "One more complaint loses.",
                              "1 MORE LOSES"))
     waiting = state.vip_waiting[state.stage_index]

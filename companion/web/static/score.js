@@ -147,7 +147,7 @@ function fillScoreGames() {
 
 /** The form's place before a game is chosen: the games to pick from, a button each. */
 function buildPicker(form) {
-  form.append(el("p", { class: "hint" }, "Which game do you want to score?"),
+  form.append(el("p", { class: "pick-ask" }, "Which game do you want to score?"),
     el("ul", { class: "score-pick", "aria-label": "Games to score" },
       ...scoreForms().map(([game, what]) => el("li", {}, el("button", {
         type: "button", class: "pick", "data-game": game,
