@@ -1,7 +1,8 @@
 // The Score tab: a form per game, Overbooked's seat grids, and the box's verdict.
 // Stable hooks: see the header of app.js ("Score entry").
 
-import { $, $$, el, fill, page, getJson, sendLine, loadGames, gameTitle, gameList, games } from "./common.js";
+import { $, $$, el, fill, page, getJson, sendLine, loadGames, gameTitle, gameList, games,
+  plural } from "./common.js";
 import { bgstatsBlock } from "./history.js";
 
 const SEAT_CYCLE = [".", "R", "W", "B", "G", "Y"];
@@ -639,8 +640,8 @@ function renderResult(result) {
   }
   if (result.game === "now-boarding") {
     parts.push(el("p", { class: `verdict ${result.result}` },
-      `${result.result === "win" ? "WIN" : "LOSS"}: ${result.complaints_total} `
-      + `complaint${result.complaints_total === 1 ? "" : "s"} in all`),
+      `${result.result === "win" ? "WIN" : "LOSS"}: `
+      + `${plural(result.complaints_total, "complaint")} in all`),
     el("ul", {}, ...Object.entries(result.breakdown ?? {}).map(([key, value]) =>
       el("li", {}, `${inWords(key)}: ${value}`))));
   }
