@@ -144,8 +144,8 @@ LESSONS: tuple[Lesson[NowBoardingState], ...] = (
            ("{verdict}: {complaints} of 3", "anger {anger} VIP {vip} exit {exit}",
             "{flights_flown} flown"),
            "{verdict}. Complaints: {complaints} in all, {anger} from passengers kept "
-           "waiting, {vip} from unserved VIPs and {exit} from {undelivered_passengers} left "
-           "undelivered at the end. {why}",
+           "waiting, {vip} from unserved VIPs and {exit} from the {undelivered_passengers} "
+           "left undelivered at the end. {why}",
            "end", lambda s: s.step == "over"),
 )
 
