@@ -282,3 +282,25 @@ def test_which_vip_rows_are_tapped_and_the_result_card_splits_the_complaints(
     text_inside(page, "#view-timer")
     assert axe_violations(page) == []
     assert page.errors == []
+
+
+# -- item 7: the free-tile page offers only the other tile -------------------------------------
+
+@VIEWPORTS
+def test_the_free_tile_page_offers_only_the_other_tile(running_box, phone, viewport):
+    box = running_box
+    page = phone(viewport, bypass_csp=True)
+    assert box.line("new now-boarding players=3 pace=steps") == "ok"
+    while box.state()["setup_page"]["key"] != "free-0":
+        assert box.line("press next") == "ok"
+    settle(page, box)
+    expect(page.locator("#timer-down")).to_have_text("Speed tile instead")
+    expect(page.locator("#timer-up")).to_be_hidden()  # the seat is already chosen
+    assert tap(page, "#timer-down") == "ok"
+    settle(page, box)
+    expect(page.locator("#timer-up")).to_have_text("Seat tile instead")
+    expect(page.locator("#timer-down")).to_be_hidden()
+    expect(page.locator("#timer-primary")).to_have_text("P1 takes the speed tile")
+    text_inside(page, "#view-timer")
+    assert axe_violations(page) == []
+    assert page.errors == []
