@@ -372,7 +372,8 @@ def _history(args: argparse.Namespace) -> int:
             # The owner's Flight Plan route guide, so that games played with it replay.
             games = playable_games(owner_route_guide(config))
             return export(journal, App(games), folder, sys.stdout)
-        return list_games(journal, sys.stdout)
+        return list_games(journal, sys.stdout,
+                          App(playable_games(owner_route_guide(config))))
     finally:
         journal.close()
 

@@ -2,7 +2,10 @@
 
 What it promises:
 - The listing shows every game in the journal, newest first: when it started, the game, its
-  options, how many actions it took and its result (``-`` while unfinished).
+  options, how many actions it took and its result (``-`` while unfinished); a finished Now
+  Boarding game's result also says its complaints by source, as the page's History does
+  (waiting passengers, unserved VIPs, undelivered at the end: replayed for a played game,
+  read from the breakdown for one scored from its final count).
 - ``--export DIR`` writes, per game, ``game-<id>-<name>.json`` (how it started, every action,
   the result and, for Now Boarding, its record), ``.csv`` (one row per round, turn or
   meaningful step, as companion/games/records.py lists per game) and ``.png`` (that game's
@@ -29,12 +32,14 @@ from typing import Any, TextIO
 
 from PIL import Image, ImageDraw
 
-from companion.adapters.journal import Journal, StoredGame
+from companion.adapters.journal import GameSummary, Journal, StoredGame
 from companion.core.app import App
 from companion.core.game import RuleError, action_to_json
+from companion.core.words import plural
 from companion.games.records import Chart, History, Moment, Panel, Series, history_of, scored
 from companion.games.score_formats import is_kept_from_score
 from companion.ui.render import font
+from companion.ui.views.now_boarding_phrases import complaint_split as split_words
 
 Record = Callable[[Any], dict[str, Any]]
 
@@ -46,19 +51,56 @@ def records() -> dict[str, Record]:
     return {"now-boarding": now_boarding.record}
 
 
-def list_games(journal: Journal, out: TextIO) -> int:
+def list_games(journal: Journal, out: TextIO, app: App | None = None) -> int:
+    """Print the listing (see the module docstring); ``app`` replays the Now Boarding games
+    for their complaints split (every game the box plays when None)."""
     summaries = journal.games()
     if not summaries:
         print("No games yet.", file=out)
         return 0
+    if app is None:
+        from companion.games.registry import playable_games
+
+        app = App(playable_games())
     rows = [["#", "started", "game", "options", "actions", "result"]]
     rows += [[str(s.id), s.started_wall.replace("T", " ")[:16], s.game, _options(s.options),
-              str(s.actions), _result_text(s.result)] for s in summaries]
+              str(s.actions), _result_text(s.result) + _split_text(journal, s, app)]
+             for s in summaries]
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     for row in rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
               .rstrip(), file=out)
     return 0
+
+
+def complaint_split(journal: Journal, summary: GameSummary,
+                    app: App) -> dict[str, int] | None:
+    """A finished Now Boarding game's complaints by source (``anger``, ``vip``, ``exit``):
+    from the scorer's breakdown for a game scored from its count, else by replaying it; None
+    for another game, one unfinished, or one that no longer replays."""
+    result = summary.result
+    if summary.game != "now-boarding" or result is None:
+        return None
+    if isinstance(result, Mapping):
+        breakdown = result.get("breakdown") or {}
+        return {"anger": int(breakdown.get("complaints", 0)),
+                "vip": int(breakdown.get("unserved-vips", 0)),
+                "exit": int(breakdown.get("undelivered", 0))}
+    try:
+        _, final = timeline(journal.game(summary.id), app)
+    except (RuleError, ValueError):
+        return None
+    record = records()["now-boarding"](final)
+    split: dict[str, int] = record["complaints_by_source"]
+    return split
+
+
+def _split_text(journal: Journal, summary: GameSummary, app: App) -> str:
+    split = complaint_split(journal, summary, app)
+    if split is None:
+        return ""
+    total = split["anger"] + split["vip"] + split["exit"]
+    return f", {plural(total, 'complaint')}: {split_words(split)}"
 
 
 def export(journal: Journal, app: App, folder: Path, out: TextIO) -> int:

@@ -181,6 +181,17 @@ def test_history_lists_and_exports_a_scored_game(box, tmp_path: Path) -> None:
     assert (folder / f"{stem}.csv").read_text().startswith("player,place,total,winner")
 
 
+def test_history_lists_a_scored_now_boarding_game_with_its_complaints_split(box) -> None:
+    """Issue #36, item 9: ``companion history`` says the complaints by source, as the page's
+    History does, for a Now Boarding game scored from its final count."""
+    score(box, "now-boarding", {"players": 3, "complaints": 0, "undelivered": 3,
+                                "unserved_vips": 1})
+    out = io.StringIO()
+    list_games(box.journal, out)
+    assert out.getvalue().splitlines()[1].endswith(
+        "win, 2 complaints: waiting passengers 0, unserved VIPs 1, undelivered at the end 1")
+
+
 def test_a_restart_resumes_the_game_in_play_not_the_scored_one(tmp_path: Path) -> None:
     controller = simulated_controller(tmp_path)
     controller.command_line("new now-boarding players=2 seed=3")

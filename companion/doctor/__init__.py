@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple, TextIO
 
 from companion.config import BOOT_CONFIG, SYSTEM_CONFIG
+from companion.core.words import plural
 from companion.doctor import boot, checks, service, web_unit
 from companion.doctor.checks import SERVICE, Check, CheckFunction, Context
 from companion.doctor.probe import DoctorProbe, SystemProbe
@@ -131,7 +132,7 @@ def run_doctor(config: Mapping[str, Any], out: TextIO, *, probe: DoctorProbe | N
             out.write(f"      fix: {outcome.fix}\n")
         out.flush()
     if failed:
-        out.write(f"{failed} check{'s' if failed > 1 else ''} failed.\n")
+        out.write(f"{plural(failed, 'check')} failed.\n")
     elif skipped:
         out.write(f"No check failed; {skipped} not tested (SKIP: each says why).\n")
     else:

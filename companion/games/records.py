@@ -42,6 +42,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from companion.core.words import plural
 from companion.games.registry import GAMES
 
 Cell = str | int | float | bool | None
@@ -327,8 +328,7 @@ def flight_plan(timeline: Sequence[Moment]) -> History:
 def overbooked(timeline: Sequence[Moment]) -> History:
     final = timeline[-1].state
     result = final.get("result")
-    title = f"Overbooked ({final['variant']}), {final['players']} player" + \
-        ("s" if final["players"] != 1 else "")
+    title = f"Overbooked ({final['variant']}), {plural(final['players'], 'player')}"
     if not isinstance(result, Mapping):
         return _overbooked_unfinished(final, title)
     places = {name: place for place, names in enumerate(result["ranking"], start=1)

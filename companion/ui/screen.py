@@ -47,6 +47,8 @@ import textwrap
 from dataclasses import dataclass, replace
 from typing import TypedDict
 
+from companion.core.words import plural
+
 TITLE_WIDTH = 21
 LINE_WIDTH = 21
 SMALL_LINE_WIDTH = 25
@@ -74,7 +76,7 @@ def sentence(text: str) -> str:
 def counted(count: int, noun: str) -> str:
     """``count`` and ``noun`` in words: "1 voucher", "2 vouchers", "1 bonus card" (``noun``
     given in the plural; one drops the last word's final s)."""
-    return f"{count} {noun[:-1] if count == 1 and noun.endswith('s') else noun}"
+    return plural(count, noun[:-1], noun) if noun.endswith("s") else f"{count} {noun}"
 
 
 class Words(TypedDict, total=False):

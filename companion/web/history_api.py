@@ -5,7 +5,9 @@ What it promises (issue #15; docs/web.md lists the routes; the route table's
 
 - ``GET /api/history`` -> ``{"games": [...]}``, newest first, at most :data:`LISTED` games:
   what ``companion history`` lists (id, game, options, started, last action, actions, result)
-  plus the game's per-round ``table`` (the export's CSV columns and rows), its ``chart`` (the
+  plus the game's per-round ``table`` (the export's CSV columns and rows, with ``headings``
+  in words and the indices of the columns a phone's page ``shown``: games/table_words.py),
+  its ``chart`` (the
   export's chart as data, for the page to draw as SVG), the Now Boarding ``record``, the
   ``downloads`` and the ``bgstats`` link (``null`` for a game with nothing to log).
 - ``GET /api/history/<id>.json`` / ``.csv`` / ``.png`` -> exactly the files
@@ -57,6 +59,7 @@ from urllib.parse import quote
 from companion.core.app import App
 from companion.errors import CompanionError
 from companion.games.registry import facts_of
+from companion.games.table_words import heading, shown_columns
 from companion.web.answers import Answer, status_of
 
 if TYPE_CHECKING:
@@ -216,7 +219,10 @@ def game_entry(document: Mapping[str, Any], history: History, *,
     entry: dict[str, Any] = {key: value for key, value in document.items() if key != "actions"}
     entry["title"] = _title(str(document["game"]))
     entry["actions"] = len(document.get("actions", ()))
-    entry["table"] = {"columns": list(history.columns), "rows": [list(r) for r in history.rows]}
+    entry["table"] = {"columns": list(history.columns), "rows": [list(r) for r in history.rows],
+                      # The page's headings in words and the columns a phone shows (#36).
+                      "headings": [heading(column) for column in history.columns],
+                      "shown": shown_columns(str(document["game"]), history.columns)}
     entry["chart"] = chart_data(history.chart)
     entry["downloads"] = {suffix: f"/api/history/{game_id}.{suffix}" for suffix in CONTENT_TYPES}
     play = bgstats_play(document, local_zone=local_zone)

@@ -157,7 +157,9 @@ def test_history_lists_every_game_newest_first(exported: tuple[Path, Path, dict[
     assert lines[0].split()[:3] == ["#", "started", "game"]
     # Newest first; the date has a space, so the game is the 4th word.
     assert [line.split()[3] for line in lines[1:]] == list(reversed(GAMES))
-    assert lines[-1].endswith("win")
+    # Now Boarding's result says its complaints by source (issue #36, item 9).
+    assert lines[-1].endswith("win, 2 complaints: waiting passengers 2, unserved VIPs 0, "
+                              "undelivered at the end 0")
 
 
 @pytest.mark.parametrize("game", GAMES)

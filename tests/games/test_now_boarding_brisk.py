@@ -1,10 +1,12 @@
 """``pace=brisk`` (issue #26, item 3): the maintenance on one card, the books of ``pace=steps``.
 
 DESIGN.md rule 16: a pace changes which steps a round has, never the books. A hypothesis test
-plays the same seed with the same table decisions (complaints, purchases, VIPs served and
-which card) at ``steps`` and at ``brisk`` and compares the books (decks, weather, stage,
-complaints and their sources, VIPs waiting and served, planes, supply and the temporary
-tokens) at the start of every flight and at the end. Another counts the presses of every
+plays the same seed with the same table decisions (complaints, losing rounds included;
+purchases, tried at brisk whatever the round's complaints and before or after setting them;
+VIPs served and which card) at ``steps`` and at ``brisk`` and compares the books (decks,
+weather, stage, complaints and their sources, VIPs waiting and served, planes, supply and the
+temporary tokens) at the start of every flight and at the end (issue #36, item 1: a losing
+round sold upgrades at brisk). Another counts the presses of every
 round of whole brisk games with the timer off: at most 3 from one flight to the next.
 """
 
@@ -40,7 +42,13 @@ class Decisions:
         return random.Random(f"{self.seed}:{key}")
 
     def complaints(self, round_: int) -> int:
-        return 1 if self._rng("complaints", round_).random() < 0.12 else 0
+        """Mostly none; now and then one, two or three (a round that loses the game)."""
+        draw = self._rng("complaints", round_).random()
+        return 3 if draw < 0.04 else 2 if draw < 0.08 else 1 if draw < 0.2 else 0
+
+    def buy_first(self, round_: int) -> bool:
+        """At brisk: whether the table opens Buy before setting the round's complaints."""
+        return self._rng("order", round_).random() < 0.5
 
     def purchases(self, round_: int, players: int) -> list[tuple[int, str]]:
         rng = self._rng("buy", round_)
@@ -79,6 +87,11 @@ class Driver:
             return False
         return True
 
+    def complaints(self, count: int) -> None:
+        """UP ``count`` times, each refused once the total would pass 3 (as a table's would)."""
+        for _ in range(count):
+            self.try_gesture(UP)
+
     def buy(self, purchases: list[tuple[int, str]]) -> None:
         """At ``upgrades`` (player 1's first row): each purchase, then NEXT past every player."""
         rows = len(UPGRADE_ITEMS)
@@ -112,18 +125,20 @@ def play(pace: str, players: int, seed: int, decisions: Decisions,
         elif step == "anger":
             game.gesture(NEXT) if ask == "cubes" else None
             if ask == "count":
-                for _ in range(decisions.complaints(round_)):
-                    game.gesture(UP)
+                game.complaints(decisions.complaints(round_))
                 game.gesture(NEXT)
         elif step == "turnaround":
-            for _ in range(decisions.complaints(round_)):
-                game.gesture(UP)
+            # A hurried table buys whatever the round's complaints: before setting them or
+            # after (the card then refuses Buy when the round loses, as the steps never
+            # reach their upgrades in a losing round).
             purchases = decisions.purchases(round_, players)
-            body = game.json()
-            lost = body["complaints"] + body["pending"] + body["turnaround"]["unserved_vips"]
-            if purchases and lost < 3:  # steps ends the game before its upgrades
-                game.gesture(NEXT, "hold")
+            first = decisions.buy_first(round_)
+            if not first:
+                game.complaints(decisions.complaints(round_))
+            if purchases and game.try_gesture(NEXT, "hold"):
                 game.buy(purchases)
+            if first:
+                game.complaints(decisions.complaints(round_))
             game.gesture(NEXT)
         elif step == "upgrades":
             game.buy(decisions.purchases(round_, players))
@@ -143,7 +158,7 @@ def play(pace: str, players: int, seed: int, decisions: Decisions,
     raise AssertionError("the game did not end")
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 5), seed=st.integers(0, 10_000),
        table=st.integers(0, 10_000), vip=st.sampled_from(["on", "off"]))
 def test_brisk_keeps_the_same_books_as_steps_at_every_round(players, seed, table, vip):
@@ -218,3 +233,90 @@ def test_the_brisk_card_at_a_stage_change_names_the_new_weather() -> None:
 
 def screen_text(game: Driver) -> str:
     return " ".join(now_boarding_screen(game.state.session.state, game.t).text_lines())
+
+
+def to_the_card(players: int = 3, vip: str = "off", seed: int = 1) -> Driver:
+    game = Driver("brisk", players, seed=seed, vip=vip)
+    while game.json()["step"] != "turnaround":
+        game.gesture(NEXT)
+    return game
+
+
+def test_done_says_it_loses_the_game_when_the_card_reaches_three() -> None:
+    """Issue #36, item 2: the third complaint set on the card: the big button, the panel and
+    the coach say the tap loses; Buy is no longer offered (nor allowed)."""
+    game = to_the_card()
+    game.gesture(UP, "press")
+    game.gesture(UP, "press")
+    screen = now_boarding_screen(game.state.session.state, game.t)
+    assert dict(screen.keys)["next"] == "Done: start the flight"  # 2 of 3: not yet
+    game.gesture(UP, "press")
+    screen = now_boarding_screen(game.state.session.state, game.t)
+    keys = dict(screen.keys)
+    assert keys["next"] == "Done: lose the game"
+    assert "hold_next" not in keys
+    assert screen.then == "Next: the game ends, lost"
+    assert screen.coach[0] == "Done loses the game: the complaints reach 3."
+    assert game.json()["coach"][0]["key"] == "done-loses"
+    assert "NEXT loses the game" in screen.text_lines()
+    assert not game.try_gesture(NEXT, "hold")  # no upgrades in a losing round
+    game.gesture(DOWN)
+    keys = dict(now_boarding_screen(game.state.session.state, game.t).keys)
+    assert (keys["next"], keys["hold_next"]) == ("Done: start the flight", "Buy")
+
+
+def test_done_says_it_loses_when_an_unserved_vip_is_the_third_complaint() -> None:
+    game = Driver("brisk", 2, seed=1, vip="on")
+    for _ in range(400):
+        body = game.json()
+        if body["step"] == "turnaround" and body["turnaround"]["unserved_vips"]:
+            break
+        if body["step"] == "vip":
+            game.gesture(DOWN if body["ask"] == "serve?" else NEXT)  # no VIP served
+        elif body["step"] == "turnaround" and body["complaints"] + body["pending"] < 2:
+            game.gesture(UP)
+        else:
+            game.gesture(NEXT)
+    body = game.json()
+    assert body["complaints"] + body["pending"] + body["turnaround"]["unserved_vips"] >= 3
+    screen = now_boarding_screen(game.state.session.state, game.t)
+    assert dict(screen.keys)["next"] == "Done: lose the game"
+    assert screen.coach[0] == "Done loses the game: the complaints reach 3."
+    game.gesture(NEXT)
+    assert game.json()["result"] == "lose"
+
+
+def test_a_losing_done_keeps_no_purchase_made_from_the_card() -> None:
+    game = to_the_card()
+    game.gesture(NEXT, "hold")
+    game.buy([(0, "seat")])
+    assert [p["item"] for p in game.json()["planes"][0]["temp"]] == [] and \
+        game.json()["planes"][0]["seats"] == 3
+    for _ in range(3):
+        game.gesture(UP)
+    game.gesture(NEXT)
+    body = game.json()
+    assert (body["result"], body["planes"][0]["seats"]) == ("lose", 2)
+
+
+def test_the_crying_baby_note_shows_after_its_first_flight_only() -> None:
+    """Issue #36, item 7: "(2 by the Crying Baby)" on the card after the flight it first
+    waited through, not on every card of the game after."""
+    game = Driver("brisk", 3, seed=1, vip="on")
+    served, noted = False, []
+    while len(noted) < 3 and game.json()["phase"] != "over":
+        body = game.json()
+        if body["step"] == "vip" and body["ask"] == "serve?":
+            game.gesture(NEXT if not served and body["phase"] != "setup" else DOWN)
+        elif body["step"] == "vip":
+            while game.json()["vip_offer"] != "Crying Baby":
+                game.gesture(DOWN)
+            game.gesture(NEXT)
+            served = True
+        elif body["step"] == "turnaround" and served:
+            say = now_boarding_screen(game.state.session.state, game.t).say
+            noted.append("(2 by the Crying Baby)" in say)
+            game.gesture(NEXT)
+        else:
+            game.gesture(NEXT)
+    assert noted == [True, False, False]

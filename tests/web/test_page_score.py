@@ -344,6 +344,7 @@ def test_a_form_that_waits_for_the_box_never_replaces_the_one_chosen_since(runni
     once the Overbooked form is drawn), so the late answer always comes last."""
     page = phone_page
     page.click("#tab-score")
+    page.select_option("#score-game", "overbooked")
     expect(page.locator("#ob-player-0 .plane")).to_be_visible()
     drawn = page.evaluate("""async () => {
         const score = await import("/static/score.js");  // the page's own module

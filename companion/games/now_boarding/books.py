@@ -108,16 +108,19 @@ def turnaround_done(state: NowBoardingState, now: float) -> Outcome:
     Complaints filed (as ``anger``), then the draw: a deck found empty first files its
     unserved VIPs and changes the stage with all its weather out (as ``passengers`` and
     ``weather``), or after the Evening makes the next round final; then "Serve a VIP?"
-    when one may ride (as ``vip``), else the next flight starts (as ``ready``)."""
+    when one may ride (as ``vip``), else the next flight starts (as ``ready``). A round that
+    loses keeps none of the purchases made from the card (the steps lose before their
+    upgrades; Buy is refused once the card's complaints lose, but they may be set after)."""
     plan = turnaround(state)
+    unbought = tuple(bought for bought in state.purchases if bought.round != state.round)
     state, plays = add_complaints(replace(state, pending=0), state.pending, "anger")
     if state.step == "over":
-        return state, plays
+        return replace(state, purchases=unbought), plays
     if plan.unserved_vips:
         state, more = vip_complaints(state)
         plays += more
         if state.step == "over":
-            return state, plays
+            return replace(state, purchases=unbought), plays
     if plan.final_next:
         state = replace(state, final_round=True)
         plays += (Play("final-round"),)

@@ -5,6 +5,8 @@ step; views show what :func:`coach` returns (the page's step card in sentences, 
 bottom line in a few characters), in every pace, unless the game was started with
 ``coach=off``. The warnings, most urgent first:
 
+- on ``pace=brisk``'s card, "done" loses the game: the complaints set there and the unserved
+  VIPs it files reach 3 (:func:`rules.turnaround_loses`);
 - one complaint from losing (2 of 3);
 - VIP cards still face-down by the current deck when it runs out within the next draw or two
   (each draw can carry one VIP; each left becomes a complaint);
@@ -19,8 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import ceil
 
+from companion.core.words import agree, plural
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES
-from companion.games.now_boarding.rules import NowBoardingState, to_win
+from companion.games.now_boarding.rules import NowBoardingState, to_win, turnaround_loses
 
 #: A stage "ends within the next round or two": at most this many draws left from its deck.
 VIP_DRAWS_WARNED = 2
@@ -47,18 +50,21 @@ def coach(state: NowBoardingState) -> tuple[Advice, ...]:
     if not state.coach or state.step in ("setup", "over"):
         return ()
     advice: list[Advice] = []
-    if state.complaints == COMPLAINT_LIMIT - 1:
+    if state.step == "turnaround" and turnaround_loses(state):
+        advice.append(Advice("done-loses", "Done loses the game: the complaints reach 3.",
+                             "DONE LOSES"))
+    elif state.complaints == COMPLAINT_LIMIT - 1:
         advice.append(Advice("one-complaint-left", "One more complaint loses.",
                              "1 MORE LOSES"))
     waiting = state.vip_waiting[state.stage_index]
     draws = draws_left(state)
     if waiting and not state.final_round and 0 < draws <= VIP_DRAWS_WARNED:
         stage = STAGE_TITLES[state.stage]
-        vips = "VIP" if waiting == 1 else "VIPs"
         advice.append(Advice("vips-left",
-                             f"{waiting} {stage} {vips} face-down, {draws} "
-                             f"draw{'' if draws == 1 else 's'} left: each unserved "
-                             "becomes a complaint.",
+                             f"{plural(waiting, f'{stage} VIP')} face-down, "
+                             f"{plural(draws, 'draw')} left: "
+                             f"{agree(waiting, 'unserved, it', 'each unserved')} becomes a "
+                             "complaint.",
                              f"{waiting}VIP {draws}draw"))
     if state.final_round:
         most = to_win(state)

@@ -42,6 +42,7 @@ from companion.games.now_boarding.rules import (
     setup_page,
     supply_left,
     temp_holder,
+    turnaround_loses,
     upgrade_row,
     vip_choices,
     vip_count_range,
@@ -56,6 +57,8 @@ def hold_next(state: NowBoardingState,
     if state.step == "upgrades":
         return buy(state)
     if state.step == "turnaround":  # the brisk card: purchases, player by player
+        if turnaround_loses(state):  # the steps lose before their upgrades: no purchase
+            raise RuleError("not-allowed", "these complaints lose the game: no upgrades")
         return replace(state, step="upgrades", page=0), (Play("click"),)
     if state.step != "flight":
         raise RuleError("not-allowed", "hold NEXT pauses a flight only")

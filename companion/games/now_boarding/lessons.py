@@ -30,6 +30,7 @@ from typing import Any
 
 from companion.core.game import GameAction, Play
 from companion.core.lessons import Lesson, ShownLesson, answer, first_unseen
+from companion.core.words import plural
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, REMOVED_AIRPORTS, STAGES
 from companion.games.now_boarding.rules import NowBoardingState, deck_empty, vip_left
 
@@ -141,9 +142,9 @@ LESSONS: tuple[Lesson[NowBoardingState], ...] = (
            "end", lambda s: s.step == "exit"),
     Lesson("result", "How it ended",
            ("{verdict}: {complaints} of 3", "anger {anger} VIP {vip} exit {exit}",
-            "{flights} flights flown"),
+            "{flights_flown} flown"),
            "{verdict}. Complaints: {complaints} in all, {anger} from passengers kept "
-           "waiting, {vip} from unserved VIPs and {exit} from the {undelivered} passengers "
+           "waiting, {vip} from unserved VIPs and {exit} from the {undelivered_passengers} "
            "left undelivered at the end. {why}",
            "end", lambda s: s.step == "over"),
 )
@@ -167,6 +168,8 @@ def lesson_fields(state: NowBoardingState) -> dict[str, Any]:
     return {**by_source, "complaints": state.complaints,
             "left": max(0, COMPLAINT_LIMIT - state.complaints),
             "undelivered": state.undelivered or 0, "flights": len(state.flights),
+            "undelivered_passengers": plural(state.undelivered or 0, "passenger"),
+            "flights_flown": plural(len(state.flights), "flight"),
             "verdict": "You won" if won else "You lost", "why": why}
 
 

@@ -358,6 +358,13 @@ def turnaround(state: NowBoardingState) -> Turnaround:
                       state.vip_variant and state.vip_waiting[following] > 0)
 
 
+def turnaround_loses(state: NowBoardingState) -> bool:
+    """Whether the brisk card's "done" ends the game: the complaints set on it and the
+    unserved VIPs it files reach 3 (the steps end the game there, before their upgrades)."""
+    unserved = turnaround(state).unserved_vips if state.step == "turnaround" else 0
+    return state.complaints + state.pending + unserved >= data.COMPLAINT_LIMIT
+
+
 def elapsed(state: NowBoardingState, now: float) -> float:
     """Seconds of the current flight used so far (0 outside a flight)."""
     if state.step != "flight":
@@ -383,9 +390,13 @@ def to_win(state: NowBoardingState) -> int:
     return 2 * room + 1 if room >= 0 else 0
 
 
-def crying_baby_served(state: NowBoardingState) -> bool:
-    """Whether a Crying Baby VIP was served (its airport's others may get 2 anger cubes)."""
-    return any(card == "Crying Baby" for _, _, card in state.vips_served)
+def crying_baby_waiting(state: NowBoardingState) -> bool:
+    """Whether the anger cubes now should name a Crying Baby VIP (its airport's others get 2):
+    one served this round or the round before, so at the anger step after its first flight.
+    The box cannot know when the table delivers it; once it has flown, the table that plays
+    every week knows where it waits, and the note no longer shows on every card after."""
+    return any(card == "Crying Baby" and state.round - served <= 1
+               for served, _, card in state.vips_served)
 
 
 def max_undelivered(state: NowBoardingState) -> int:

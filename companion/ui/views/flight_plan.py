@@ -13,6 +13,7 @@ import re
 import textwrap
 from typing import assert_never
 
+from companion.core.words import plural
 from companion.games.flight_plan.banker import deactivation_value
 from companion.games.flight_plan.choices import (
     asset_choices,
@@ -152,7 +153,7 @@ def _countdown(holding: Holding) -> str:
         return "in use"
     if holding.turns_left == 0:
         return "off, back next turn"
-    return f"off, {holding.turns_left} turn{'s' if holding.turns_left > 1 else ''} left"
+    return f"off, {plural(holding.turns_left, 'turn')} left"
 
 
 # -- screens -------------------------------------------------------------------------------------

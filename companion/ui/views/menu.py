@@ -9,6 +9,10 @@ Promises:
 - The page's words (issue #27): a list's every row (the games page, past games), and an
   option page's option and explanation as sentences, never the panel's key hints.
 - Replacing a game in play is asked in the large font: "Replace the ... game?".
+- Every page the menu reaches has words for the page (issue #36, item 7): the questions
+  (replace, power off), "Resume a game" with nothing to resume and the Table page say what
+  they ask in sentences, never the panel's key hints ("NEXT yes, BACK no", "NEXT: pair"): the
+  page labels its buttons itself.
 """
 
 from __future__ import annotations
@@ -103,7 +107,8 @@ def _option(app: App, menu: Menu) -> Screen:
 def _history(app: App, past: tuple[PastGame, ...], menu: Menu) -> Screen:
     if not past:
         return Screen("Resume a game", ("No unfinished", "games to resume."),
-                      status="BACK menu")
+                      status="BACK menu").with_words(
+            {"heading": "Resume a game", "say": "No unfinished games to resume."})
     cursor = min(menu.cursor, len(past) - 1)
     # A row: the game and the time it was last played; the date goes in the status.
     items = [f"{fit(app.title_of(game.game), 14).ljust(14)} {game.last_wall[11:16]}"
@@ -119,13 +124,16 @@ def _replace(app: App, state: AppState, menu: Menu) -> Screen:
     in_play = state.session.game if state.session is not None else menu.game or ""
     question = textwrap.wrap(f"Replace the {app.title_of(in_play)} game?", LINE_WIDTH)[:2]
     return Screen("Game in play", (*question, "NEXT yes, BACK no"),
-                  status="it stays in Resume a game")
+                  status="it stays in Resume a game").with_words(
+        {"heading": "Game in play", "say": f"Replace the {app.title_of(in_play)} game? It "
+                                           "stays in Resume a game."})
 
 
 def _power_off() -> Screen:
     """The "Power off" question (core/power.py), asked like replacing a game."""
     return Screen(POWER_OFF_ITEM, ("Power off the box?", "NEXT yes, BACK no"),
-                  status="games stay saved")
+                  status="games stay saved").with_words(
+        {"heading": POWER_OFF_ITEM, "say": "Power off the box? Every game stays saved."})
 
 
 def table_page_screen(page: TablePage, closed: bool = False, pairing: bool = False) -> Screen:
@@ -134,15 +142,23 @@ def table_page_screen(page: TablePage, closed: bool = False, pairing: bool = Fal
     what NEXT does ("Pair a phone"). While pairing is open the column says so (the code and
     the countdown are in the title bar: companion/ui/views ``screen_for``); after a window
     closed on its wrong codes (issue #28) it says that instead."""
+    addresses = " or ".join((page.url, *page.also))
     if pairing:
-        return Screen(TABLE_PAGE_ITEM, OPEN_LINES, matrix=page.qr)
+        return Screen(TABLE_PAGE_ITEM, OPEN_LINES, matrix=page.qr).with_words(
+            {"heading": TABLE_PAGE_ITEM, "say": "Pairing is open: type the code the box "
+                                                "shows on the phone."})
     if closed:
-        return Screen(TABLE_PAGE_ITEM, CLOSED_LINES, matrix=page.qr)
+        return Screen(TABLE_PAGE_ITEM, CLOSED_LINES, matrix=page.qr).with_words(
+            {"heading": TABLE_PAGE_ITEM, "say": "Pairing closed after too many wrong codes. "
+                                                "Open it again to pair a phone."})
     lines: list[str] = []
     for url in (page.url, *page.also):
         lines += address_lines(url)
     lines = [*lines[:4], "NEXT: pair"]
-    return Screen(TABLE_PAGE_ITEM, tuple(lines), matrix=page.qr)
+    return Screen(TABLE_PAGE_ITEM, tuple(lines), matrix=page.qr).with_words(
+        {"heading": TABLE_PAGE_ITEM, "say": f"The table page is at {addresses}: scan the "
+                                            "box's code with a phone's camera. Pair a phone "
+                                            "to let it play."})
 
 
 def address_lines(url: str, width: int = MATRIX_LINE_WIDTH) -> list[str]:

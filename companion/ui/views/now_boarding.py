@@ -20,13 +20,14 @@ from __future__ import annotations
 from typing import assert_never
 
 from companion.core.timer import TimerState
+from companion.core.words import agree, plural
 from companion.games.now_boarding import data
 from companion.games.now_boarding.coach import coach
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
 from companion.games.now_boarding.lessons import current_lesson
 from companion.games.now_boarding.rules import (
     NowBoardingState,
-    crying_baby_served,
+    crying_baby_waiting,
     deck_empty,
     draw_count,
     next_price,
@@ -38,6 +39,7 @@ from companion.games.now_boarding.rules import (
     temp_holder,
     to_win,
     turnaround,
+    turnaround_loses,
     upgrade_row,
     vip_choices,
     vip_left,
@@ -105,7 +107,7 @@ def status_line(state: NowBoardingState) -> str:
     """``R7/17 12 cards C:1/3`` (``FINAL`` in the final round), at most 25 characters; the
     coach's most urgent warning (coach.py) in place of the cards when it has one."""
     left = state.decks[state.stage_index]
-    deck = "FINAL" if state.final_round else f"{left} card{'' if left == 1 else 's'}"
+    deck = "FINAL" if state.final_round else plural(left, "card")
     advice = coach(state)
     if advice:
         deck = advice[0].short
@@ -196,7 +198,7 @@ def _setup(state: NowBoardingState) -> Screen:
     if page == "decks":
         chart = PREFLIGHT[players]
         back = data.cards_back_in_box(players)
-        last = f"{back} card{'s' if back > 1 else ''} back in box" if back else "face-down"
+        last = f"{plural(back, 'card')} back in box" if back else "face-down"
         lines = (*(f"{STAGE_TITLES[stage]:<10} {count:>2} cards"
                    for stage, count in zip(STAGES, chart.in_pile, strict=True)), last)
         return Screen(f"{number} Deal", lines, status=status).with_main(0)
@@ -244,7 +246,7 @@ def _passengers(state: NowBoardingState) -> Screen:
         # The main line is the count the table adds; the cards stay face-down, unnamed.
         return Screen(f"{stage} deck empty", (
             f"+{unserved} = {total}/{COMPLAINT_LIMIT} complaints",
-            f"{unserved} VIP card{'s' if unserved > 1 else ''} never served",
+            f"{plural(unserved, 'VIP card')} never served",
             f"by the {stage} deck:",
             "NEXT adds the complaints",
         ), status=status_line(state)).with_main(0)
@@ -272,7 +274,7 @@ def _vip(state: NowBoardingState) -> Screen:
     left = vip_left(state)
     if state.page == 0:  # the VIP deck is face-down: no name before the table says yes
         return Screen("Serve a VIP?", (
-            f"{left} {stage} VIP card{'s' if left > 1 else ''}",
+            f"{plural(left, f'{stage} VIP card')}",
             "left, face-down.",
             "NEXT yes   DOWN no",
         ), status=status_line(state))
@@ -352,8 +354,8 @@ def _turnaround(state: NowBoardingState) -> Screen:
     total = state.complaints + state.pending
     if plan.unserved_vips:
         vips = plan.unserved_vips
-        first = f"+{vips} compl.: unserved VIP{'s' if vips > 1 else ''}"
-    elif crying_baby_served(state):
+        first = f"+{vips} compl.: unserved {agree(vips, 'VIP')}"
+    elif crying_baby_waiting(state):
         first = "Anger +1, Baby's airport +2"
     else:
         first = "Anger +1 each waiting"
@@ -364,17 +366,18 @@ def _turnaround(state: NowBoardingState) -> Screen:
     else:
         chore = f"Draw {plan.draw}: {STAGE_TITLES[state.stage]} deck"
     go = "VIP?" if plan.vip_offer else "fly"
+    keys = "NEXT loses the game" if turnaround_loses(state) else f"hold NEXT buy  NEXT: {go}"
     return Screen(f"Round {state.round} done", (
         f"Complaints +{state.pending} = {total}/{COMPLAINT_LIMIT}",
         first,
         chore,
-        f"hold NEXT buy  NEXT: {go}",
+        keys,
     ), status=status_line(state)).with_main(0)
 
 
 def _cubes(state: NowBoardingState) -> Screen:
     """Maintenance step 1 as the rulebook says it, before the complaints are asked."""
-    if crying_baby_served(state):
+    if crying_baby_waiting(state):
         lines: tuple[str, ...] = ("1 anger cube on every", "waiting passenger; 4th",
                                   "cube files a complaint.", "Others by Crying Baby: 2")
     else:
@@ -427,7 +430,7 @@ def _exit(state: NowBoardingState) -> Screen:
     last = "that loses!" if total >= COMPLAINT_LIMIT else "UP/DN set  NEXT ends"
     return Screen("Exit the aircraft", (
         f"Undelivered: {state.pending}",
-        f"+{added} complaints = {total}/{COMPLAINT_LIMIT}",
+        f"+{added} {agree(added, 'complaint')} = {total}/{COMPLAINT_LIMIT}",
         _to_win_line(state),
         last,
     ), status=status_line(state)).with_main(0)
@@ -436,7 +439,8 @@ def _exit(state: NowBoardingState) -> Screen:
 def _over(state: NowBoardingState) -> Screen:
     if state.result == "win":
         return Screen("Flying high!", big="WIN!",
-                      caption=f"{len(state.flights)} flights, {state.complaints} compl.",
+                      caption=f"{plural(len(state.flights), 'flight')}, "
+                              f"{state.complaints} compl.",
                       status=f"C:{state.complaints}/{COMPLAINT_LIMIT} BACK menu")
     return Screen("Out of business", big="LOSE", caption=state.reason or "",
                   status=f"C:{state.complaints}/{COMPLAINT_LIMIT} hold BACK undo")

@@ -1,12 +1,13 @@
 """Now Boarding's phrases that several step cards share (pure): the coach's warnings added to
 every step's words (:func:`coached`) and the upgrades on offer with their prices
-(:func:`offer`, ``pace=brisk``'s card), and one upgrades row in words with what hold NEXT
-buys there (:func:`row_words`). now_boarding_words.py says the steps."""
+(:func:`offer`, ``pace=brisk``'s card), one upgrades row in words with what hold NEXT
+buys there (:func:`row_words`), and the complaints by source (:func:`complaint_split`).
+now_boarding_words.py says the steps."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from companion.games.now_boarding import data
 from companion.games.now_boarding.coach import coach
@@ -50,6 +51,13 @@ def offer(state: NowBoardingState) -> str:
     temps = [f"temp {item.removeprefix('temp-')} ${data.TEMP_PRICES[item]}"
              for item in ("temp-seat", "temp-speed") if temp_holder(state, item) is None]
     return "; ".join([*parts, *temps])
+
+
+def complaint_split(split: Mapping[str, int]) -> str:
+    """The complaints by source (``anger``, ``vip``, ``exit``) in words, as the page's
+    History, ``companion history`` and the game's end say them."""
+    return (f"waiting passengers {split['anger']}, unserved VIPs {split['vip']}, "
+            f"undelivered at the end {split['exit']}")
 
 
 ROW_NAMES = {"seat": "a seat", "speed": "a speed", "route": "a route",

@@ -28,6 +28,7 @@ from typing import Any
 
 from companion.core.lessons import ShownLesson
 from companion.core.timer import TimerState
+from companion.core.words import plural
 from companion.games import now_boarding_v3 as v3
 from companion.games.now_boarding_v3.game import (
     MAX_TOTAL,
@@ -52,11 +53,6 @@ PURCHASE_NAMES = {"voucher": "Voucher", "concession": "Concession", "commuter": 
 PURCHASES: tuple[str, ...] = tuple(f"${v3.PURCHASES[item]} {name}"
                                    for item, name in PURCHASE_NAMES.items())
 """The Purchase step's list, one item a row: short enough for a phone's card."""
-
-
-def plural(count: int, word: str) -> str:
-    """``1 passenger``, ``2 passengers``."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _where(state: V3State) -> str:

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 from companion.core.lessons import ShownLesson
 from companion.core.timer import TimerState
+from companion.core.words import agree, plural
 from companion.games.now_boarding import data
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
 from companion.games.now_boarding.lessons import draw_why, setup_why
+from companion.games.now_boarding.record import complaints_by_source
 from companion.games.now_boarding.rules import (
     NowBoardingState,
-    crying_baby_served,
+    crying_baby_waiting,
     deck_empty,
     draw_count,
     plane,
@@ -36,6 +38,7 @@ from companion.games.now_boarding.rules import (
     setup_pages,
     supply_left,
     to_win,
+    turnaround_loses,
     upgrade_row,
     vip_choices,
     vip_left,
@@ -47,15 +50,16 @@ from companion.games.now_boarding.rules import (
 )
 from companion.ui.screen import Words, sentence
 from companion.ui.views.lesson import lesson_words
-from companion.ui.views.now_boarding_phrases import ROW_NAMES, coached, offer, row_words
+from companion.ui.views.now_boarding_phrases import (
+    ROW_NAMES,
+    coached,
+    complaint_split,
+    offer,
+    row_words,
+)
 
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
-
-
-def plural(count: int, word: str) -> str:
-    """``1 complaint``, ``2 complaints``."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _before(state: NowBoardingState) -> str:
@@ -103,15 +107,17 @@ def setup(state: NowBoardingState) -> Words:
         tile = state.free_tiles[player]
         extra = " and any one route tile" if players == 2 else ""
         say = f"P{player + 1} takes a free {tile} upgrade tile{extra} from the tile pile."
-        keys = (("next", f"P{player + 1} takes the {tile} tile"), ("up", "Seat tile instead"),
-                ("down", "Speed tile instead"), *UNDO)
+        # Only the other tile is offered "instead" (the one chosen is no change).
+        other = (("down", "Speed tile instead") if tile == "seat"
+                 else ("up", "Seat tile instead"))
+        keys = (("next", f"P{player + 1} takes the {tile} tile"), other, *UNDO)
     elif page == "decks":
         chart = PREFLIGHT[players]
         decks = ", ".join(f"{STAGE_TITLES[stage]} {count}"
                           for stage, count in zip(STAGES, chart.in_pile, strict=True))
         back = data.cards_back_in_box(players)
         say = (f"Deal the passenger cards face-down into the three stage decks: {decks}."
-               + (f" {plural(back, 'card')} {'goes' if back == 1 else 'go'} back in the box."
+               + (f" {plural(back, 'card')} {agree(back, 'goes', 'go')} back in the box."
                   if back else ""))
     elif page == "weather":
         per_stage = PREFLIGHT[players].weather[0]
@@ -169,10 +175,12 @@ def _drawing(state: NowBoardingState) -> Words:
     unserved = vip_left(state)
     if unserved:
         total = state.complaints + unserved
-        cards = "VIP card never served" if unserved == 1 else "VIP cards never served"
+        cards = (f"{agree(unserved, 'VIP card', plural(unserved, 'VIP card'))} never served "
+                 f"by {agree(unserved, 'it', 'them')} {agree(unserved, 'becomes', 'become')} "
+                 f"{agree(unserved, 'a complaint', plural(unserved, 'complaint'))}")
         return {"heading": f"{_before(state)}: {stage} deck empty",
-                "say": f"The {stage} deck is empty. The {unserved} {cards} by it become "
-                       f"{plural(unserved, 'complaint')}: {total} of {COMPLAINT_LIMIT}.",
+                "say": f"The {stage} deck is empty. The {cards}: {total} of "
+                       f"{COMPLAINT_LIMIT}.",
                 "then": "Next: the next stage",
                 "keys": (("next", f"Add {plural(unserved, 'complaint')}"), *UNDO)}
     if state.stage_index + 1 < len(STAGES):
@@ -200,33 +208,40 @@ def weather(state: NowBoardingState) -> Words:
 
 @coached
 def vip(state: NowBoardingState) -> Words:
-    """The ``vip`` step: serve a VIP? (face-down), then the VIP named."""
+    """The ``vip`` step: serve a VIP? (face-down), then the VIP named. At ``pace=brisk``
+    the answer starts the next flight at once: the words say so, and ask the card put by the
+    last passenger drawn before the answer (issue #36, item 5)."""
     stage = STAGE_TITLES[state.stage]
     heading = f"{_before(state)}: serve a VIP?"
+    flies = state.pace == "brisk" and state.phase == "maintenance"
+    fly = ": start the flight" if flies else ""
+    after = f"Next: the flight of round {state.round + 1}" if flies else "Next: the next step"
     if state.page == 0:  # face-down: the card is named only after yes
         left = vip_left(state)
         return {"heading": heading,
                 "say": f"{plural(left, f'{stage} VIP card')} left, face-down. Serve one now? "
                        "It rides on the last passenger card drawn.",
-                "then": "Next: turn it over and say which card it is, or the next step",
-                "keys": (("next", "Serve a VIP"), ("down", "No VIP"), *UNDO)}
+                "then": ("Next: turn it over and say which card it is, or "
+                         + ("the flight starts" if flies else "the next step")),
+                "keys": (("next", "Serve a VIP"), ("down", f"No VIP{fly}"), *UNDO)}
     card = vip_offer(state) or ""
     effect = data.VIP_BY_NAME[card].effect if card in data.VIP_BY_NAME else ""
     choices = vip_choices(state)
     if len(choices) > 1:
+        put = ("Put it by the last passenger card drawn, then say which it is: the answer "
+               "starts the flight." if flies else "Put it by the last passenger card drawn.")
         return {"heading": f"{_before(state)}: which VIP?",
-                "say": f"Turn the VIP card over: which is it? {card}: {effect}. Put it by the "
-                       "last passenger card drawn.",
-                "then": "Next: the next step",
+                "say": f"Turn the VIP card over: which is it? {card}: {effect}. {put}",
+                "then": after,
                 "choices": tuple(f"{name}: {data.VIP_BY_NAME[name].effect}"
                                  for name in choices),
                 "chosen": state.vip_choice,
-                "keys": (("next", f"It is {card}"), ("up", "Card before"),
+                "keys": (("next", f"It is {card}{fly}"), ("up", "Card before"),
                          ("down", "Card after"), *UNDO)}
     return {"heading": f"{_before(state)}: VIP {card}",
             "say": f"The VIP is {card}. Put it by the last passenger card drawn. "
                    f"{sentence(effect)}".strip(),
-            "then": "Next: the next step", "keys": (("next", "VIP placed"), *UNDO)}
+            "then": after, "keys": (("next", f"VIP placed{fly}"), *UNDO)}
 
 
 @coached
@@ -280,7 +295,7 @@ def turnaround(state: NowBoardingState) -> Words:
     phone's card at 360 px: a table that plays often needs the counts, not the rules."""
     plan = turnaround_plan(state)
     total = state.complaints + state.pending
-    baby = " (2 by the Crying Baby)" if crying_baby_served(state) else ""
+    baby = " (2 by the Crying Baby)" if crying_baby_waiting(state) else ""
     says = [f"Anger cubes{baby}; complaints this round: {state.pending} ({total} of "
             f"{COMPLAINT_LIMIT})."]
     stage = STAGE_TITLES[state.stage]
@@ -305,9 +320,12 @@ def turnaround(state: NowBoardingState) -> Words:
     # Complaints, labelled as on the steps' count page (a bare "More" said nothing of what).
     more = (("up", "One more complaint"), ("down", "One fewer complaint"))
     done = "Done: serve a VIP?" if plan.vip_offer else "Done: start the flight"
+    buy: Keys = (("hold_next", "Buy"),)
+    if turnaround_loses(state):  # the third complaint: the tap ends the game, nothing to buy
+        done, following_step, buy = "Done: lose the game", "Next: the game ends, lost", ()
     return {"heading": f"Round {state.round} done: maintenance",
             "say": " ".join(says), "then": following_step,
-            "keys": (("next", done), *more, ("hold_next", "Buy"), *UNDO)}
+            "keys": (("next", done), *more, *buy, *UNDO)}
 
 
 @coached
@@ -315,7 +333,7 @@ def anger(state: NowBoardingState) -> Words:
     """The ``anger`` step: the anger cubes, then the complaints filed."""
     more = (("up", "One more complaint"), ("down", "One fewer complaint"))
     if state.page == 0:
-        if crying_baby_served(state):
+        if crying_baby_waiting(state):
             say = ("Put one anger cube on every waiting passenger; those at the Crying Baby's "
                    "airport get two. A passenger's fourth cube files a complaint.")
         else:
@@ -412,13 +430,14 @@ def exit(state: NowBoardingState) -> Words:
 
 @coached
 def over(state: NowBoardingState) -> Words:
-    """The game's end: won or lost."""
+    """The game's end: won or lost, and the complaints by source."""
     flights = plural(len(state.flights), "flight")
+    split = f"Complaints {state.complaints}: {complaint_split(complaints_by_source(state))}."
     if state.result == "win":
-        say = f"You won: {flights}, {_complaints(state)}."
+        say = f"You won: {flights}, {_complaints(state)}. {split}"
         heading = "Game over: WIN"
     else:
-        say = f"Out of business after {flights}: {state.reason or _complaints(state)}."
+        say = f"Out of business after {flights}: {state.reason or _complaints(state)}. {split}"
         heading = "Game over: LOSS"
     return {"heading": heading, "say": say, "then": "Next: a new game from the menu",
             "keys": (("back", "Menu"), *UNDO)}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
+from companion.core.words import plural
 from companion.games import planes
 from companion.games.planes.game import (
     BOARD_COLOURS,
@@ -111,7 +112,7 @@ def _trigger(state: PlanesState) -> Screen:
 
 def _last_round(state: PlanesState) -> Screen:
     left = turns_left(state)
-    title = f"Finish round: {left} turn" + ("s" if left != 1 else "")
+    title = f"Finish round: {plural(left, 'turn')}"
     if left == 0:
         title = "Round done: game over"
     return _planes(state, title, "hold NEXT: scores")

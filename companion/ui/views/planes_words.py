@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core.words import plural
 from companion.games import planes
 from companion.games.planes import game
 from companion.games.planes.data import CUBES_PER_PLAYER
@@ -75,7 +76,7 @@ def board(state: PlanesState) -> Words:
 def last_round(state: PlanesState) -> Words:
     """The ``last-round`` step: boarding goes on until the round is done."""
     left = turns_left(state)
-    say = (f"The end is triggered: {left} more turn{'' if left == 1 else 's'} to finish "
+    say = (f"The end is triggered: {plural(left, 'more turn')} to finish "
            "the round, then the game ends. Keep boarding cubes until then."
            if left else "The round is done: the game is over. Hold NEXT for the scores.")
     return _planes(state, "Planes: the last round", say, "Next: the goal cards",

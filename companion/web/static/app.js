@@ -68,7 +68,8 @@
 //                link), button.bgstats-toggle and its panel with img.bgstats-qr and
 //                .bgstats-text code (the link as text).
 
-import { $, $$, el, fill, page, sendLine, loadGames, gameTitle, keyLabel, wireSetting } from "./common.js";
+import { $, $$, el, fill, page, sendLine, loadGames, gameTitle, keyLabel, wireSetting,
+  plural } from "./common.js";
 import { renderTimer, wireTimer } from "./timer.js";
 import { keepAwake, wireAwake } from "./awake.js";
 import { checkWhoami, forgotten, wirePairing } from "./pairing.js";
@@ -394,7 +395,7 @@ function renderBank() {
       el("h4", {}, "Deactivated"),
       (state.countdowns?.[name] ?? []).length
         ? el("ul", {}, ...state.countdowns[name].map((item) =>
-          el("li", {}, `${item.asset}: ${item.turns_left === 0 ? "back in use next turn" : `${item.turns_left} turns left`}`)))
+          el("li", {}, `${item.asset}: ${item.turns_left === 0 ? "back in use next turn" : `${plural(item.turns_left, "turn")} left`}`)))
         : el("p", {}, "nothing"),
       el("h4", {}, "Win check"),
       el("ul", { class: "win" }, ...Object.entries(win.conditions).map(([condition, met]) =>

@@ -111,6 +111,12 @@ export async function loadGames() {
   } catch { /* offline: asked again when a form is built */ }
 }
 
+/** A count and its word, "1 complaint", "2 complaints" (the box's core/words.py, for the
+ * page's own sentences: one way to say a count, never an `=== 1 ?` of its own). */
+export function plural(count, one, many = `${one}s`) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
 export function gameTitle(game) {
   return games.list.find((facts) => facts.name === game)?.title ?? game;
 }

@@ -32,12 +32,16 @@ function historyGame(game) {
       el("a", { class: "download", href, download: "", "data-kind": kind }, `Download ${kind.toUpperCase()}`)),
   );
   const play = game.bgstats ? bgstatsBlock(game) : null;
+  // The headings in words and the columns a phone shows (the box says which: the CSV download
+  // keeps every column under its stable name).
+  const headings = game.table.headings ?? game.table.columns;
+  const shown = game.table.shown ?? game.table.columns.map((_, index) => index);
   // A wide table scrolls sideways: focusable (and named) so a keyboard can scroll it too.
   const table = el("div", { class: "table-scroll", tabindex: "0", role: "region",
     "aria-label": `${game.title}: the table` }, el("table", {},
     el("caption", {}, game.options?.entered === "score" ? "As scored" : "Per round"),
-    el("thead", {}, el("tr", {}, ...game.table.columns.map((c) => el("th", { scope: "col" }, c)))),
-    el("tbody", {}, ...game.table.rows.map((row) => el("tr", {}, ...row.map((cell) => el("td", {}, cell ?? "")))))));
+    el("thead", {}, el("tr", {}, ...shown.map((i) => el("th", { scope: "col" }, headings[i])))),
+    el("tbody", {}, ...game.table.rows.map((row) => el("tr", {}, ...shown.map((i) => el("td", {}, row[i] ?? "")))))));
   return el("details", { class: "history-game", "data-game-id": game.id },
     el("summary", {}, `#${game.id} ${game.title} — ${started} — ${resultText(game.result)}`),
     complaintSplit(game),

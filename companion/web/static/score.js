@@ -1,7 +1,8 @@
 // The Score tab: a form per game, Overbooked's seat grids, and the box's verdict.
 // Stable hooks: see the header of app.js ("Score entry").
 
-import { $, $$, el, fill, page, getJson, sendLine, loadGames, gameTitle, gameList, games } from "./common.js";
+import { $, $$, el, fill, page, getJson, sendLine, loadGames, gameTitle, gameList, games,
+  plural } from "./common.js";
 import { bgstatsBlock } from "./history.js";
 
 const SEAT_CYCLE = [".", "R", "W", "B", "G", "Y"];
@@ -131,11 +132,28 @@ const readers = {
 const SCORE_FORMS = [["overbooked", ""], ["planes", ""], ["now-boarding-v3", ""],
   ["now-boarding", ": the final count"]];
 
+/** The games this page can score, in its order, with what each form enters. */
+function scoreForms() {
+  return SCORE_FORMS.filter(([game]) => games.list.some((facts) => facts.name === game));
+}
+
 function fillScoreGames() {
   const choice = $("#score-game");
   if (choice.options.length) return;
-  choice.append(...SCORE_FORMS.filter(([game]) => games.list.some((facts) => facts.name === game))
-    .map(([game, what]) => el("option", { value: game }, `${gameTitle(game)}${what}`)));
+  // No game is chosen before the player or the box says which (issue #36): a fresh box opens
+  // on the list to pick from, never on the first form only because it is first.
+  choice.append(el("option", { value: "" }, "Choose a game"),
+    ...scoreForms().map(([game, what]) => el("option", { value: game }, `${gameTitle(game)}${what}`)));
+}
+
+/** The form's place before a game is chosen: the games to pick from, a button each. */
+function buildPicker(form) {
+  form.append(el("p", { class: "pick-ask" }, "Which game do you want to score?"),
+    el("ul", { class: "score-pick", "aria-label": "Games to score" },
+      ...scoreForms().map(([game, what]) => el("li", {}, el("button", {
+        type: "button", class: "pick", "data-game": game,
+        onclick: () => { $("#score-game").value = game; chosenByHand = true; buildScoreForm(); },
+      }, `${gameTitle(game)}${what}`)))));
 }
 
 // Whether the player chose the form's game: then the tab keeps it; until then it follows the
@@ -189,6 +207,15 @@ export async function buildScoreForm(prefill = null) {
   if (build !== builds) return;
   fillScoreGames();
   const game = $("#score-game").value;
+  const picking = game === "";
+  $("#score-send").hidden = picking;
+  $("#score-load").hidden = picking;
+  if (picking) {
+    $("#score-form").replaceChildren();
+    $("#score-result").replaceChildren();
+    buildPicker($("#score-form"));
+    return;
+  }
   if (!builders[game]) return;  // the box has not said which games there are (yet)
   let given = prefill;
   if (given === null && game === "now-boarding") given = await nowBoardingCount();
@@ -613,8 +640,8 @@ function renderResult(result) {
   }
   if (result.game === "now-boarding") {
     parts.push(el("p", { class: `verdict ${result.result}` },
-      `${result.result === "win" ? "WIN" : "LOSS"}: ${result.complaints_total} `
-      + `complaint${result.complaints_total === 1 ? "" : "s"} in all`),
+      `${result.result === "win" ? "WIN" : "LOSS"}: `
+      + `${plural(result.complaints_total, "complaint")} in all`),
     el("ul", {}, ...Object.entries(result.breakdown ?? {}).map(([key, value]) =>
       el("li", {}, `${inWords(key)}: ${value}`))));
   }

@@ -141,10 +141,16 @@ function renderCard(prefix, screen, mode) {
   const say = screen?.say || (screen?.choices?.length ? "" : lines);
   $(`#${prefix}-say`).textContent = say;
   const choices = screen?.choices ?? [];
+  // A list whose row UP / DOWN choose (which VIP, the upgrades): a tap on a row moves the
+  // box's cursor there; the big button still confirms (issue #36: no hurried tap decides).
+  const movable = typeof screen?.chosen === "number" && Boolean(screen?.keys?.up)
+    && Boolean(screen?.keys?.down);
   fill($(`#${prefix}-choices`), ...choices.map((choice, index) => {
     const chosen = index === screen.chosen;
+    const text = [chosen ? el("span", { class: "visually-hidden" }, "Selected: ") : null, choice];
     return el("li", { class: chosen ? "chosen" : "", "aria-current": chosen ? "true" : null },
-      chosen ? el("span", { class: "visually-hidden" }, "Selected: ") : null, choice);
+      ...(movable ? [el("button", { type: "button", class: "choice-row", "data-index": index,
+        onclick: () => moveTo(index) }, ...text)] : text));
   }));
   $(`#${prefix}-choices`).hidden = !choices.length;
   const done = screen?.notice || screen?.done || "";
@@ -179,14 +185,16 @@ export function renderTimer() {
     complaints.classList.toggle("danger", state.complaints >= 2 && !over);
   }
 
-  // Digits only where a countdown is the news: never between flights or after the game.
+  // Digits only where a countdown is the news: never between flights or after the game,
+  // nor before a flight without a time limit (no "0:00" to read as time up).
   const digits = $("#timer-digits");
-  const clockShown = mode === "flight" || mode === "ready";
+  const timed = Boolean(timer && (timer.duration > 0 || timer.state !== "idle"));
+  const clockShown = mode === "flight" || (mode === "ready" && timed);
   $("#timer-clock").hidden = !clockShown;
   if (!clockShown) {
     digits.textContent = "";
     $("#timer-state").textContent = "";
-  } else if (timer && (timer.duration > 0 || timer.state !== "idle")) {
+  } else if (timed) {
     digits.textContent = clock(mode === "ready" ? timer.duration : timer.remaining);
     $("#timer-state").textContent = mode === "ready" ? "Ready"
       : { running: last ? "10 seconds left!" : "", paused: "Paused",
@@ -219,6 +227,14 @@ export function renderTimer() {
   if (mode === "flight") $("#timer-say").textContent = screen?.say ?? "";
   if (mode === "over") $("#timer-say").textContent = "";
   renderControls(mode);
+  markMore();
+}
+
+/** A step's area longer than the phone says so: "More below" at its foot until the table
+ * has scrolled to its last line (issue #36: a long brisk card hid its end under the buttons). */
+function markMore() {
+  const main = $(".timer-main");
+  main.classList.toggle("more-below", main.scrollHeight - main.scrollTop - main.clientHeight > 2);
 }
 
 /** A lesson's card (pace=teach): its text is the screen's `say`, "Got it" the primary button
@@ -266,7 +282,8 @@ function openPicture(open) {
 const MENU_LABELS = { next: "Choose", up: "Up", down: "Down", back: "Back" };
 // A question of the menu is answered in words: yes or no.
 const QUESTION_LABELS = { replace: { next: "Yes, replace it", back: "No, keep it" },
-  "power-off": { next: "Yes, power off", back: "No" } };
+  "power-off": { next: "Yes, power off", back: "No" },
+  "table-page": { next: "Pair a phone", back: "Back" } };
 const PRIMARY_ORDER = ["start", "next", "back", "hold_next", "up", "down", "hold_back"];
 
 /** What a gesture's button says: the model's label; for a screen that labels nothing (the
@@ -316,6 +333,29 @@ function renderControls(mode) {
   }
 }
 
+let moving = false;
+
+/** Move the box's cursor to row ``index`` of the list shown (UP / DOWN, the shorter way
+ * round, as the box wraps), without choosing it. */
+async function moveTo(index) {
+  const count = page.screen?.choices?.length ?? 0;
+  const cursor = page.screen?.chosen;
+  if (moving || !count || typeof cursor !== "number" || index === cursor) return;
+  moving = true;
+  try {
+    const down = (index - cursor + count) % count;
+    const [line, times] = down <= count - down ? ["press down", down] : ["press up", count - down];
+    for (let step = 0; step < times; step += 1) {
+      const reply = await sendLine(line);
+      $("#timer-reply").textContent = reply.startsWith("err")
+        ? reply.replace(/^err \S+ /, "The box refused: ") : "";
+      if (reply.startsWith("err")) return;
+    }
+  } finally {
+    moving = false;
+  }
+}
+
 async function sendGesture(gesture) {
   if (gesture === "start") return startGame();
   if (gesture === "leave") return leaveOptions();
@@ -329,6 +369,8 @@ async function sendGesture(gesture) {
 export function wireTimer() {
   $("#timer-picture-open").addEventListener("click", () => openPicture(
     $("#view-timer").dataset.picture !== "open"));
+  $(".timer-main").addEventListener("scroll", markMore, { passive: true });
+  window.addEventListener("resize", markMore);
   for (const button of [$("#timer-primary"), ...Object.values(BUTTON_IDS).map((id) => $(id))]) {
     button.addEventListener("click", () => sendGesture(button.dataset.gesture));
   }
