@@ -122,7 +122,7 @@ def test_case_renders_and_its_holes_fit_the_parts(rendered, variant):
     assert bz1 + lz1 == pytest.approx(height, abs=0.01)
 
     # Room for the board inside the walls, and for the plugs on its header under the lid.
-    (length, wide), (hole_x, hole_y) = BOARDS[board]
+    (_, wide), (hole_x, hole_y) = BOARDS[board]
     x0, y0, x1, y1 = _board(r, board)
     assert y1 - y0 == pytest.approx(wide)
     assert x0 - OVERHANG[board] > shell["wall"] and y1 < depth - shell["wall"]
