@@ -367,9 +367,10 @@ def test_case_recommended_build_prints_in_six_hours_lid_first():
 
 
 def test_case_slicer_measures_the_recommended_lid_as_recorded(rendered):
-    """PrusaSlicer, run now on the recommended lid, says what the record says (the same to
-    the second and the hundredth of a gram with the slicer that made the record; within 15 %
-    with another version)."""
+    """PrusaSlicer, run now on the recommended lid, says what the record says: within a
+    minute and half a gram with the slicer that made the record (its estimate moves by a
+    second or two from run to run: 6067 s, then 6069 s, for the same STL), within 15 % with
+    another version."""
     if shutil.which("prusa-slicer") is None:
         pytest.fail("prusa-slicer is not installed: sudo apt-get install -y "
                     "--no-install-recommends prusa-slicer; the print figures cannot be checked")
@@ -378,7 +379,8 @@ def test_case_slicer_measures_the_recommended_lid_as_recorded(rendered):
     measured = PRINT.slice_part(lid, face_down=True)
     recorded = figures["parts"][lid.stem]
     if measured["slicer"] == figures["slicer"]:
-        assert (measured["seconds"], measured["grams"]) == (recorded["seconds"], recorded["grams"])
+        assert abs(measured["seconds"] - recorded["seconds"]) <= 60
+        assert abs(measured["grams"] - recorded["grams"]) <= 0.5
     else:
         assert measured["seconds"] == pytest.approx(recorded["seconds"], rel=0.15)
         assert measured["grams"] == pytest.approx(recorded["grams"], rel=0.15)
