@@ -24,7 +24,8 @@ class Game:
         self.app = App([NowBoarding()])
         self.t = 0.0
         self.state, _ = self.app.new_game(AppState(), "now-boarding",
-                                          {"timer": "off", **options}, 1, self.t)
+                                          {"timer": "off", "flow": "full", **options}, 1,
+                                          self.t)
 
     def json(self) -> dict[str, Any]:
         return self.app.to_json(self.state, self.t)
@@ -112,7 +113,9 @@ def test_the_final_round_says_how_many_may_stay_undelivered() -> None:
     while not game.json()["final_round"]:
         game.press(NEXT)
     assert game.keys() == ["final-round"]
-    assert game.json()["coach"][0]["text"] == "Final round: at most 5 undelivered to win."
+    assert game.json()["coach"][0]["text"] == (
+        "Final round: at most 5 undelivered to win (2 undelivered file 1 complaint; "
+        "0 of 3 filed).")
     while game.json()["step"] != "flight":
         game.press(NEXT)
     assert game.screen().status == "R18/18 FINAL <=5 C:0/3"

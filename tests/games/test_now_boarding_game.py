@@ -39,6 +39,9 @@ class Table:
     """One game on the box, on a fake clock."""
 
     def __init__(self, box_seed: int = 1, **options: str) -> None:
+        # The full flow (a page per player and weather card): the pages a game journaled
+        # before issue #35 replays; today's short flow is test_now_boarding_flow.py's.
+        options = {"flow": "full", **options}
         self.app = App([NowBoarding()])
         self.t = 0.0
         self.state, self.effects = self.app.new_game(AppState(), "now-boarding", options,

@@ -62,6 +62,9 @@ def coach(state: NowBoardingState) -> tuple[Advice, ...]:
                              f"{waiting}VIP {draws}draw"))
     if state.final_round:
         most = to_win(state)
-        advice.append(Advice("final-round", f"Final round: at most {most} undelivered to win.",
+        have = state.complaints
+        why = f"2 undelivered file 1 complaint; {have} of {COMPLAINT_LIMIT} filed"
+        advice.append(Advice("final-round",
+                             f"Final round: at most {most} undelivered to win ({why}).",
                              f"FINAL <={most}"))
     return tuple(advice)

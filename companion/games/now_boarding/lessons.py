@@ -42,7 +42,10 @@ RULES_SECTIONS = ("goal", "setup", "round", "flight", "planes", "moving", "board
 
 
 def _first_flight_ahead(state: NowBoardingState) -> bool:
-    return state.step == "ready" and not state.flights
+    """Before the first flight, from the first draw on: what a flight is comes before the
+    VIP cards and the weather, which change passengers and moves (the rules build so)."""
+    return (state.phase == "setup" and state.step != "setup") or (
+        state.step == "ready" and not state.flights)
 
 
 def _stage_ends(state: NowBoardingState, last: bool) -> bool:
@@ -66,6 +69,24 @@ LESSONS: tuple[Lesson[NowBoardingState], ...] = (
            "airline folds: you all lose. Get through Morning, Afternoon and Evening with "
            "fewer than three, and you all win.",
            "goal", lambda s: s.step == "setup"),
+    Lesson("moving", "Moving your plane",
+           ("Speed = spaces for", "the WHOLE flight.", "Colour routes: yours"),
+           "Your speed is the spaces you may move in the whole flight, not per hop. Stop "
+           "anywhere; turning back is fine. White-dot routes are open to every plane; a "
+           "coloured route only to planes showing that colour.",
+           "moving", _first_flight_ahead),
+    Lesson("boarding", "Boarding",
+           ("At an airport: board", "up to your seats,", "drop off anywhere."),
+           "At an airport, pick up any waiting passengers, up to your seats. You may drop "
+           "passengers at any airport (not the one they just left) so another plane takes "
+           "them on.",
+           "boarding", _first_flight_ahead),
+    Lesson("delivering", "Delivering",
+           ("At the destination:", "keep the card: money", "NEXT ends the flight"),
+           "Drop a passenger at their destination and keep the card: its ticket price is "
+           "money for upgrades. Everyone flies at once, no turns. The flight ends when time "
+           "runs out, or when you end it. Practice first: no clock.",
+           "delivering", _first_flight_ahead),
     Lesson("vip", "VIP passengers",
            ("A VIP card changes", "the last passenger.", "Unserved: a complaint"),
            "A VIP card rides on the last passenger drawn and changes that passenger as the "
@@ -79,35 +100,19 @@ LESSONS: tuple[Lesson[NowBoardingState], ...] = (
            "storm makes that dot two spaces; a tailwind lets you skip it. Both work in "
            "either direction. Every new stage brings new weather.",
            "weather", lambda s: s.step == "weather"),
-    Lesson("moving", "Moving your plane",
-           ("Speed = spaces for", "the WHOLE flight.", "Colour routes: yours"),
-           "Your speed is the spaces you may move in the whole flight, not per hop. Stop "
-           "anywhere; turning back is fine. White-dot routes are open to every plane; a "
-           "coloured route only to planes showing that colour.",
-           "moving", _first_flight_ahead),
-    Lesson("boarding", "Boarding",
-           ("At an airport: board", "up to your seats,", "drop off anywhere."),
-           "At an airport, pick up any waiting passengers, up to your seats; their anger "
-           "cubes go back. You may drop passengers at any airport (not the one they just "
-           "left) so another plane takes them on.",
-           "boarding", _first_flight_ahead),
-    Lesson("delivering", "Delivering",
-           ("At the destination:", "keep the card: money", "NEXT ends the flight"),
-           "Drop a passenger at their destination and keep the card: its ticket price is "
-           "money for upgrades. Everyone flies at once, no turns. The flight ends when time "
-           "runs out, or with NEXT. Practice first: no clock.",
-           "delivering", _first_flight_ahead),
     Lesson("anger", "Anger",
            ("Waiting passengers", "get 1 cube a round;", "the 4th: a complaint"),
            "After each flight, every passenger still waiting at an airport gets one anger "
            "cube. At the fourth cube they give up: their card goes to the complaint pile. "
-           "Passengers on planes get no cubes, and boarding clears a passenger's cubes.",
-           "anger", lambda s: s.step == "anger" and s.page == 0),
+           "Passengers on planes get no cubes, and boarding clears a passenger's cubes. At "
+           "three complaints the game ends at once.",
+           "anger", lambda s: s.step == "anger" and (s.page == 0 or not s.full_flow)),
     Lesson("complaints", "Counting complaints",
            ("Set how many got a", "4th cube; 3 in all", "and the game is lost."),
            "Count the passengers who just got their fourth cube, set that number here and "
-           "press NEXT. The box keeps the tally: at three complaints the game ends at once.",
-           "complaints", lambda s: s.step == "anger" and s.page == 1),
+           "confirm it. The box keeps the tally: at three complaints the game ends at once.",
+           # The short flow's one anger page: the anger lesson says the tally's end.
+           "complaints", lambda s: s.step == "anger" and s.page == 1 and s.full_flow),
     Lesson("first-complaint", "A complaint!",
            ("{left} more and the", "airline folds. Board", "the angriest first."),
            "A passenger has complained: {left} more and the airline folds. Rescue the "

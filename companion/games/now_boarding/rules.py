@@ -68,7 +68,18 @@ OPTIONS = (
     OptionSpec("seed", "Seed", ("auto",), "auto", accepts=_is_seed,
                allowed="auto|<whole number>",
                explain="Random draws; a fixed seed only by 'new'"),
+    # Never in a menu (shown only with a value the menu cannot give): which setup and
+    # maintenance pages a game has. Every game started now is ``short``; a game journaled
+    # before issue #35 has no ``flow`` among its options and replays the ``full`` pages it was
+    # played with. ``new now-boarding flow=full`` asks for those pages again (tests compare
+    # the books of both).
+    OptionSpec("flow", "Flow", ("short",), "short", accepts=("short", "full").__contains__,
+               allowed="short|full", explain="Pages per step: short (today's) or full",
+               shown_when=("flow", "full")),
 )
+
+#: ``flow``: the pages of today's games (``short``) or of a game journaled before issue #35.
+FLOWS = ("short", "full")
 
 SETUP_BEFORE_FREE = ("board", "cards", "planes")
 SETUP_AFTER_FREE = ("decks", "weather")
@@ -161,6 +172,13 @@ class NowBoardingState:
     purchases: tuple[Purchase, ...] = ()
     vips_served: tuple[tuple[int, str, str], ...] = ()
     lessons_seen: tuple[str, ...] = ()  # pace=teach: the lessons the table said "got it" to
+    #: ``flow=full`` (a game journaled before issue #35): a page per player and per weather
+    #: card, two anger pages. Short (False): setup on one picture page and one page of planes
+    #: (every player's free tile), a stage's weather on one page, one complaints page, one
+    #: upgrades page for every player.
+    full_flow: bool = False
+    #: Setup's planes page (short flow): the player row whose free tile hold NEXT swaps.
+    row: int = 0
 
     @property
     def stage(self) -> str:
@@ -171,7 +189,12 @@ class NowBoardingState:
 
 
 def setup_pages(state: NowBoardingState) -> tuple[str, ...]:
-    """The checklist pages of the setup step, in order."""
+    """The checklist pages of the setup step, in order. Short flow: the table as one picture
+    (board, chart, decks, weather cards, tiles), the planes with every free tile, and with
+    the VIP cards the Morning and Afternoon counts (the Evening gets the rest)."""
+    if not state.full_flow:
+        vips = ("vip-morning", "vip-afternoon") if state.vip_variant else ()
+        return ("table", "planes", *vips)
     free = tuple(f"free-{player}" for player in range(state.players))
     vip = tuple(f"vip-{stage}" for stage in STAGES) if state.vip_variant else ()
     return (*SETUP_BEFORE_FREE, *free, *SETUP_AFTER_FREE, *vip)

@@ -1,5 +1,6 @@
 """Now Boarding's phrases that several step cards share (pure): the coach's warnings added to
-every step's words (:func:`coached`) and the upgrades on offer with their prices
+every step's words (:func:`coached`), the win margin with its reason (:func:`margin`), the
+first flight with the clock (:func:`first_timed`), and the upgrades on offer with their prices
 (:func:`offer`, ``pace=brisk``'s card), and one upgrades row in words with what hold NEXT
 buys there (:func:`row_words`). now_boarding_words.py says the steps."""
 
@@ -14,8 +15,10 @@ from companion.games.now_boarding.rules import (
     NowBoardingState,
     next_price,
     plane,
+    practice_flight,
     supply_left,
     temp_holder,
+    to_win,
 )
 from companion.ui.screen import Words
 
@@ -85,3 +88,17 @@ def row_words(state: NowBoardingState, player: int, item: str) -> tuple[str, str
         return f"{short}: none left in supply", None
     return (f"{short}: {data.ordinal(count + 1)} costs ${price}, {left} in supply",
             f"Buy {ROW_NAMES[item]} for ${price}")
+
+
+def margin(state: NowBoardingState) -> str:
+    """The most passengers that may go undelivered for a win, and why it is that many:
+    every two undelivered at the end file a complaint, on top of those filed already."""
+    most = to_win(state)
+    have = f", and you have {state.complaints}" if state.complaints else ""
+    return (f"To win, at most {most} may go undelivered: every two at the end file a "
+            f"complaint{have}.")
+
+
+def first_timed(state: NowBoardingState) -> bool:
+    """Whether the coming flight is the game's first with the clock (a teach game's second)."""
+    return not practice_flight(state) and state.round == (2 if state.pace == "teach" else 1)

@@ -46,8 +46,16 @@ from companion.games.now_boarding.rules import (
     turnaround as turnaround_plan,
 )
 from companion.ui.screen import Words, sentence
+from companion.ui.views import now_boarding_short as short
 from companion.ui.views.lesson import lesson_words
-from companion.ui.views.now_boarding_phrases import ROW_NAMES, coached, offer, row_words
+from companion.ui.views.now_boarding_phrases import (
+    ROW_NAMES,
+    coached,
+    first_timed,
+    margin,
+    offer,
+    row_words,
+)
 
 Keys = tuple[tuple[str, str], ...]
 UNDO: Keys = (("hold_back", "Undo"),)
@@ -161,9 +169,11 @@ def _drawing(state: NowBoardingState) -> Words:
     heading = f"{_before(state)}: draw passengers"
     if not deck_empty(state):
         count = draw_count(state)
+        # The short setup deals the decks here, once every starting passenger is out.
+        deal = short.deal(state) if state.phase == "setup" and not state.full_flow else ""
         return {"heading": heading,
-                "say": f"Draw {plural(count, 'passenger card')} from the {stage} deck and put "
-                       "each on its airport." + draw_why(state),
+                "say": f"{deal}Draw {plural(count, 'passenger card')} from the {stage} deck and "
+                       "put each on its airport." + draw_why(state),
                 "then": "Next: serve a VIP?" if vip_left(state) else "Next: the next step",
                 "keys": (("next", "Cards drawn"), *UNDO)}
     unserved = vip_left(state)
@@ -235,11 +245,13 @@ def ready(state: NowBoardingState) -> Words:
     total = data.total_flights(state.players)
     say = "Flip every face-down passenger card."
     if practice_flight(state):
-        say = ("This first flight is a practice flight, without the clock: take your time, "
-               "and press NEXT when everyone is done. " + say)
+        say = ("A practice flight first, with no clock: take your time, and tap End flight "
+               "when everyone is done. " + say)
+    elif state.duration is not None and first_timed(state):
+        say = f"This flight lasts {state.duration} seconds. " + say
     if state.round == 1:
         say += " Flip the Preflight chart to its Upgrades side."
-    say += f" To win, at most {plural(to_win(state), 'passenger')} may go undelivered."
+    say += " " + margin(state)
     final = "the final round" if state.final_round else f"round {state.round} of {total}"
     label = ("Start the final flight" if state.final_round
              else "Start the practice flight" if practice_flight(state) else "Start flight")
@@ -264,8 +276,8 @@ def flight(state: NowBoardingState) -> Words:
     elif countdown is not None and countdown.state is TimerState.RUNNING and not state.strict:
         keys += (("hold_next", "Pause"),)
     elif practice_flight(state):
-        say = ("Practice flight, no clock: move, pick up and deliver passengers, and press "
-               "NEXT when everyone is done.")
+        say = ("Practice flight, no clock: move, pick up and deliver passengers, and tap "
+               "End flight when everyone is done.")
     final = "the final flight" if state.final_round else f"round {state.round}"
     heading = ("Practice flight: no clock" if practice_flight(state)
                else f"Flight: {final}, {stage}")
@@ -327,6 +339,11 @@ def anger(state: NowBoardingState) -> Words:
     total = state.complaints + state.pending
     say = (f"How many complaints were filed this round? {state.pending} so far, "
            f"{total} of {COMPLAINT_LIMIT} in all.")
+    if not state.full_flow:  # one page: the cubes, then the count
+        baby = " (2 at the Crying Baby's airport)" if crying_baby_served(state) else ""
+        say = (f"Put one anger cube on every passenger waiting at an airport{baby}; a "
+               f"fourth cube files a complaint. Complaints this round: {state.pending}, "
+               f"{total} of {COMPLAINT_LIMIT} in all.")
     if total >= COMPLAINT_LIMIT:
         say += " That many puts the airline out of business."
     elif total == COMPLAINT_LIMIT - 1:
@@ -336,7 +353,8 @@ def anger(state: NowBoardingState) -> Words:
     then = ("Next: exit the aircraft" if state.final_round and total < COMPLAINT_LIMIT
             else "Next: the game ends" if total >= COMPLAINT_LIMIT
             else "Next: draw passengers")
-    return {"heading": "Maintenance: file complaints", "say": say, "then": then,
+    heading = "Maintenance: file complaints" if state.full_flow else "Maintenance: anger"
+    return {"heading": heading, "say": say, "then": then,
             "keys": (("next", label), *more, *UNDO)}
 
 
@@ -380,16 +398,21 @@ def upgrades(state: NowBoardingState) -> Words:
     player, item = upgrade_row(state)
     rows = [row_words(state, player, name) for name in data.UPGRADE_ITEMS]
     cursor = data.UPGRADE_ITEMS.index(item)
-    last = player + 1 >= state.players
+    last = player + 1 >= state.players or not state.full_flow  # short: one page for all
     following = "Done: next flight" if last else f"Done: P{player + 2} buys"
     keys: Keys = (("next", following),)
     buy = rows[cursor][1]
     if buy is not None:
         keys += (("hold_next", buy),)
     keys += (("up", "Row above"), ("down", "Row below"), *UNDO)
-    return {"heading": f"Maintenance: P{player + 1} upgrades",
-            "say": f"P{player + 1} may buy upgrades, paying by discarding delivered "
-                   "passenger cards: their ticket prices add up; no change is given.",
+    say = (f"P{player + 1} may buy upgrades, paying by discarding delivered "
+           "passenger cards: their ticket prices add up; no change is given.")
+    if not state.full_flow:
+        say = (f"Choose a player and a row, then buy; P{player + 1} now. Pay with delivered "
+               "passenger cards: their prices add up, no change. A seat goes in the middle, "
+               "speed on the wing, a route by the tail. A temporary token goes back once its "
+               "extra seat or space was used: mark it used here.")
+    return {"heading": f"Maintenance: P{player + 1} upgrades", "say": say,
             "then": (f"Next: round {state.round + 1}'s flight" if last
                      else f"Next: P{player + 2} upgrades"),
             "choices": tuple(text for text, _ in rows), "chosen": cursor,
@@ -401,9 +424,9 @@ def exit(state: NowBoardingState) -> Words:
     """The ``exit`` step: the final round's undelivered passengers."""
     added = state.pending // 2
     total = state.complaints + added
-    say = (f"Count the passengers still waiting: {state.pending}. Every two add a complaint: "
-           f"+{added}, {total} of {COMPLAINT_LIMIT}. To win, at most {to_win(state)} may go "
-           "undelivered.")
+    say = (f"Count every passenger not delivered, waiting at airports or still on planes: "
+           f"{state.pending}. Every two add a complaint: +{added}, {total} of "
+           f"{COMPLAINT_LIMIT}. To win, at most {to_win(state)} may go undelivered.")
     return {"heading": "Exit the aircraft: undelivered passengers", "say": say,
             "then": "Next: the result",
             "keys": (("next", "End the game"), ("up", "One more passenger"),
