@@ -98,11 +98,16 @@ def test_vips_left_when_their_deck_runs_out_within_two_draws() -> None:
     game = Game(players="3", vip="on")  # 2 Morning VIP cards; 6 Morning cards, 2 a draw
     while game.json()["step"] != "vip":
         game.press(NEXT)
+    assert game.keys() == []  # setup says nothing; "Serve a VIP?" says how many are left
+    game.press(DOWN)  # none served at setup
+    while game.json()["step"] != "ready":
+        game.press(NEXT)
     assert game.json()["deck_left"] == 4  # two draws left
     assert game.keys() == ["vips-left"]
-    assert game.json()["coach"][0]["text"] == ("2 Morning VIPs face-down, 2 draws left: each "
-                                               "unserved becomes a complaint.")
+    assert game.json()["coach"][0]["text"] == "2 Morning VIPs left, 2 draws: then complaints."
     assert game.screen().status == "R1/17 2VIP 2draw C:0/3"
+    while game.json()["step"] != "vip":
+        game.press(NEXT)
     game.press(NEXT)
     game.press(NEXT)  # one served: one left
     assert game.keys() == ["vips-left"] and game.json()["vip"]["morning"] == 1

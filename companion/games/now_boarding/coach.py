@@ -7,11 +7,13 @@ bottom line in a few characters), in every pace, unless the game was started wit
 
 - one complaint from losing (2 of 3);
 - VIP cards still face-down by the current deck when it runs out within the next draw or two
-  (each draw can carry one VIP; each left becomes a complaint);
+  (each draw can carry one VIP; each left becomes a complaint), but not at ``vip``, whose
+  question says how many are left;
 - in the final round, how many passengers may stay undelivered for a win: "Exit the
   aircraft" files floor(undelivered / 2) complaints and 3 lose (:func:`rules.to_win`).
 
-Nothing is said during setup or once the game is over.
+Nothing is said during setup (the first round's draw, VIP and weather too) or once the game
+is over.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ def draws_left(state: NowBoardingState) -> int:
 
 def coach(state: NowBoardingState) -> tuple[Advice, ...]:
     """The coach's warnings for ``state``, most urgent first (empty with ``coach=off``)."""
-    if not state.coach or state.step in ("setup", "over"):
+    if not state.coach or state.phase == "setup" or state.step == "over":
         return ()
     advice: list[Advice] = []
     if state.complaints == COMPLAINT_LIMIT - 1:
@@ -52,13 +54,14 @@ def coach(state: NowBoardingState) -> tuple[Advice, ...]:
                              "1 MORE LOSES"))
     waiting = state.vip_waiting[state.stage_index]
     draws = draws_left(state)
-    if waiting and not state.final_round and 0 < draws <= VIP_DRAWS_WARNED:
+    # Not on "Serve a VIP?" itself: the question says how many are left.
+    if waiting and not state.final_round and 0 < draws <= VIP_DRAWS_WARNED \
+            and state.step != "vip":
         stage = STAGE_TITLES[state.stage]
         vips = "VIP" if waiting == 1 else "VIPs"
         advice.append(Advice("vips-left",
-                             f"{waiting} {stage} {vips} face-down, {draws} "
-                             f"draw{'' if draws == 1 else 's'} left: each unserved "
-                             "becomes a complaint.",
+                             f"{waiting} {stage} {vips} left, {draws} "
+                             f"draw{'' if draws == 1 else 's'}: then complaints.",
                              f"{waiting}VIP {draws}draw"))
     if state.final_round:
         most = to_win(state)

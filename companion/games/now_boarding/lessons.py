@@ -64,22 +64,21 @@ def _complained(state: NowBoardingState) -> bool:
 LESSONS: tuple[Lesson[NowBoardingState], ...] = (
     Lesson("pitch", "Welcome aboard",
            ("Fly passengers where", "they want to go.", "3 complaints lose."),
-           "Together you run one airline. Passengers wait at airports; fly them where they "
-           "want to go. Anyone kept waiting too long complains. Three complaints and the "
-           "airline folds: you all lose. Get through Morning, Afternoon and Evening with "
-           "fewer than three, and you all win.",
+           "Together you run one airline: fly waiting passengers where they want to go. "
+           "Anyone kept waiting too long complains; three complaints and the airline folds: "
+           "you all lose. Get through Morning, Afternoon and Evening with fewer than three "
+           "and you all win.",
            "goal", lambda s: s.step == "setup"),
     Lesson("moving", "Moving your plane",
            ("Speed = spaces for", "the WHOLE flight.", "Colour routes: yours"),
-           "Your speed is the spaces you may move in the whole flight, not per hop. Stop "
-           "anywhere; turning back is fine. White-dot routes are open to every plane; a "
-           "coloured route only to planes showing that colour.",
+           "Speed is how many spaces you move in the whole flight, not per hop; stop "
+           "anywhere, turn back freely. White-dot routes are open to all; a coloured route "
+           "only to planes showing that colour.",
            "moving", _first_flight_ahead),
     Lesson("boarding", "Boarding",
            ("At an airport: board", "up to your seats,", "drop off anywhere."),
-           "At an airport, pick up any waiting passengers, up to your seats. You may drop "
-           "passengers at any airport (not the one they just left) so another plane takes "
-           "them on.",
+           "At an airport, pick up waiting passengers up to your seats. Drop them at any "
+           "airport but the one they just left, and another plane may take them on.",
            "boarding", _first_flight_ahead),
     Lesson("delivering", "Delivering",
            ("At the destination:", "keep the card: money", "NEXT ends the flight"),
@@ -89,23 +88,21 @@ LESSONS: tuple[Lesson[NowBoardingState], ...] = (
            "delivering", _first_flight_ahead),
     Lesson("vip", "VIP passengers",
            ("A VIP card changes", "the last passenger.", "Unserved: a complaint"),
-           "A VIP card rides on the last passenger drawn and changes that passenger as the "
-           "card says. Serving is your choice, but a stage's VIP cards must all ride before "
-           "its deck runs out: each one left then is a complaint. Once its passenger is "
-           "delivered, the VIP card is done.",
+           "A VIP card rides on the last passenger drawn and changes that passenger as it "
+           "says. Serving is your choice, but each VIP card left when its stage's deck runs "
+           "out is a complaint. Once its passenger is delivered, the card is done.",
            "vip", lambda s: s.step == "vip" and s.page == 0),
     Lesson("weather", "Storms and tailwinds",
            ("Storm: a dot costs 2.", "Tailwind: skip a dot.", "Both ways alike."),
-           "Put each token on a dot of the route its card names, never on an airport. A "
-           "storm makes that dot two spaces; a tailwind lets you skip it. Both work in "
-           "either direction. Every new stage brings new weather.",
+           "A token goes on a dot of its card's route, never an airport. A storm makes that "
+           "dot cost two spaces; a tailwind lets you skip it, both ways. Each new stage "
+           "brings new weather.",
            "weather", lambda s: s.step == "weather"),
     Lesson("anger", "Anger",
            ("Waiting passengers", "get 1 cube a round;", "the 4th: a complaint"),
-           "After each flight, every passenger still waiting at an airport gets one anger "
-           "cube. At the fourth cube they give up: their card goes to the complaint pile. "
-           "Passengers on planes get no cubes, and boarding clears a passenger's cubes. At "
-           "three complaints the game ends at once.",
+           "After each flight, each passenger waiting at an airport gets an anger cube; at "
+           "the fourth, their card goes to the complaint pile. Passengers on planes get "
+           "none, and boarding clears the cubes. Three complaints end the game at once.",
            "anger", lambda s: s.step == "anger" and (s.page == 0 or not s.full_flow)),
     Lesson("complaints", "Counting complaints",
            ("Set how many got a", "4th cube; 3 in all", "and the game is lost."),
@@ -121,10 +118,9 @@ LESSONS: tuple[Lesson[NowBoardingState], ...] = (
            "complaints", _complained),
     Lesson("upgrades", "Upgrades",
            ("Pay with delivered", "cards; no change.", "Each tile costs more"),
-           "Pay with the cards of passengers you delivered: their ticket prices add up, and "
-           "no change is given. Seats, speed and routes are yours for good; each next seat "
-           "or speed tile costs more, as the box shows. The two temporary tokens are cheap: "
-           "one extra passenger or one extra space, once, then back to the supply.",
+           "Pay with the cards of passengers you delivered: their prices add up, no change. "
+           "Seats, speed and routes stay yours; each next seat or speed tile costs more. A "
+           "temporary token: one extra passenger or space, once, then back to the supply.",
            "upgrades", lambda s: s.step == "upgrades" and not s.final_round),
     Lesson("stage", "A new stage",
            ("The deck is empty:", "clear the weather;", "more passengers now."),
@@ -221,6 +217,4 @@ def draw_why(state: NowBoardingState) -> str:
     and when they show (with its leading space); "" otherwise."""
     if not teaching(state) or state.flights:
         return ""
-    return (" Lay each face-down by the airport printed on its back; the cards turn face up "
-            "when the flight starts, showing where each passenger wants to go and the ticket "
-            "price.")
+    return " They turn face up when a flight starts."

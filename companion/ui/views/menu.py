@@ -92,6 +92,8 @@ def _option(app: App, menu: Menu) -> Screen:
     last = position == len(shown) - 1
     go = "NEXT start" if last else "NEXT ok"
     status = f"UP/DN change  {go}" if spec.changeable else f"fixed here  {go}"
+    if last and not menu.more and any(other.more for other in game.options):
+        status = f"{go}  hold: more"  # the options under "More options" (issue #35)
     # The page's words: the option and what it does in a sentence, no key hints (the page
     # draws the options as its own form from the state's menu.options).
     said = f"{spec.label}: {value}. {sentence(spec.explain)}" if spec.explain \

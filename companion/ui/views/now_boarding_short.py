@@ -105,21 +105,18 @@ def words(state: NowBoardingState) -> Words:
     if page == "table":
         weather = PREFLIGHT[players].weather[0]
         removed = _removed(players)
-        say = (f"Set the table as the picture shows: the board {data.board_side(players)} "
-               f"side up; the Preflight chart beside it, its {players}P column; the upgrade "
-               "tiles in a face-up pile; the two temporary tokens under the chart; the anger "
-               "cubes.")
-        say += (f" Take out every passenger card to or from {removed}." if removed else "")
+        say = (f"As in the picture: board {data.board_side(players)} side up, Preflight "
+               f"chart ({players}P column), tiles face up, temporary tokens under the chart.")
+        say += (f" Take out the cards to or from {removed}." if removed else "")
         say += (" No weather cards: the box names the routes." if state.digital_weather
-                else f" Deal {weather} weather cards marked for {players} players face-down "
-                     "by each deck's place.")
+                else f" Deal {weather} weather cards for {players} players face-down by each "
+                     "deck.")
     elif page == "planes":
         extra = " and any one route tile (by the tail)" if players == 2 else ""
-        say = ("Each player builds a plane: cockpit, wing, one seat and tail tiles (the wing "
-               "gives speed 3), puts its mini on the home airport printed on the cockpit's "
-               "back and lays a passenger card from home face up there. Each adds a free seat "
-               f"or speed tile{extra}.")
-        choices = tuple(f"P{player + 1}: free {tile} tile"
+        say = ("Each player builds a plane: cockpit, wing (speed 3), one seat, tail. Its mini "
+               "goes on the home airport printed on the cockpit's back, with a passenger card "
+               f"from home face up. Each adds a free seat or speed tile{extra}.")
+        choices = tuple(f"P{player + 1}: {tile}"
                         for player, tile in enumerate(state.free_tiles))
         other = "speed" if state.free_tiles[state.row] == "seat" else "seat"
         keys = (("next", "Planes ready"), ("hold_next", f"P{state.row + 1}: {other} instead"),
@@ -129,18 +126,16 @@ def words(state: NowBoardingState) -> Words:
         count = state.vip_told[index]
         title = STAGE_TITLES[STAGES[index]]
         if index == 0:
-            say = (f"Shuffle the 9 VIP cards and deal {data.vip_count(players)} face-down, "
-                   f"each by the deck its back names. How many lie by the {title} deck? "
-                   f"Now {count}.")
+            say = (f"Deal {data.vip_count(players)} of the 9 VIP cards face-down by the deck "
+                   f"each back names. How many by the {title} deck?")
         else:
-            say = (f"How many lie by the {title} deck? Now {count}; the Evening has the "
-                   f"rest, {state.vip_told[-1]}. When you serve one, say which card it is.")
+            say = (f"How many by the {title} deck? The Evening has the rest, "
+                   f"{state.vip_told[-1]}.")
         if not any(state.legacy_vip_deal):
             keys = (("next", f"{count} by the {title} deck"), ("up", "One more"),
                     ("down", "One fewer"), *UNDO)
-    last = state.page + 1 == len(pages)
     result: Words = {"heading": f"Setup {state.page + 1} of {len(pages)}: {NAMES[page]}",
-                     "say": say, "then": "Next: the first passengers" if last else "",
+                     "say": say, "then": "",
                      "keys": keys}
     if choices:
         result["choices"], result["chosen"] = choices, state.row
@@ -154,7 +149,7 @@ def deal(state: NowBoardingState) -> str:
                       for stage, count in zip(STAGES, chart.in_pile, strict=True))
     back = data.cards_back_in_box(state.players)
     rest = f" ({_plural(back, 'card')} back in the box)" if back else ""
-    return f"Shuffle the other passenger cards and deal them face-down: {decks}{rest}. "
+    return f"Deal the other passenger cards face-down: {decks}{rest}. "
 
 
 # -- a stage's weather --------------------------------------------------------------------------
@@ -194,8 +189,7 @@ def weather_words(state: NowBoardingState) -> Words:
         say = ("Put " + ", ".join(f"a {token} on a dot of {route}" for token, route in tokens)
                + " (never on an airport).")
     else:
-        say = (f"Turn the {len(tokens)} {stage} weather cards over one by one. On a dot of each "
-               "card's route (never an airport) put a token: storm, tailwind, storm and so on. "
-               "Then put the cards aside.")
+        say = (f"Turn the {len(tokens)} {stage} weather cards over one by one: storm, "
+               "tailwind, storm and so on, each on its card's route. Put the cards aside.")
     return {"heading": f"{before}: {stage} weather", "say": say, "then": "",
             "keys": (("next", "Tokens placed"), *UNDO)}

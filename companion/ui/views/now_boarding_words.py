@@ -171,10 +171,12 @@ def _drawing(state: NowBoardingState) -> Words:
         count = draw_count(state)
         # The short setup deals the decks here, once every starting passenger is out.
         deal = short.deal(state) if state.phase == "setup" and not state.full_flow else ""
+        where = ("each face-down by the airport on its back" if deal
+                 else "put each on its airport")
         return {"heading": heading,
-                "say": f"{deal}Draw {plural(count, 'passenger card')} from the {stage} deck and "
-                       "put each on its airport." + draw_why(state),
-                "then": "Next: serve a VIP?" if vip_left(state) else "Next: the next step",
+                "say": f"{deal}Draw {plural(count, 'card')} from the {stage} deck: "
+                       f"{where}." + draw_why(state),
+                "then": "",
                 "keys": (("next", "Cards drawn"), *UNDO)}
     unserved = vip_left(state)
     if unserved:
@@ -216,18 +218,17 @@ def vip(state: NowBoardingState) -> Words:
     if state.page == 0:  # face-down: the card is named only after yes
         left = vip_left(state)
         return {"heading": heading,
-                "say": f"{plural(left, f'{stage} VIP card')} left, face-down. Serve one now? "
-                       "It rides on the last passenger card drawn.",
-                "then": "Next: turn it over and say which card it is, or the next step",
+                "say": f"{plural(left, f'{stage} VIP card')} left, face-down. Serve one on "
+                       "the last card drawn?",
+                "then": "",
                 "keys": (("next", "Serve a VIP"), ("down", "No VIP"), *UNDO)}
     card = vip_offer(state) or ""
     effect = data.VIP_BY_NAME[card].effect if card in data.VIP_BY_NAME else ""
     choices = vip_choices(state)
     if len(choices) > 1:
         return {"heading": f"{_before(state)}: which VIP?",
-                "say": f"Turn the VIP card over: which is it? {card}: {effect}. Put it by the "
-                       "last passenger card drawn.",
-                "then": "Next: the next step",
+                "say": "Which is it? Put it by the last card drawn.",
+                "then": "",
                 "choices": tuple(f"{name}: {data.VIP_BY_NAME[name].effect}"
                                  for name in choices),
                 "chosen": state.vip_choice,
@@ -236,7 +237,7 @@ def vip(state: NowBoardingState) -> Words:
     return {"heading": f"{_before(state)}: VIP {card}",
             "say": f"The VIP is {card}. Put it by the last passenger card drawn. "
                    f"{sentence(effect)}".strip(),
-            "then": "Next: the next step", "keys": (("next", "VIP placed"), *UNDO)}
+            "then": "", "keys": (("next", "VIP placed"), *UNDO)}
 
 
 @coached
@@ -244,19 +245,18 @@ def ready(state: NowBoardingState) -> Words:
     """The ``ready`` step: before a flight."""
     total = data.total_flights(state.players)
     say = "Flip every face-down passenger card."
-    if practice_flight(state):
-        say = ("A practice flight first, with no clock: take your time, and tap End flight "
-               "when everyone is done. " + say)
-    elif state.duration is not None and first_timed(state):
+    # A practice flight's lack of clock: the delivering lesson, heading and button say so.
+    if state.duration is not None and first_timed(state):
         say = f"This flight lasts {state.duration} seconds. " + say
     if state.round == 1:
         say += " Flip the Preflight chart to its Upgrades side."
-    say += " " + margin(state)
+    if state.complaints or state.final_round:  # the margin once it is not the 5 it starts at
+        say += " " + margin(state)
     final = "the final round" if state.final_round else f"round {state.round} of {total}"
     label = ("Start the final flight" if state.final_round
              else "Start the practice flight" if practice_flight(state) else "Start flight")
     return {"heading": f"Ready: {final}", "say": say,
-            "then": f"Next: the {STAGE_TITLES[state.stage]} flight",
+            "then": "",
             "keys": (("next", label), *UNDO)}
 
 
@@ -340,10 +340,10 @@ def anger(state: NowBoardingState) -> Words:
     say = (f"How many complaints were filed this round? {state.pending} so far, "
            f"{total} of {COMPLAINT_LIMIT} in all.")
     if not state.full_flow:  # one page: the cubes, then the count
-        baby = " (2 at the Crying Baby's airport)" if crying_baby_served(state) else ""
-        say = (f"Put one anger cube on every passenger waiting at an airport{baby}; a "
-               f"fourth cube files a complaint. Complaints this round: {state.pending}, "
-               f"{total} of {COMPLAINT_LIMIT} in all.")
+        baby = " (2 at the Crying Baby's)" if crying_baby_served(state) else ""
+        say = (f"One anger cube on each passenger waiting at an airport{baby}; a fourth "
+               f"files a complaint. This round: {state.pending}, {total} of {COMPLAINT_LIMIT} "
+               "in all.")
     if total >= COMPLAINT_LIMIT:
         say += " That many puts the airline out of business."
     elif total == COMPLAINT_LIMIT - 1:
@@ -352,7 +352,7 @@ def anger(state: NowBoardingState) -> Words:
              else "No complaints")
     then = ("Next: exit the aircraft" if state.final_round and total < COMPLAINT_LIMIT
             else "Next: the game ends" if total >= COMPLAINT_LIMIT
-            else "Next: draw passengers")
+            else "" if not state.full_flow else "Next: draw passengers")
     heading = "Maintenance: file complaints" if state.full_flow else "Maintenance: anger"
     return {"heading": heading, "say": say, "then": then,
             "keys": (("next", label), *more, *UNDO)}
@@ -408,13 +408,10 @@ def upgrades(state: NowBoardingState) -> Words:
     say = (f"P{player + 1} may buy upgrades, paying by discarding delivered "
            "passenger cards: their ticket prices add up; no change is given.")
     if not state.full_flow:
-        say = (f"Choose a player and a row, then buy; P{player + 1} now. Pay with delivered "
-               "passenger cards: their prices add up, no change. A seat goes in the middle, "
-               "speed on the wing, a route by the tail. A temporary token goes back once its "
-               "extra seat or space was used: mark it used here.")
+        say = ("Choose who and what, then buy. Seats go in the middle, speed on the wing, "
+               "routes by the tail; mark a temporary token used once used.")
     return {"heading": f"Maintenance: P{player + 1} upgrades", "say": say,
-            "then": (f"Next: round {state.round + 1}'s flight" if last
-                     else f"Next: P{player + 2} upgrades"),
+            "then": "" if last else f"Next: P{player + 2} upgrades",
             "choices": tuple(text for text, _ in rows), "chosen": cursor,
             "keys": keys, "done": _bought(state)}
 
