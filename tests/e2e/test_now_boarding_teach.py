@@ -93,8 +93,9 @@ def test_a_teach_game_teaches_every_rule_at_its_first_use(tmp_path):
     assert [lesson["id"] for lesson in before_first_flight] == list(IN_ORDER[:6])
     assert sum(words(lesson["text"]) for lesson in before_first_flight) <= 250
     result = met[-1]["text"]
-    assert result.startswith("You won. Complaints: 2 in all, 1 from passengers kept "
-                             "waiting, 0 from unserved VIPs and 1 from the 2 passengers"), result
+    assert result.startswith("You won. Complaints in all: 2. Kept waiting: 1; unserved "
+                             "VIPs: 0; undelivered at the end: 1 (left at airports and on "
+                             "planes: 2)"), result
 
     lines += ["expect phase=over", "expect result=win", "expect complaints=2",
               "expect lesson=null"]

@@ -143,9 +143,9 @@ LESSONS: tuple[Lesson[NowBoardingState], ...] = (
     Lesson("result", "How it ended",
            ("{verdict}: {complaints} of 3", "anger {anger} VIP {vip} exit {exit}",
             "{flights} flights flown"),
-           "{verdict}. Complaints: {complaints} in all, {anger} from passengers kept "
-           "waiting, {vip} from unserved VIPs and {exit} from the {undelivered} passengers "
-           "left undelivered at the end. {why}",
+           "{verdict}. Complaints in all: {complaints}. Kept waiting: {anger}; unserved "
+           "VIPs: {vip}; undelivered at the end: {exit} (left at airports and on planes: "
+           "{undelivered}). {why}",
            "end", lambda s: s.step == "over"),
 )
 
@@ -217,4 +217,5 @@ def draw_why(state: NowBoardingState) -> str:
     and when they show (with its leading space); "" otherwise."""
     if not teaching(state) or state.flights:
         return ""
-    return " They turn face up when a flight starts."
+    return (" Each goes face-down by the airport printed on its back and turns face up when "
+            "a flight starts.")

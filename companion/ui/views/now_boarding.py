@@ -127,17 +127,15 @@ def now_boarding_screen(state: NowBoardingState, now: float) -> Screen:
     if lesson is not None:
         return lesson_panel(lesson.title, lesson.panel).with_words(words.lesson(lesson))
     match state.step:
-        case "setup" if not state.full_flow:  # today's setup pages (issue #35)
-            return short.panel(state).with_words(short.words(state))
-        case "setup":
-            return _setup(state).with_words(words.setup(state))
+        case "setup":  # the short flow's pages: now_boarding_short.py (issue #35)
+            panel = _setup(state) if state.full_flow else short.panel(state)
+            return panel.with_words(words.setup(state))
         case "passengers":
             return _passengers(state).with_words(words.passengers(state))
-        case "weather" if not state.full_flow:  # one page for the stage's tokens
-            return short.weather_panel(state, status_line(state)).with_words(
-                short.weather_words(state))
         case "weather":
-            return _weather(state).with_words(words.weather(state))
+            panel = (_weather(state) if state.full_flow
+                     else short.weather_panel(state, status_line(state)))
+            return panel.with_words(words.weather(state))
         case "vip":
             return _vip(state).with_words(words.vip(state))
         case "ready":

@@ -88,7 +88,10 @@ SETUP_NAMES = {"board": "the board", "cards": "passenger cards", "planes": "plan
 
 @coached
 def setup(state: NowBoardingState) -> Words:
-    """The ``setup`` step: one page of the setup checklist."""
+    """The ``setup`` step: one page of the setup checklist (the short flow's: its own
+    module, now_boarding_short.py)."""
+    if not state.full_flow:
+        return short.words(state)
     pages = setup_pages(state)
     page = setup_page(state)
     players = state.players
@@ -171,11 +174,9 @@ def _drawing(state: NowBoardingState) -> Words:
         count = draw_count(state)
         # The short setup deals the decks here, once every starting passenger is out.
         deal = short.deal(state) if state.phase == "setup" and not state.full_flow else ""
-        where = ("each face-down by the airport on its back" if deal
-                 else "put each on its airport")
         return {"heading": heading,
-                "say": f"{deal}Draw {plural(count, 'card')} from the {stage} deck: "
-                       f"{where}." + draw_why(state),
+                "say": f"{deal}Draw {plural(count, 'card')} from the {stage} deck: put "
+                       "each on its airport." + draw_why(state),
                 "then": "",
                 "keys": (("next", "Cards drawn"), *UNDO)}
     unserved = vip_left(state)
@@ -201,7 +202,10 @@ def _drawing(state: NowBoardingState) -> Words:
 
 @coached
 def weather(state: NowBoardingState) -> Words:
-    """The ``weather`` step: one weather card's token."""
+    """The ``weather`` step: one weather card's token (the short flow: every token of the
+    stage, now_boarding_short.py)."""
+    if not state.full_flow:
+        return short.weather_words(state)
     card, total, token, route = weather_card(state)
     where = f"on {route}" if route is not None else "on the route the card shows"
     return {"heading": f"{_before(state)}: {STAGE_TITLES[state.stage]} weather",
