@@ -84,7 +84,7 @@ LESSONS: tuple[Lesson[NowBoardingState], ...] = (
            ("At the destination:", "keep the card: money", "NEXT ends the flight"),
            "Drop a passenger at their destination and keep the card: its ticket price is "
            "money for upgrades. Everyone flies at once, no turns. The flight ends when time "
-           "runs out, or when you end it. Practice first: no clock.",
+           "runs out, or when you end it.",
            "delivering", _first_flight_ahead),
     Lesson("vip", "VIP passengers",
            ("A VIP card changes", "the last passenger.", "Unserved: a complaint"),
@@ -120,7 +120,7 @@ LESSONS: tuple[Lesson[NowBoardingState], ...] = (
            ("Pay with delivered", "cards; no change.", "Each tile costs more"),
            "Pay with the cards of passengers you delivered: their prices add up, no change. "
            "Seats, speed and routes stay yours; each next seat or speed tile costs more. A "
-           "temporary token: one extra passenger or space, once, then back to the supply.",
+           "temporary token gives one extra passenger or space, once, then goes back.",
            "upgrades", lambda s: s.step == "upgrades" and not s.final_round),
     Lesson("stage", "A new stage",
            ("The deck is empty:", "clear the weather;", "more passengers now."),

@@ -75,7 +75,7 @@ def row_words(state: NowBoardingState, player: int, item: str) -> tuple[str, str
     if item == "route":
         if left <= 0:
             return "Route: none left in supply", None
-        return (f"Route: ${data.ROUTE_PRICE}, {left} in supply",
+        return (f"Route: ${data.ROUTE_PRICE}, {left} left",
                 f"Buy a route for ${data.ROUTE_PRICE}")
     current = plane(state, player)
     count = current.seats if item == "seat" else current.speed
@@ -86,7 +86,7 @@ def row_words(state: NowBoardingState, player: int, item: str) -> tuple[str, str
     short = ROW_NAMES[item].removeprefix("a ").capitalize()
     if left <= 0:
         return f"{short}: none left in supply", None
-    return (f"{short}: {data.ordinal(count + 1)} ${price}, {left} in supply",
+    return (f"{short}: {data.ordinal(count + 1)} ${price}, {left} left",
             f"Buy {ROW_NAMES[item]} for ${price}")
 
 

@@ -113,9 +113,9 @@ def words(state: NowBoardingState) -> Words:
                      "deck.")
     elif page == "planes":
         extra = " and any one route tile (by the tail)" if players == 2 else ""
-        say = ("Each player builds a plane: cockpit, wing (speed 3), one seat, tail. Its mini "
-               "goes on the home airport printed on the cockpit's back, with a passenger card "
-               f"from home face up. Each adds a free seat or speed tile{extra}.")
+        say = ("Each builds a plane: cockpit, wing (speed 3), one seat, tail; its mini on the "
+               "home airport printed on the cockpit's back, with a passenger card from home "
+               f"face up. Add a free seat or speed tile{extra}.")
         choices = tuple(f"P{player + 1}: {tile}"
                         for player, tile in enumerate(state.free_tiles))
         other = "speed" if state.free_tiles[state.row] == "seat" else "seat"

@@ -345,9 +345,8 @@ def anger(state: NowBoardingState) -> Words:
            f"{total} of {COMPLAINT_LIMIT} in all.")
     if not state.full_flow:  # one page: the cubes, then the count
         baby = " (2 at the Crying Baby's)" if crying_baby_served(state) else ""
-        say = (f"One anger cube on each passenger waiting at an airport{baby}; a fourth "
-               f"files a complaint. This round: {state.pending}, {total} of {COMPLAINT_LIMIT} "
-               "in all.")
+        say = (f"A cube on each passenger waiting at an airport{baby}; a fourth files a "
+               f"complaint. This round: {state.pending} ({total} of {COMPLAINT_LIMIT}).")
     if total >= COMPLAINT_LIMIT:
         say += " That many puts the airline out of business."
     elif total == COMPLAINT_LIMIT - 1:
@@ -412,8 +411,11 @@ def upgrades(state: NowBoardingState) -> Words:
     say = (f"P{player + 1} may buy upgrades, paying by discarding delivered "
            "passenger cards: their ticket prices add up; no change is given.")
     if not state.full_flow:
-        say = ("Choose who and what, then buy. Seats go in the middle, speed on the wing, "
-               "routes by the tail; mark a temporary token used once used.")
+        say = ("Seats go in the middle, speed on the wing, routes by the tail; mark a "
+               "temporary token used once used.")
+        if state.pace != "teach":  # a teach game's upgrades lesson has just said it
+            say = ("Pay by discarding delivered passenger cards: their ticket prices add up, "
+                   "no change. " + say)
     return {"heading": f"Maintenance: P{player + 1} upgrades", "say": say,
             "then": "" if last else f"Next: P{player + 2} upgrades",
             "choices": tuple(text for text, _ in rows), "chosen": cursor,
