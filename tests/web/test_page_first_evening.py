@@ -16,7 +16,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.page_support import LANDSCAPE, PORTRAIT, settle, tap
+from tests.web.page_support import LANDSCAPE, PORTRAIT, settle, tap, tap_until
 
 BEFORE_PRACTICE = 700
 BEFORE_COUNTDOWN = 1000
@@ -97,4 +97,26 @@ def test_a_new_table_reads_at_most_700_words_before_its_practice_flight(
     screens = "\n".join(f"{words}: {' | '.join(new)}" for words, new in reading.screens)
     assert before_practice is not None and before_practice <= BEFORE_PRACTICE, screens
     assert reading.words <= BEFORE_COUNTDOWN, screens
+    assert page.errors == []
+
+
+def test_a_purchase_on_the_page_takes_three_taps(running_box, phone):
+    """Issue #35: who (a player's button), what (the row), buy: three taps, one page for
+    every player's upgrades."""
+    box = running_box
+    page = phone(PORTRAIT)
+    assert box.line("new now-boarding players=3 timer=off seed=3") == "ok"
+    tap_until(page, box, "upgrades")
+    players = page.locator("#timer-players button")
+    expect(players).to_have_text(["P1", "P2", "P3"])
+    players.nth(1).tap()  # who
+    expect(page.locator("#timer-players .chosen")).to_have_text("P2")
+    page.locator("#timer-choices .choice-pick", has_text=re.compile("^Speed")).tap()  # what
+    expect(page.locator("#timer-choices li.chosen")).to_contain_text("Speed")
+    buy = page.locator("#timer-pause")
+    expect(buy).to_have_text(re.compile(r"^Buy a speed for \$\d+$"))
+    assert tap(page, "#timer-pause") == "ok"  # buy
+    body = box.state()
+    assert [plane["speed"] for plane in body["planes"]] == [3, 4, 3]
+    assert body["step"] == "upgrades"  # the others may still buy; one NEXT ends the page
     assert page.errors == []

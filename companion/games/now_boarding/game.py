@@ -276,7 +276,8 @@ class NowBoarding:
                 verb = "used" if temp_holder(state, item) == player else "bought"
                 return f"P{player + 1} {verb} {item.replace('-', ' ')}"
             case Press(button=Button.NEXT), "upgrades":
-                return f"P{state.page // len(UPGRADE_ITEMS) + 1}'s upgrades"
+                return (f"P{state.page // len(UPGRADE_ITEMS) + 1}'s upgrades" if state.full_flow
+                        else f"upgrades R{state.round}")
             case Press(button=Button.NEXT), "anger":
                 if state.page == 0:
                     return f"anger cubes R{state.round}"
