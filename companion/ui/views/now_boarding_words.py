@@ -413,9 +413,9 @@ def upgrades(state: NowBoardingState) -> Words:
     if not state.full_flow:
         say = ("Seats go in the middle, speed on the wing, routes by the tail; mark a "
                "temporary token used once used.")
-        if state.pace != "teach":  # a teach game's upgrades lesson has just said it
-            say = ("Pay by discarding delivered passenger cards: their ticket prices add up, "
-                   "no change. " + say)
+        if state.pace != "teach":  # the teach game's lesson says how to pay; this, where
+            say = ("Pay by discarding delivered passenger cards: their ticket prices add up; "
+                   "no change is given.")
     return {"heading": f"Maintenance: P{player + 1} upgrades", "say": say,
             "then": "" if last else f"Next: P{player + 2} upgrades",
             "choices": tuple(text for text, _ in rows), "chosen": cursor,
