@@ -97,3 +97,16 @@ def test_the_end_count_names_airports_and_planes_and_the_margin_says_why(cards):
     final = next(said for step, _, said, _ in cards if step == "ready" and "Final round" in said)
     assert "2 undelivered file 1 complaint; 1 of 3 filed" in final
     assert "every two at the end file a complaint, and you have 1" in final
+
+
+def test_a_game_journaled_before_the_short_flow_replays_its_full_pages():
+    """Options without ``flow`` (every game journaled before issue #35) keep the full pages,
+    so an old journal replays press for press; a game started now is short."""
+    game = NowBoarding()
+    old = game.new({"players": "3", "pace": "steps", "vip": "off", "timer": "official",
+                    "strict": "off", "weather": "cards", "coach": "on", "seed": "1"}, 1)
+    assert old.full_flow and dict(old.options)["flow"] == "full"
+    app = App([NowBoarding()])
+    state, _ = app.new_game(AppState(), "now-boarding", {"players": "3"}, 1, 0.0)
+    assert app.to_json(state, 0.0)["options"]["flow"] == "short"
+    assert not state.session.state.full_flow

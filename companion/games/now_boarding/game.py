@@ -198,7 +198,9 @@ class NowBoarding:
         picks = [tuple(weather_rng.sample(names, count)) for count in chart.weather]
         weather_routes = (picks[0], picks[1], picks[2])
 
+        full_flow = options.get("flow", "full") == "full"  # journaled before #35: no flow
         normalised = {spec.key: options.get(spec.key, spec.default) for spec in OPTIONS}
+        normalised["flow"] = "full" if full_flow else "short"
         countdown = Countdown(duration=float(duration)) if duration is not None else None
         return NowBoardingState(
             players=players,
@@ -218,8 +220,7 @@ class NowBoarding:
             vip_waiting=vip_told,
             legacy_vip_deal=legacy_deal,
             free_tiles=("seat",) * players,
-            # A game journaled before issue #35 names no flow: it replays its pages then.
-            full_flow=options.get("flow", "full") == "full",
+            full_flow=full_flow,
         )
 
     # -- stepping --------------------------------------------------------------------------
