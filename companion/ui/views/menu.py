@@ -164,8 +164,9 @@ def address_lines(url: str, width: int = MATRIX_LINE_WIDTH) -> list[str]:
 
 SCENES: dict[str, tuple[str, ...]] = {
     "menu-scrolled": ("press down", "press down", "press down", "press down"),
-    "menu-option": ("press next", "press next", "press next", "press next", "press next"),
-    "menu-option-fixed": ("press next", *("press next",) * 7),
+    # Now Boarding's options: hold NEXT opens "More options" (issue #35), at the VIP cards.
+    "menu-option": ("press next", "hold next", "press next", "press next"),
+    "menu-option-fixed": ("press next", "hold next", *("press next",) * 5),
     "menu-pace": ("press next", "press up"),
     "menu-solo": ("press down", "press down", "press down", "press next", "press down",
                   "press next", "press next", "press next", "press next"),
