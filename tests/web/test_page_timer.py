@@ -92,7 +92,7 @@ def test_timer_view_plays_a_whole_three_player_game(running_box, phone, shoot, v
             bought = undone = True
             continue
         if step == "anger" and state["round"] == 2 and not complained \
-                and model(box)["heading"] == "Maintenance: file complaints":
+                and model(box)["heading"] == "Maintenance: anger":
             expect(page.locator("#timer-up")).to_have_text("One more complaint")
             assert tap(page, "#timer-up") == "ok"
             expect(page.locator("#timer-primary")).to_have_text("File 1 complaint")
