@@ -24,7 +24,7 @@ NEXT, UP = Button.NEXT, Button.UP
 PHYSICAL_FACTS = {
     "what a starting plane is made of": "cockpit, wing (speed 3), one seat, tail",
     "the passenger card with each plane, face up": "passenger card from home face up",
-    "the weather card after its token": "Put the cards aside",
+    "the weather card after its token": "then put the cards aside",
     "which dot a token goes on": "a dot of its card's route, never an airport",
     "where a bought route tile goes": "routes by the tail",
     "when a temporary token counts as used": "mark a temporary token used once used",

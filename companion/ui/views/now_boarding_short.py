@@ -189,7 +189,7 @@ def weather_words(state: NowBoardingState) -> Words:
         say = ("Put " + ", ".join(f"a {token} on a dot of {route}" for token, route in tokens)
                + " (never on an airport).")
     else:
-        say = (f"Turn the {len(tokens)} {stage} weather cards over one by one: storm, "
-               "tailwind, storm and so on, each on its card's route. Put the cards aside.")
+        say = (f"Turn the {len(tokens)} {stage} weather cards one by one: storm, tailwind "
+               "and so on, each on its card's route; then put the cards aside.")
     return {"heading": f"{before}: {stage} weather", "say": say, "then": "",
             "keys": (("next", "Tokens placed"), *UNDO)}

@@ -174,9 +174,9 @@ def _drawing(state: NowBoardingState) -> Words:
         count = draw_count(state)
         # The short setup deals the decks here, once every starting passenger is out.
         deal = short.deal(state) if state.phase == "setup" and not state.full_flow else ""
+        where = draw_why(state) or " Put each on its airport."  # teach: where, and why
         return {"heading": heading,
-                "say": f"{deal}Draw {plural(count, 'card')} from the {stage} deck: put "
-                       "each on its airport." + draw_why(state),
+                "say": f"{deal}Draw {plural(count, 'card')} from the {stage} deck." + where,
                 "then": "",
                 "keys": (("next", "Cards drawn"), *UNDO)}
     unserved = vip_left(state)
