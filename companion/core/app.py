@@ -325,7 +325,9 @@ class App:
         specs = self._game(menu.game).options
         values = dict(zip((spec.key for spec in specs), menu.values, strict=False))
         return [index for index, spec in enumerate(specs)
-                if spec.shown_when is None or values.get(spec.shown_when[0]) == spec.shown_when[1]]
+                if (spec.shown_when is None
+                    or values.get(spec.shown_when[0]) == spec.shown_when[1])
+                and (menu.more or not spec.more)]
 
     def in_play(self, state: AppState) -> bool:
         """Whether a game is in play that starting another would replace (one that ended

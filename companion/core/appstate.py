@@ -66,6 +66,8 @@ class Menu:
     game: str | None = None
     values: tuple[str, ...] = ()
     resume: int | None = None
+    #: On the options page: the options under "More options" are open (hold NEXT).
+    more: bool = False
 
 
 @dataclass(frozen=True)

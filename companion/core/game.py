@@ -133,7 +133,11 @@ class OptionSpec:
     the menu unless another option has the given value (``("players", "1")`` for solo
     options); a hidden option keeps its default. ``notes`` gives a choice its own one line
     (``(choice, line)`` pairs), for an option asked as a question in ``explain`` whose
-    choices need saying apart (Now Boarding's ``pace``).
+    choices need saying apart (Now Boarding's ``pace``). ``more`` puts the option under "More
+    options" (issue #35): the box's menu skips it unless hold NEXT opened them, and the page
+    folds it away; a folded option keeps the value it starts at. ``suggests`` pairs a value of
+    this option with another option's value it sets when this one is chosen, and why
+    (``(("teach", "vip", "off", "a first game ..."),)``: a first game without the VIP cards).
     """
 
     key: str
@@ -145,6 +149,8 @@ class OptionSpec:
     explain: str = ""
     shown_when: tuple[str, str] | None = None
     notes: tuple[tuple[str, str], ...] = ()
+    more: bool = False
+    suggests: tuple[tuple[str, str, str, str], ...] = ()
 
     def note(self, value: str) -> str:
         """The one line saying what ``value`` means ("" when the option has no notes)."""
@@ -194,10 +200,14 @@ def starting_values(specs: tuple[OptionSpec, ...],
 def option_json(spec: OptionSpec) -> dict[str, Any]:
     """One option as the table page draws it (state JSON ``menu.options``): its key, label,
     one-sentence explanation, the choices the menu offers, its default, and the option and
-    value it is shown only with (or null)."""
+    value it is shown only with (or null); ``notes`` (a choice's own line), ``more`` (under
+    "More options") and ``suggests`` ([value, option, its value, why] set when value is
+    chosen)."""
     return {"key": spec.key, "label": spec.label, "explain": spec.explain,
             "choices": list(spec.choices), "default": spec.default,
-            "shown_when": None if spec.shown_when is None else list(spec.shown_when)}
+            "shown_when": None if spec.shown_when is None else list(spec.shown_when),
+            "notes": dict(spec.notes), "more": spec.more,
+            "suggests": [list(suggestion) for suggestion in spec.suggests]}
 
 
 def int_between(low: int, high: int) -> Callable[[str], bool]:

@@ -12,7 +12,10 @@ What it promises (the rules are the menu's part of core/app.py's list):
   each option at the value last chosen for that game (``AppState.remembered``) where the
   game still offers it, else at its default.
 - On the options page, an option that UP / DOWN cannot change is refused with the reason;
-  options hidden by ``shown_when`` are skipped and start at their default.
+  options hidden by ``shown_when`` are skipped and start at their default. Options under
+  "More options" (``OptionSpec.more``) are skipped, at the value they opened with, until hold
+  NEXT opens them (at the first of them); a value that ``suggests`` another option's value
+  sets it when chosen (a first game at ``pace=teach``: no VIP cards).
 - An offer to resume a stale game: NEXT resumes it, BACK sets it aside (journaled).
 - The "Table page" screen: NEXT is "Pair a phone" (opens the pairing window,
   companion/core/table_page.py), BACK closes an open window and goes back, UP / DOWN go back.
@@ -103,6 +106,8 @@ def menu_input(app: MenuHost, state: AppState, gesture: Gesture,
     if gesture.kind == "hold":
         if gesture.button is Button.BACK and state.session is not None:
             return replace(state, menu=None, notice=None), []
+        if gesture.button is Button.NEXT and menu.page == "options":
+            return _more_options(app, state, menu)
         raise RuleError("not-allowed",
                         "in the menu: UP / DOWN choose, NEXT selects, BACK goes back")
     if menu.page == "table-page":
@@ -219,6 +224,9 @@ def _options_page(app: MenuHost, state: AppState, menu: Menu, button: Button,
         index = (index + (1 if button is Button.UP else -1)) % len(choices)
         values = list(menu.values)
         values[menu.cursor] = choices[index]
+        for value, key, suggested, _ in spec.suggests:  # a first game: the base game
+            if value == choices[index]:
+                values[[other.key for other in specs].index(key)] = suggested
         return replace(state, menu=replace(menu, values=tuple(values)), notice=None), []
     shown = app.visible_options(menu)
     if button is Button.BACK:
@@ -231,6 +239,21 @@ def _options_page(app: MenuHost, state: AppState, menu: Menu, button: Button,
     if after:
         return replace(state, menu=replace(menu, cursor=after[0]), notice=None), []
     # A hidden option starts at its default, whatever it was before it was hidden.
-    given = {spec.key: value if index in shown else spec.default
+    # An option folded under "More options" keeps the value it opened with.
+    folded = app.visible_options(replace(menu, more=True))
+    given = {spec.key: value if index in shown or (spec.more and index in folded)
+             else spec.default
              for index, (spec, value) in enumerate(zip(specs, menu.values, strict=True))}
     return app.new_game(state, menu.game, given, state.next_seed, now)
+
+
+def _more_options(app: MenuHost, state: AppState,
+                  menu: Menu) -> tuple[AppState, list[Effect]]:
+    """Hold NEXT on the options page: the options under "More options" open, at the first."""
+    assert menu.game is not None
+    specs = app.game(menu.game).options
+    opened = replace(menu, more=True)
+    folded = [index for index in app.visible_options(opened) if specs[index].more]
+    if menu.more or not folded:
+        raise RuleError("not-allowed", "no more options: NEXT goes on")
+    return replace(state, menu=replace(opened, cursor=folded[0]), notice=None), []

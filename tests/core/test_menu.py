@@ -98,12 +98,44 @@ def test_resuming_with_no_game_in_play_needs_no_question(app):
     assert resumed.menu is None
 
 
+def more_options(app, state):
+    """Hold NEXT on an options page: the options under "More options" open."""
+    return app.gesture(state, Gesture("hold", NEXT, 1.0), 1.0)[0]
+
+
 def test_an_option_page_explains_the_option_in_one_line(app):
-    state, _ = press(app, AppState(), NEXT, NEXT, NEXT, NEXT, NEXT)  # Now Boarding: strict
+    state, _ = press(app, AppState(), NEXT)  # Now Boarding: pace
+    state, _ = press(app, more_options(app, state), NEXT, NEXT)  # vip, timer, then strict
     screen = menu_screen(app, state)
-    assert screen.main == "Strict timer    <off>"
-    assert screen.lines[0] == "On: a flight cannot be"
+    assert screen.main == "No pausing      <off>"
+    assert screen.lines[0] == "On: flights never pause"
     assert screen.lines[-1] == "option 5 of 8"
+
+
+def test_now_boarding_asks_two_questions_and_folds_the_rest_under_more_options(app):
+    """Issue #35: pace and players; NEXT on players starts, hold NEXT opens the rest."""
+    state, _ = press(app, AppState(), NEXT, NEXT)  # players, the last question
+    assert menu_screen(app, state).status == "NEXT start  hold: more"
+    started, effects = press(app, state, NEXT)
+    assert isinstance(effects[0], JournalNew) and started.session is not None
+    opened = more_options(app, state)
+    assert app.game("now-boarding").options[opened.menu.cursor].key == "vip"
+    with pytest.raises(RuleError, match="no more options"):
+        more_options(app, opened)
+
+
+def test_a_first_game_at_pace_teach_is_offered_without_the_vip_cards(app):
+    specs = app.game("now-boarding").options
+    keys = [spec.key for spec in specs]
+    remembered = {"now-boarding": {"vip": "on"}}
+    state, _ = press(app, AppState(remembered=remembered), NEXT)  # pace steps, vip on
+    assert dict(zip(keys, state.menu.values, strict=True))["vip"] == "on"
+    state, _ = press(app, state, DOWN)  # steps -> teach
+    values = dict(zip(keys, state.menu.values, strict=True))
+    assert (values["pace"], values["vip"]) == ("teach", "off")
+    assert "no VIP" in menu_screen(app, state).lines[-1]  # the teach line says why
+    _, effects = press(app, state, NEXT, NEXT)  # players, start: the folded vip is kept
+    assert effects[0].options["vip"] == "off"
 
 
 def test_now_boarding_asks_its_pace_first_as_a_question_with_a_line_per_answer(app):
@@ -112,7 +144,7 @@ def test_now_boarding_asks_its_pace_first_as_a_question_with_a_line_per_answer(a
     assert screen.main == "Pace          <steps>"
     assert screen.lines == ("How well does the table", "know Now Boarding?",
                             "Knows it: step by step")
-    assert screen.title.endswith("1 of 8")
+    assert screen.title.endswith("1 of 2")  # the rest under "More options" (issue #35)
     answers = []
     for _ in range(3):
         state, _ = press(app, state, UP)
@@ -128,7 +160,8 @@ def test_every_option_of_every_game_has_an_explanation(app, game):
 
 
 def test_an_option_up_down_cannot_change_is_not_shown_as_changeable(app):
-    state, _ = press(app, AppState(), NEXT, *[NEXT] * 7)  # Now Boarding: seed
+    state, _ = press(app, AppState(), NEXT)
+    state, _ = press(app, more_options(app, state), *[NEXT] * 5)  # Now Boarding: seed
     screen = menu_screen(app, state)
     assert screen.main == "Seed             auto" and "<" not in screen.main
     assert screen.status.startswith("fixed here")

@@ -25,7 +25,7 @@ from companion.testing.simulated import simulated_controller
 
 pytestmark = pytest.mark.slow
 
-NEW = "new now-boarding players=3 seed=1"
+NEW = "new now-boarding players=3 vip=on seed=1"  # every press here before the first flight
 
 
 def model(commands):

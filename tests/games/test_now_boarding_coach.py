@@ -24,7 +24,8 @@ class Game:
         self.app = App([NowBoarding()])
         self.t = 0.0
         self.state, _ = self.app.new_game(AppState(), "now-boarding",
-                                          {"timer": "off", **options}, 1, self.t)
+                                          {"timer": "off", "flow": "full", **options}, 1,
+                                          self.t)
 
     def json(self) -> dict[str, Any]:
         return self.app.to_json(self.state, self.t)
@@ -97,11 +98,16 @@ def test_vips_left_when_their_deck_runs_out_within_two_draws() -> None:
     game = Game(players="3", vip="on")  # 2 Morning VIP cards; 6 Morning cards, 2 a draw
     while game.json()["step"] != "vip":
         game.press(NEXT)
+    assert game.keys() == []  # setup says nothing; "Serve a VIP?" says how many are left
+    game.press(DOWN)  # none served at setup
+    while game.json()["step"] != "ready":
+        game.press(NEXT)
     assert game.json()["deck_left"] == 4  # two draws left
     assert game.keys() == ["vips-left"]
-    assert game.json()["coach"][0]["text"] == ("2 Morning VIPs face-down, 2 draws left: each "
-                                               "unserved becomes a complaint.")
+    assert game.json()["coach"][0]["text"] == "2 Morning VIPs left, 2 draws: then complaints."
     assert game.screen().status == "R1/17 2VIP 2draw C:0/3"
+    while game.json()["step"] != "vip":
+        game.press(NEXT)
     game.press(NEXT)
     game.press(NEXT)  # one served: one left
     assert game.keys() == ["vips-left"] and game.json()["vip"]["morning"] == 1
@@ -112,7 +118,9 @@ def test_the_final_round_says_how_many_may_stay_undelivered() -> None:
     while not game.json()["final_round"]:
         game.press(NEXT)
     assert game.keys() == ["final-round"]
-    assert game.json()["coach"][0]["text"] == "Final round: at most 5 undelivered to win."
+    assert game.json()["coach"][0]["text"] == (
+        "Final round: at most 5 undelivered to win (2 undelivered file 1 complaint; "
+        "0 of 3 filed).")
     while game.json()["step"] != "flight":
         game.press(NEXT)
     assert game.screen().status == "R18/18 FINAL <=5 C:0/3"

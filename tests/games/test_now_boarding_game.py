@@ -39,6 +39,9 @@ class Table:
     """One game on the box, on a fake clock."""
 
     def __init__(self, box_seed: int = 1, **options: str) -> None:
+        # The full flow (a page per player and weather card): the pages a game journaled
+        # before issue #35 replays; today's short flow is test_now_boarding_flow.py's.
+        options = {"flow": "full", **options}
         self.app = App([NowBoarding()])
         self.t = 0.0
         self.state, self.effects = self.app.new_game(AppState(), "now-boarding", options,
@@ -767,7 +770,7 @@ def test_now_boarding_round_one_waits_on_a_ready_screen_with_the_chart_flip() ->
         table.press(NEXT)
     assert table.json()["phase"] == "flight" and table.json()["timer"]["state"] == "idle"
     text = screen_of(table)
-    assert text.startswith("NEXT: start round 1 ")
+    assert text.startswith("NEXT: 15 s flight ")  # the first timed flight says its length
     assert "Preflight chart: flip to its Upgrades side." in text
     assert "Flip every face-down passenger card." in text
     assert table.refused(UP) == "NEXT starts the flight"

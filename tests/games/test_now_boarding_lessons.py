@@ -164,6 +164,6 @@ def test_setup_pages_say_why_at_pace_teach_only(players):
 def test_the_first_draw_of_a_teach_game_says_where_the_cards_go():
     for pace in ("teach", "steps"):
         state = replace(GAME.new({"pace": pace}, 1), step="passengers",
-                        lessons_seen=("pitch",))
+                        lessons_seen=("pitch", "moving", "boarding", "delivering"))
         said = now_boarding_screen(state, 0.0).say
         assert ("printed on its back" in said) is (pace == "teach"), said

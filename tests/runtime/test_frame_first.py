@@ -76,7 +76,7 @@ def test_frame_first_a_button_press_is_drawn_before_its_write_and_written_before
     assert len(commits.seen) == 1  # one action, one write, made before edge() returned
     drawn_at_commit, _ = commits.seen[0]
     assert drawn_at_commit == controller.display.text  # the new step was already drawn
-    assert drawn_at_commit[0].startswith("Setup 2/8")
+    assert drawn_at_commit[0].startswith("Setup 2/2")
     assert len(controller.journal.current().history) == before + 1
     assert not controller.writer.unsaved
 
@@ -145,4 +145,4 @@ def test_frame_first_the_loop_answers_a_line_after_its_write_and_mirrors_before(
     assert writes[0] >= 1 and writes[1] == writes[0] + 1 and writes[2] == writes[1]
     # The page's live view had the press's step when its write was made.
     _, mirrored_at_commit = commits.seen[writes[1] - 1]
-    assert mirrored_at_commit[0].startswith("Setup 2/8")
+    assert mirrored_at_commit[0].startswith("Setup 2/2")

@@ -19,8 +19,8 @@ from tests.web.page_support import PORTRAIT, serious_violations
 TABS = ("box", "timer", "score", "bank", "history", "rules")
 
 
-UPGRADES = ("new now-boarding players=3 seed=1", *("press next",) * 14, "press next",
-            "press next", "press next", "press next")
+# The table, the planes, the draw, the weather, start, end, the anger page, the draw.
+UPGRADES = ("new now-boarding players=3 seed=1", *("press next",) * 8)
 
 
 @pytest.fixture

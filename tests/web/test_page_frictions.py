@@ -212,6 +212,8 @@ def expect_the_options_form(page, options, values):
     """Each option of the box's definitions is a labelled group of choices with its sentence,
     the choice ``values`` names checked."""
     for option in options:
+        if len(option["choices"]) < 2:  # a choice of one (the seed) is not asked on the page
+            continue
         group = page.locator(f'#timer-options fieldset[data-option="{option["key"]}"]')
         expect(group.locator("legend")).to_have_text(option["label"])
         expect(group.locator("input[type=radio]")).to_have_count(len(option["choices"]))
@@ -243,6 +245,8 @@ def test_the_menu_and_a_games_options_are_the_pages_controls_and_remembered(
     assert not KEY_HINTS.search(page.locator("#view-timer").inner_text())
     shoot(page, f"menu-options-{name}")
 
+    # The questions first; the rest under "More options" (issue #35), opened here.
+    page.locator("#timer-options details.more-options > summary").tap()
     # Choose the last choice of every option the menu offers, and start.
     chosen = {option["key"]: option["choices"][-1] for option in options
               if len(option["choices"]) > 1 and option["shown_when"] is None}
@@ -334,8 +338,8 @@ def test_upgrades_say_how_to_pay_and_their_buttons_fit(running_box, phone, viewp
     rows = page.locator("#timer-choices li")
     expect(rows).to_have_count(5)
     for row in rows.all_inner_texts():
-        assert re.search(r"costs \$\d+|none left|holds it|the most", row), row
-        assert "in supply" in row or "holds it" in row or "the most" in row, row
+        assert re.search(r"\$\d+|none left|holds it|the most", row), row
+        assert re.search(r"left|in supply|holds it|the most", row), row
     fits(page)
     # Every button of the view on screen, its label on one line (two at most for the big one).
     sizes = page.evaluate("""() => [...document.querySelectorAll('#timer-controls button')]

@@ -92,7 +92,7 @@ def test_timer_view_plays_a_whole_three_player_game(running_box, phone, shoot, v
             bought = undone = True
             continue
         if step == "anger" and state["round"] == 2 and not complained \
-                and model(box)["heading"] == "Maintenance: file complaints":
+                and model(box)["heading"] == "Maintenance: anger":
             expect(page.locator("#timer-up")).to_have_text("One more complaint")
             assert tap(page, "#timer-up") == "ok"
             expect(page.locator("#timer-primary")).to_have_text("File 1 complaint")
@@ -136,11 +136,11 @@ def test_timer_view_says_no_time_up_after_a_flight_runs_out(running_box, phone, 
     # The flight runs out by itself: maintenance, and one assertive announcement.
     expect(view).to_have_attribute("data-mode", "between", timeout=30_000)
     expect(page.locator("#timer-assertive")).to_have_text("Time is up: the flight is over")
-    expect(page.locator("#timer-stage")).to_have_text("Maintenance: anger cubes")
+    expect(page.locator("#timer-stage")).to_have_text("Maintenance: anger")
     expect(view).not_to_have_class(re.compile(r"\blast-seconds\b"))
     no_time_up(page)
     shoot(page, "timer-portrait-maintenance")
-    for _ in range(3):  # through the complaints and the draw: still calm
+    for _ in range(2):  # through the anger page and the draw: still calm
         settle(page, box)
         assert tap(page, "#timer-primary") == "ok"
         settle(page, box)

@@ -95,8 +95,8 @@ def test_unpaired_page_watches_read_only_where_the_mirror_is_public(make_web_box
     expect(page.locator("body")).to_have_attribute("data-access", "watching")
     expect(page.locator("#pairing")).to_be_visible()
     expect(page.locator("#view-box")).to_be_visible()
-    expect(page.locator("#box-heading")).to_have_text("Setup 1 of 8: the board")
-    expect(page.locator("#box-say")).to_contain_text("Put the board out")
+    expect(page.locator("#box-heading")).to_have_text("Setup 1 of 2: the table")
+    expect(page.locator("#box-say")).to_contain_text("As in the picture: board 2-3 side up")
     for hidden in ("#tabs", "#box-buttons", "#view-timer", "#settings"):
         expect(page.locator(hidden)).to_be_hidden()
     assert page.refused == [] and page.errors == []

@@ -50,7 +50,7 @@ def test_cues_at_ten_seconds_and_at_the_end_each_with_an_off_switch(running_box,
     page.locator("#settings summary").tap()
     page.evaluate("window.__cues = []")
     fly_to_the_end(page, box)
-    expect(page.locator("#timer-stage")).to_have_text("Maintenance: anger cubes")
+    expect(page.locator("#timer-stage")).to_have_text("Maintenance: anger")
     assert page.evaluate("window.__cues") == []
 
     # The game over (or the switch off), the screen may sleep again.

@@ -50,13 +50,15 @@ def test_a_teach_game_shows_and_dismisses_its_lessons_in_the_timer_view(running_
             expect(page.locator("#timer-more")).to_be_hidden()
         assert tap(page, "#timer-primary") == "ok"
         assert len(shown) < 20 and state["round"] == 1
-    assert shown == ["pitch", "vip", "weather", "moving", "boarding", "delivering"]
+    assert shown == ["pitch", "moving", "boarding", "delivering", "vip", "weather"]
 
     # The practice flight: no clock, said on its card; NEXT ends it.
     settle(page, box)
     expect(page.locator("#view-timer")).to_have_attribute("data-mode", "flight")
     expect(page.locator("#timer-stage")).to_have_text("Practice flight: no clock")
     expect(page.locator("#timer-state")).to_have_text("No time limit")
+    # Its clock counts up on the page (issue #35: a clock stuck at 0:01 looked frozen).
+    expect(page.locator("#timer-digits")).to_have_text("0:02", timeout=5_000)
     expect(page.locator("#timer-say")).to_contain_text("Practice flight, no clock")
     expect(page.locator("#timer-primary")).to_have_text("End flight")
     expect(page.locator("#timer-pause")).to_be_hidden()

@@ -97,7 +97,9 @@ def end_flight(state: NowBoardingState, now: float, how: str) -> Outcome:
         countdown = countdown.expire(now) if how == "time" else countdown.end_early(now)
     flight = Flight(state.round, state.stage, round(used, 3), how, state.final_round)
     card: Step = "turnaround" if state.pace == "brisk" and not state.final_round else "anger"
-    ended = replace(state, phase="maintenance", step=card, pending=0, page=0,
+    # The short flow's anger step is one page: the cubes said on the complaints count.
+    page = 1 if card == "anger" and not state.full_flow else 0
+    ended = replace(state, phase="maintenance", step=card, pending=0, page=page,
                     countdown=countdown, flight_started=None, flights=(*state.flights, flight))
     return ended, (Play("alarm" if how == "time" else "end"),)
 

@@ -9,11 +9,13 @@ bottom line in a few characters), in every pace, unless the game was started wit
   VIPs it files reach 3 (:func:`rules.turnaround_loses`);
 - one complaint from losing (2 of 3);
 - VIP cards still face-down by the current deck when it runs out within the next draw or two
-  (each draw can carry one VIP; each left becomes a complaint);
+  (each draw can carry one VIP; each left becomes a complaint), but not at ``vip``, whose
+  question says how many are left;
 - in the final round, how many passengers may stay undelivered for a win: "Exit the
   aircraft" files floor(undelivered / 2) complaints and 3 lose (:func:`rules.to_win`).
 
-Nothing is said during setup or once the game is over.
+Nothing is said during setup (the first round's draw, VIP and weather too) or once the game
+is over.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import ceil
 
-from companion.core.words import agree, plural
+from companion.core.words import plural
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES
 from companion.games.now_boarding.rules import NowBoardingState, to_win, turnaround_loses
 
@@ -47,7 +49,7 @@ def draws_left(state: NowBoardingState) -> int:
 
 def coach(state: NowBoardingState) -> tuple[Advice, ...]:
     """The coach's warnings for ``state``, most urgent first (empty with ``coach=off``)."""
-    if not state.coach or state.step in ("setup", "over"):
+    if not state.coach or state.phase == "setup" or state.step == "over":
         return ()
     advice: list[Advice] = []
     if state.step == "turnaround" and turnaround_loses(state):
@@ -58,16 +60,19 @@ def coach(state: NowBoardingState) -> tuple[Advice, ...]:
                              "1 MORE LOSES"))
     waiting = state.vip_waiting[state.stage_index]
     draws = draws_left(state)
-    if waiting and not state.final_round and 0 < draws <= VIP_DRAWS_WARNED:
+    # Not on "Serve a VIP?" itself: the question says how many are left.
+    if waiting and not state.final_round and 0 < draws <= VIP_DRAWS_WARNED \
+            and state.step != "vip":
         stage = STAGE_TITLES[state.stage]
         advice.append(Advice("vips-left",
-                             f"{plural(waiting, f'{stage} VIP')} face-down, "
-                             f"{plural(draws, 'draw')} left: "
-                             f"{agree(waiting, 'unserved, it', 'each unserved')} becomes a "
-                             "complaint.",
+                             f"{plural(waiting, f'{stage} VIP')} left, "
+                             f"{plural(draws, 'draw')}: then complaints.",
                              f"{waiting}VIP {draws}draw"))
     if state.final_round:
         most = to_win(state)
-        advice.append(Advice("final-round", f"Final round: at most {most} undelivered to win.",
+        have = state.complaints
+        why = f"2 undelivered file 1 complaint; {have} of {COMPLAINT_LIMIT} filed"
+        advice.append(Advice("final-round",
+                             f"Final round: at most {most} undelivered to win ({why}).",
                              f"FINAL <={most}"))
     return tuple(advice)

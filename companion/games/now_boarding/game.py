@@ -53,6 +53,14 @@ VIP variant (``vip=on``)
 - A game journaled before the table dealt its own VIPs (options without ``pace``) replays
   the box's seeded deal of then (books.legacy_vip_deal), so it ends as it was played.
 
+Pages (``flow``, issue #35): the flow above is ``full``, kept for games journaled before (their
+options name no flow). Every game started now is ``short``, with the same books: setup is
+``table`` (the setup picture), ``planes`` (every free tile: UP / DOWN the player, hold NEXT
+swaps) and with ``vip=on`` the Morning and Afternoon counts; the decks are dealt on the first
+draw's page; a stage's weather is one page (one NEXT lays every token); ``anger`` is one page
+(the count page, the cubes said on it); ``upgrades`` is one page for every player (UP / DOWN
+through all their rows, one NEXT ends it).
+
 Pace (``pace``): ``steps`` is the flow above; ``teach`` runs the same steps (lessons come from
 their own module); ``brisk`` replaces every maintenance but the final round's with one card,
 ``turnaround`` (complaints set with UP / DOWN, hold NEXT opens the upgrades and comes back,
@@ -190,7 +198,9 @@ class NowBoarding:
         picks = [tuple(weather_rng.sample(names, count)) for count in chart.weather]
         weather_routes = (picks[0], picks[1], picks[2])
 
+        full_flow = options.get("flow", "full") == "full"  # journaled before #35: no flow
         normalised = {spec.key: options.get(spec.key, spec.default) for spec in OPTIONS}
+        normalised["flow"] = "full" if full_flow else "short"
         countdown = Countdown(duration=float(duration)) if duration is not None else None
         return NowBoardingState(
             players=players,
@@ -210,6 +220,7 @@ class NowBoarding:
             vip_waiting=vip_told,
             legacy_vip_deal=legacy_deal,
             free_tiles=("seat",) * players,
+            full_flow=full_flow,
         )
 
     # -- stepping --------------------------------------------------------------------------
@@ -266,7 +277,8 @@ class NowBoarding:
                 verb = "used" if temp_holder(state, item) == player else "bought"
                 return f"P{player + 1} {verb} {item.replace('-', ' ')}"
             case Press(button=Button.NEXT), "upgrades":
-                return f"P{state.page // len(UPGRADE_ITEMS) + 1}'s upgrades"
+                return (f"P{state.page // len(UPGRADE_ITEMS) + 1}'s upgrades" if state.full_flow
+                        else f"upgrades R{state.round}")
             case Press(button=Button.NEXT), "anger":
                 if state.page == 0:
                     return f"anger cubes R{state.round}"
@@ -313,7 +325,7 @@ class NowBoarding:
                 return self._anger(state)
             case "upgrades":
                 player = state.page // len(UPGRADE_ITEMS)
-                if player + 1 < state.players:
+                if state.full_flow and player + 1 < state.players:
                     return (replace(state, page=(player + 1) * len(UPGRADE_ITEMS)),
                             (Play("click"),))
                 if state.pace == "brisk":  # bought from the brisk card: back to it
@@ -377,7 +389,7 @@ class NowBoarding:
     def _weather(self, state: NowBoardingState) -> tuple[NowBoardingState, tuple[Play, ...]]:
         index = state.stage_index
         weather = list(state.weather)
-        weather[index] -= 1
+        weather[index] = weather[index] - 1 if state.full_flow else 0  # short: the whole stage
         state = replace(state, weather=(weather[0], weather[1], weather[2]))
         if weather[index] > 0:
             return state, (Play("click"),)

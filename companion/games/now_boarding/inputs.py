@@ -3,14 +3,17 @@
 What it enforces (the rules are listed whole in game.py's docstring):
 - ``anger``: UP / DOWN set the complaints filed this maintenance (from the cubes page they
   open the count page); never below 0, and UP stops where the total would reach 3. The same
-  on ``pace=brisk``'s ``turnaround`` card, where hold NEXT opens the upgrades (player by
-  player, as ever; NEXT on the last player comes back to the card).
+  on ``pace=brisk``'s ``turnaround`` card, where hold NEXT opens the upgrades (NEXT at its
+  end comes back to the card).
 - ``exit``: UP / DOWN set the undelivered passengers, from 0 to every card of the game.
-- ``upgrades``: UP / DOWN move through the player's five rows (wrapping); hold NEXT buys the
+- ``upgrades``: UP / DOWN move through the rows (wrapping): short flow, every player's five
+  rows one after another on one page; full flow, the page's player's five; hold NEXT buys the
   selected row at its chart price, refused when the supply is out or the plane is at its most
   (5 seats, speed 9); a temporary token is held by its buyer until hold NEXT on the holder's
   own row marks it used.
-- ``setup``: on a free-tile page UP picks the seat, DOWN the speed; on the Morning and
+- ``setup``: short flow: on the planes page UP / DOWN move through the players' rows and hold
+  NEXT swaps the row's free tile (seat / speed); full flow: on a free-tile page UP picks the
+  seat, DOWN the speed; on the Morning and
   Afternoon VIP pages UP / DOWN set how many VIP cards the table dealt by that deck (read
   from the backs): players + 2 in all, at most 3 by a deck; the Evening gets the rest.
 - ``vip``: after "yes", UP / DOWN choose which card the table turned over among the stage's
@@ -56,10 +59,14 @@ def hold_next(state: NowBoardingState,
                now: float) -> Outcome:
     if state.step == "upgrades":
         return buy(state)
-    if state.step == "turnaround":  # the brisk card: purchases, player by player
+    if state.step == "turnaround":  # the brisk card: the upgrades page
         if turnaround_loses(state):  # the steps lose before their upgrades: no purchase
             raise RuleError("not-allowed", "these complaints lose the game: no upgrades")
         return replace(state, step="upgrades", page=0), (Play("click"),)
+    if state.step == "setup" and setup_page(state) == "planes":  # short flow: swap a tile
+        tiles = list(state.free_tiles)
+        tiles[state.row] = "speed" if tiles[state.row] == "seat" else "seat"
+        return replace(state, free_tiles=tuple(tiles)), (Play("click"),)
     if state.step != "flight":
         raise RuleError("not-allowed", "hold NEXT pauses a flight only")
     countdown = state.countdown
@@ -103,6 +110,8 @@ def up_down(state: NowBoardingState,
             return replace(state, vip_choice=(state.vip_choice - direction) % len(choices)), ()
         case "upgrades":
             rows = len(UPGRADE_ITEMS)
+            if not state.full_flow:  # one page for every player: their rows one after another
+                return replace(state, page=(state.page - direction) % (rows * state.players)), ()
             first = state.page // rows * rows
             # UP moves up the player's list (to the row before), DOWN to the row after.
             return replace(state, page=first + (state.page - first - direction) % rows), ()
@@ -110,6 +119,8 @@ def up_down(state: NowBoardingState,
             raise RuleError("not-allowed", "NEXT starts the flight")
         case "setup":
             page = setup_page(state)
+            if page == "planes" and not state.full_flow:  # UP / DOWN: the player row
+                return replace(state, row=(state.row - direction) % state.players), ()
             if page.startswith("free-"):
                 player = int(page.removeprefix("free-"))
                 tiles = list(state.free_tiles)

@@ -43,7 +43,10 @@ RULES_SECTIONS = ("goal", "setup", "round", "flight", "planes", "moving", "board
 
 
 def _first_flight_ahead(state: NowBoardingState) -> bool:
-    return state.step == "ready" and not state.flights
+    """Before the first flight, from the first draw on: what a flight is comes before the
+    VIP cards and the weather, which change passengers and moves (the rules build so)."""
+    return (state.phase == "setup" and state.step != "setup") or (
+        state.step == "ready" and not state.flights)
 
 
 def _stage_ends(state: NowBoardingState, last: bool) -> bool:
@@ -62,53 +65,52 @@ def _complained(state: NowBoardingState) -> bool:
 LESSONS: tuple[Lesson[NowBoardingState], ...] = (
     Lesson("pitch", "Welcome aboard",
            ("Fly passengers where", "they want to go.", "3 complaints lose."),
-           "Together you run one airline. Passengers wait at airports; fly them where they "
-           "want to go. Anyone kept waiting too long complains. Three complaints and the "
-           "airline folds: you all lose. Get through Morning, Afternoon and Evening with "
-           "fewer than three, and you all win.",
+           "Together you run one airline: fly waiting passengers where they want to go. "
+           "Anyone kept waiting too long complains; three complaints and the airline folds: "
+           "you all lose. Get through Morning, Afternoon and Evening with fewer than three "
+           "and you all win.",
            "goal", lambda s: s.step == "setup"),
-    Lesson("vip", "VIP passengers",
-           ("A VIP card changes", "the last passenger.", "Unserved: a complaint"),
-           "A VIP card rides on the last passenger drawn and changes that passenger as the "
-           "card says. Serving is your choice, but a stage's VIP cards must all ride before "
-           "its deck runs out: each one left then is a complaint. Once its passenger is "
-           "delivered, the VIP card is done.",
-           "vip", lambda s: s.step == "vip" and s.page == 0),
-    Lesson("weather", "Storms and tailwinds",
-           ("Storm: a dot costs 2.", "Tailwind: skip a dot.", "Both ways alike."),
-           "Put each token on a dot of the route its card names, never on an airport. A "
-           "storm makes that dot two spaces; a tailwind lets you skip it. Both work in "
-           "either direction. Every new stage brings new weather.",
-           "weather", lambda s: s.step == "weather"),
     Lesson("moving", "Moving your plane",
            ("Speed = spaces for", "the WHOLE flight.", "Colour routes: yours"),
-           "Your speed is the spaces you may move in the whole flight, not per hop. Stop "
-           "anywhere; turning back is fine. White-dot routes are open to every plane; a "
-           "coloured route only to planes showing that colour.",
+           "Speed is how many spaces you move in the whole flight, not per hop; stop "
+           "anywhere, turn back freely. White-dot routes are open to all; a coloured route "
+           "only to planes showing that colour.",
            "moving", _first_flight_ahead),
     Lesson("boarding", "Boarding",
            ("At an airport: board", "up to your seats,", "drop off anywhere."),
-           "At an airport, pick up any waiting passengers, up to your seats; their anger "
-           "cubes go back. You may drop passengers at any airport (not the one they just "
-           "left) so another plane takes them on.",
+           "At an airport, pick up waiting passengers up to your seats. Drop them at any "
+           "airport but the one they just left, and another plane may take them on.",
            "boarding", _first_flight_ahead),
     Lesson("delivering", "Delivering",
            ("At the destination:", "keep the card: money", "NEXT ends the flight"),
            "Drop a passenger at their destination and keep the card: its ticket price is "
            "money for upgrades. Everyone flies at once, no turns. The flight ends when time "
-           "runs out, or with NEXT. Practice first: no clock.",
+           "runs out, or when you end it.",
            "delivering", _first_flight_ahead),
+    Lesson("vip", "VIP passengers",
+           ("A VIP card changes", "the last passenger.", "Unserved: a complaint"),
+           "A VIP card rides on the last passenger drawn and changes that passenger as it "
+           "says. Serving is your choice, but each VIP card left when its stage's deck runs "
+           "out is a complaint. Once its passenger is delivered, the card is done.",
+           "vip", lambda s: s.step == "vip" and s.page == 0),
+    Lesson("weather", "Storms and tailwinds",
+           ("Storm: a dot costs 2.", "Tailwind: skip a dot.", "Both ways alike."),
+           "A token goes on a dot of its card's route, never an airport. A storm makes that "
+           "dot cost two spaces; a tailwind lets you skip it, both ways. Each new stage "
+           "brings new weather.",
+           "weather", lambda s: s.step == "weather"),
     Lesson("anger", "Anger",
            ("Waiting passengers", "get 1 cube a round;", "the 4th: a complaint"),
-           "After each flight, every passenger still waiting at an airport gets one anger "
-           "cube. At the fourth cube they give up: their card goes to the complaint pile. "
-           "Passengers on planes get no cubes, and boarding clears a passenger's cubes.",
-           "anger", lambda s: s.step == "anger" and s.page == 0),
+           "After each flight, each passenger waiting at an airport gets an anger cube; at "
+           "the fourth, their card goes to the complaint pile. Passengers on planes get "
+           "none, and boarding clears the cubes. Three complaints end the game at once.",
+           "anger", lambda s: s.step == "anger" and (s.page == 0 or not s.full_flow)),
     Lesson("complaints", "Counting complaints",
            ("Set how many got a", "4th cube; 3 in all", "and the game is lost."),
            "Count the passengers who just got their fourth cube, set that number here and "
-           "press NEXT. The box keeps the tally: at three complaints the game ends at once.",
-           "complaints", lambda s: s.step == "anger" and s.page == 1),
+           "confirm it. The box keeps the tally: at three complaints the game ends at once.",
+           # The short flow's one anger page: the anger lesson says the tally's end.
+           "complaints", lambda s: s.step == "anger" and s.page == 1 and s.full_flow),
     Lesson("first-complaint", "A complaint!",
            ("{left} more and the", "airline folds. Board", "the angriest first."),
            "A passenger has complained: {left} more and the airline folds. Rescue the "
@@ -117,10 +119,9 @@ LESSONS: tuple[Lesson[NowBoardingState], ...] = (
            "complaints", _complained),
     Lesson("upgrades", "Upgrades",
            ("Pay with delivered", "cards; no change.", "Each tile costs more"),
-           "Pay with the cards of passengers you delivered: their ticket prices add up, and "
-           "no change is given. Seats, speed and routes are yours for good; each next seat "
-           "or speed tile costs more, as the box shows. The two temporary tokens are cheap: "
-           "one extra passenger or one extra space, once, then back to the supply.",
+           "Pay with the cards of passengers you delivered: their prices add up, no change. "
+           "Seats, speed and routes stay yours; each next seat or speed tile costs more. A "
+           "temporary token gives one extra passenger or space, once, then goes back.",
            "upgrades", lambda s: s.step == "upgrades" and not s.final_round),
     Lesson("stage", "A new stage",
            ("The deck is empty:", "clear the weather;", "more passengers now."),
@@ -143,9 +144,9 @@ LESSONS: tuple[Lesson[NowBoardingState], ...] = (
     Lesson("result", "How it ended",
            ("{verdict}: {complaints} of 3", "anger {anger} VIP {vip} exit {exit}",
             "{flights_flown} flown"),
-           "{verdict}. Complaints: {complaints} in all, {anger} from passengers kept "
-           "waiting, {vip} from unserved VIPs and {exit} from the {undelivered_passengers} "
-           "left undelivered at the end. {why}",
+           "{verdict}. Complaints in all: {complaints}. Kept waiting: {anger}; unserved "
+           "VIPs: {vip}; undelivered at the end: {exit} (left at airports and on planes: "
+           "{undelivered}). {why}",
            "end", lambda s: s.step == "over"),
 )
 
@@ -219,6 +220,5 @@ def draw_why(state: NowBoardingState) -> str:
     and when they show (with its leading space); "" otherwise."""
     if not teaching(state) or state.flights:
         return ""
-    return (" Lay each face-down by the airport printed on its back; the cards turn face up "
-            "when the flight starts, showing where each passenger wants to go and the ticket "
-            "price.")
+    return (" Each goes face-down by the airport printed on its back and turns face up when "
+            "a flight starts.")

@@ -48,27 +48,41 @@ PACES: tuple[Pace, ...] = ("teach", "steps", "brisk")
 OPTIONS = (
     OptionSpec("pace", "Pace", PACES, "steps",
                explain="How well does the table know Now Boarding?",
-               notes=(("teach", "New to it: taught in play"),
+               notes=(("teach", "New: taught; no VIPs yet"),
                       ("steps", "Knows it: step by step"),
-                      ("brisk", "Plays often: brisk rounds"))),
+                      ("brisk", "Plays often: brisk rounds")),
+               suggests=(("teach", "vip", "off",
+                          "First game: no VIP cards, one rule fewer."),)),
     OptionSpec("players", "Players", ("2", "3", "4", "5"), "3",
-               explain="Players at the table: sets the timer and the decks"),
-    OptionSpec("vip", "VIP cards", ("off", "on"), "off",
-               explain="Play with the VIP passenger cards"),
-    OptionSpec("timer", "Timer", data.TIMER_PRESETS, "official",
+               explain="At the table"),
+    OptionSpec("vip", "VIP cards", ("off", "on"), "off", more=True,
+               explain="A variant"),
+    OptionSpec("timer", "Flight time", data.TIMER_PRESETS, "official", more=True,
                accepts=int_between(data.MIN_TIMER_SECONDS, data.MAX_TIMER_SECONDS),
                allowed="official|relaxed|doubled|off|5..600",
-               explain="Flight time: the rulebook's, longer, or none"),
-    OptionSpec("strict", "Strict timer", ("off", "on"), "off",
-               explain="On: a flight cannot be paused"),
-    OptionSpec("weather", "Weather", ("cards", "digital"), "cards",
-               explain="Digital: the box draws the weather, not the cards"),
-    OptionSpec("coach", "Coach", ("on", "off"), "on",
-               explain="Warnings: VIPs left, one complaint to lose"),
-    OptionSpec("seed", "Seed", ("auto",), "auto", accepts=_is_seed,
+               explain="The rulebook's, longer, or none"),
+    OptionSpec("strict", "No pausing", ("off", "on"), "off", more=True,
+               explain="On: flights never pause"),
+    OptionSpec("weather", "Weather", ("cards", "digital"), "cards", more=True,
+               explain="Or the box picks routes"),
+    OptionSpec("coach", "Warnings", ("on", "off"), "on", more=True,
+               explain="Near a loss"),
+    OptionSpec("seed", "Seed", ("auto",), "auto", accepts=_is_seed, more=True,
                allowed="auto|<whole number>",
-               explain="Random draws; a fixed seed only by 'new'"),
+               explain="A number only by 'new'"),
+    # Never in a menu (shown only with a value the menu cannot give): which setup and
+    # maintenance pages a game has. Every game started now is ``short``; a game journaled
+    # before issue #35 has no ``flow`` among its options and replays the ``full`` pages it was
+    # played with. ``new now-boarding flow=full`` asks for those pages again (tests compare
+    # the books of both).
+    OptionSpec("flow", "Flow", ("short",), "short", accepts=("short", "full").__contains__,
+               more=True,
+               allowed="short|full", explain="Pages per step: short (today's) or full",
+               shown_when=("flow", "full")),
 )
+
+#: ``flow``: the pages of today's games (``short``) or of a game journaled before issue #35.
+FLOWS = ("short", "full")
 
 SETUP_BEFORE_FREE = ("board", "cards", "planes")
 SETUP_AFTER_FREE = ("decks", "weather")
@@ -161,6 +175,13 @@ class NowBoardingState:
     purchases: tuple[Purchase, ...] = ()
     vips_served: tuple[tuple[int, str, str], ...] = ()
     lessons_seen: tuple[str, ...] = ()  # pace=teach: the lessons the table said "got it" to
+    #: ``flow=full`` (a game journaled before issue #35): a page per player and per weather
+    #: card, two anger pages. Short (False): setup on one picture page and one page of planes
+    #: (every player's free tile), a stage's weather on one page, one complaints page, one
+    #: upgrades page for every player.
+    full_flow: bool = False
+    #: Setup's planes page (short flow): the player row whose free tile hold NEXT swaps.
+    row: int = 0
 
     @property
     def stage(self) -> str:
@@ -171,7 +192,12 @@ class NowBoardingState:
 
 
 def setup_pages(state: NowBoardingState) -> tuple[str, ...]:
-    """The checklist pages of the setup step, in order."""
+    """The checklist pages of the setup step, in order. Short flow: the table as one picture
+    (board, chart, decks, weather cards, tiles), the planes with every free tile, and with
+    the VIP cards the Morning and Afternoon counts (the Evening gets the rest)."""
+    if not state.full_flow:
+        vips = ("vip-morning", "vip-afternoon") if state.vip_variant else ()
+        return ("table", "planes", *vips)
     free = tuple(f"free-{player}" for player in range(state.players))
     vip = tuple(f"vip-{stage}" for stage in STAGES) if state.vip_variant else ()
     return (*SETUP_BEFORE_FREE, *free, *SETUP_AFTER_FREE, *vip)

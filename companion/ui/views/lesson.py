@@ -22,6 +22,5 @@ def lesson_panel(title: str, panel: tuple[str, ...]) -> Screen:
 
 def lesson_words(title: str, text: str) -> Words:
     """A lesson in whole sentences for the page: its text, and "Got it" on NEXT."""
-    return {"heading": f"Lesson: {title}", "say": text,
-            "then": "Next: the game goes on where it stood",
+    return {"heading": f"Lesson: {title}", "say": text, "then": "",
             "keys": (("next", "Got it"), ("hold_back", "Undo"))}

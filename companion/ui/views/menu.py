@@ -96,6 +96,8 @@ def _option(app: App, menu: Menu) -> Screen:
     last = position == len(shown) - 1
     go = "NEXT start" if last else "NEXT ok"
     status = f"UP/DN change  {go}" if spec.changeable else f"fixed here  {go}"
+    if last and not menu.more and any(other.more for other in game.options):
+        status = f"{go}  hold: more"  # the options under "More options" (issue #35)
     # The page's words: the option and what it does in a sentence, no key hints (the page
     # draws the options as its own form from the state's menu.options).
     said = f"{spec.label}: {value}. {sentence(spec.explain)}" if spec.explain \
@@ -178,8 +180,9 @@ def address_lines(url: str, width: int = MATRIX_LINE_WIDTH) -> list[str]:
 
 SCENES: dict[str, tuple[str, ...]] = {
     "menu-scrolled": ("press down", "press down", "press down", "press down"),
-    "menu-option": ("press next", "press next", "press next", "press next", "press next"),
-    "menu-option-fixed": ("press next", *("press next",) * 7),
+    # Now Boarding's options: hold NEXT opens "More options" (issue #35), at the VIP cards.
+    "menu-option": ("press next", "hold next", "press next", "press next"),
+    "menu-option-fixed": ("press next", "hold next", *("press next",) * 5),
     "menu-pace": ("press next", "press up"),
     "menu-solo": ("press down", "press down", "press down", "press next", "press down",
                   "press next", "press next", "press next", "press next"),

@@ -1,18 +1,16 @@
 """Now Boarding's screens: one for every step, readable at arm's length.
 
 Every screen of play shows the progress: the round of the whole game's flights (``R3/17``),
-the cards left in the current deck and the complaints (``C:1/3``), in the status bar (the
-upgrades screens in the title); the ``ready`` and ``exit`` screens say how many passengers
-may still go undelivered for a win. The flight shows the countdown in big M:SS digits; the
-title or caption says what the buttons do. Each step the rulebook names is said on screen:
-the anger cubes before the complaints are asked, "flip every face-down passenger card"
-before each flight, the Preflight chart's flip before round 1, and "Serve a VIP?" before the
-VIP card is named.
-Every screen says what to do now in the 12-pixel font (a body of three large lines, big
-digits, or a main line over small ones), and every text keeps to the Screen limits (tests
-check each screen of whole games); a body has at most 4 lines: on the panel a 5th small line
-touches the status bar. :func:`now_boarding_screen` chooses the step once and pairs the step's
-panel (here) with its whole sentences for the table page (now_boarding_words.py).
+the cards left in the current deck and the complaints (``C:1/3``), in the status bar (upgrades
+in the title); ``ready`` and ``exit`` say how many may still go undelivered for a win. The
+flight shows the countdown in big M:SS digits; the title or caption says what the buttons do.
+Each step the rulebook names is said on screen: the anger cubes before the complaints are
+asked, "flip every face-down passenger card" before each flight, the Preflight chart's flip
+before round 1, and "Serve a VIP?" before the VIP card is named. Every screen says what to do
+now in the 12-pixel font (three large lines, big digits, or a main line over small ones)
+within the Screen limits (tests check each screen of whole games); a body has at most 4
+lines: a 5th small line touches the status bar. :func:`now_boarding_screen` chooses the step
+once and pairs the step's panel (here) with its sentences for the page (now_boarding_words.py).
 """
 
 from __future__ import annotations
@@ -47,49 +45,50 @@ from companion.games.now_boarding.rules import (
     weather_card,
 )
 from companion.ui.screen import Screen
+from companion.ui.views import now_boarding_short as short
 from companion.ui.views import now_boarding_words as words
 from companion.ui.views.lesson import lesson_panel
 from companion.ui.views.menu import window
+from companion.ui.views.now_boarding_phrases import first_timed
 from companion.ui.views.timer import clock_text
 
 _NEW = "new now-boarding players=3 seed=1"
-_TO_READY = ("press next",) * 13  # 8 checklist pages, the first draw, 4 weather cards
+_TO_READY = ("press next",) * 4  # the table, the planes, the first draw, the weather
 _TO_FLIGHT = (*_TO_READY, "press next")
-_TO_COUNT = (*_TO_FLIGHT, "wait 15", "press next")  # the flight runs out, the cubes page
+_TO_COUNT = (*_TO_FLIGHT, "wait 15")  # the flight runs out: the anger page
 _VIP = "new now-boarding players=3 vip=on seed=1"
+_NO_VIP = ("press down", "press next", "press next")  # no VIP, the upgrades (or the weather)
+_ROUND = ("press next", "wait 15", "press next", "press next")  # start, fly, anger, draw
 
 SCENES: dict[str, tuple[str, ...]] = {
     "now-boarding-setup": (_NEW,),
-    "now-boarding-weather": (_NEW, *("press next",) * 9),
+    "now-boarding-weather": (_NEW, *("press next",) * 3),
     "now-boarding-flight": (_NEW, *_TO_FLIGHT, "wait 4.3"),
     "now-boarding-paused": (_NEW, *_TO_FLIGHT, "wait 9", "hold next"),
     "now-boarding-ready-r1": (_NEW, *_TO_READY),
     "now-boarding-cubes": (_NEW, *_TO_FLIGHT, "wait 15"),
     "now-boarding-anger": (_NEW, *_TO_COUNT, "press up", "press up"),
     "now-boarding-upgrades": (_NEW, *_TO_COUNT, "press next", "press next", "press down"),
-    "now-boarding-upgrades-p3": (_NEW, *_TO_COUNT, *("press next",) * 4),
-    "now-boarding-ready": (_NEW, *_TO_COUNT, *("press next",) * 5),
+    "now-boarding-upgrades-p3": (_NEW, *_TO_COUNT, "press next", "press next",
+                                 *("press down",) * 10),
+    "now-boarding-ready": (_NEW, *_TO_COUNT, *("press next",) * 3),
     "now-boarding-undone": (_NEW, *_TO_FLIGHT, "wait 15", "hold back"),
     "now-boarding-undone-pause": (_NEW, *_TO_FLIGHT, "wait 3", "hold next", "wait 30",
                                   "hold back"),
-    # seed=3 deals a Crying Baby on top of the Morning VIP deck: served, then the cubes.
-    "now-boarding-cubes-baby": ("new now-boarding players=3 vip=on seed=3",
-                                *("press next",) * 19, "wait 15"),
-    "now-boarding-vip": (_VIP, *("press next",) * 12),
-    "now-boarding-vip-count": (_VIP, *("press next",) * 8, "press down"),
-    "now-boarding-vip-which": (_VIP, *("press next",) * 13, "press down"),
-    "now-boarding-vip-complaint": (_VIP, *("press next",) * 12, "press down",
-                                   *("press next",) * 5, "wait 15",
-                                   *(*("press next",) * 3, "press down", *("press next",) * 4,
-                                     "wait 15") * 2,
-                                   "press next", "press next"),
+    "now-boarding-cubes-baby": (_VIP, *("press next",) * 9, "wait 15"),
+    "now-boarding-vip": (_VIP, *("press next",) * 5),
+    "now-boarding-vip-count": (_VIP, *("press next",) * 2, "press down"),
+    "now-boarding-vip-which": (_VIP, *("press next",) * 6, "press down"),
+    "now-boarding-vip-complaint": (_VIP, *("press next",) * 5, *_NO_VIP, "press next",
+                                   "wait 15", "press next", "press next", *_NO_VIP,
+                                   *_ROUND, *_NO_VIP, *_ROUND[:-1]),
     # pace=brisk: the maintenance card after the first flight ran out, one complaint set.
     "now-boarding-turnaround": ("new now-boarding players=3 pace=brisk seed=1", *_TO_FLIGHT,
                                 "wait 15", "press up"),
     # pace=teach: the pitch before setup, and the practice flight's ready card (lessons.py).
     "now-boarding-lesson": ("new now-boarding players=3 pace=teach seed=1",),
     "now-boarding-practice": ("new now-boarding players=3 pace=teach seed=1",
-                              *("press next",) * 18),
+                              *("press next",) * 9),
     "now-boarding-lose": (_NEW, *_TO_COUNT, "press up", "press up", "press up",
                           "press next"),
 }
@@ -108,8 +107,7 @@ def status_line(state: NowBoardingState) -> str:
     coach's most urgent warning (coach.py) in place of the cards when it has one."""
     left = state.decks[state.stage_index]
     deck = "FINAL" if state.final_round else plural(left, "card")
-    advice = coach(state)
-    if advice:
+    if advice := coach(state):
         deck = advice[0].short
     return f"{progress(state)} {deck} C:{state.complaints}/{COMPLAINT_LIMIT}"
 
@@ -129,12 +127,15 @@ def now_boarding_screen(state: NowBoardingState, now: float) -> Screen:
     if lesson is not None:
         return lesson_panel(lesson.title, lesson.panel).with_words(words.lesson(lesson))
     match state.step:
-        case "setup":
-            return _setup(state).with_words(words.setup(state))
+        case "setup":  # the short flow's pages: now_boarding_short.py (issue #35)
+            panel = _setup(state) if state.full_flow else short.panel(state)
+            return panel.with_words(words.setup(state))
         case "passengers":
             return _passengers(state).with_words(words.passengers(state))
         case "weather":
-            return _weather(state).with_words(words.weather(state))
+            panel = (_weather(state) if state.full_flow
+                     else short.weather_panel(state, status_line(state)))
+            return panel.with_words(words.weather(state))
         case "vip":
             return _vip(state).with_words(words.vip(state))
         case "ready":
@@ -305,14 +306,15 @@ def _ready(state: NowBoardingState) -> Screen:
             *flip_cards,
             "Chart: Upgrades side.",
         ), status=status_line(state)).with_main(0)
+    timed = f"NEXT: {state.duration} s flight" if first_timed(state) and state.duration else ""
     if state.round == 1:  # the every-round flip is the main line; the chart's flip under it
-        return Screen("NEXT: start round 1", (
+        return Screen(timed or "NEXT: start round 1", (
             *flip_cards,
             "Preflight chart: flip to",
             "its Upgrades side.",
         ), status=status_line(state)).with_main(0)
     title = (f"NEXT: FINAL round {state.round}" if state.final_round
-             else f"NEXT: start round {state.round}")
+             else timed or f"NEXT: start round {state.round}")
     return Screen(title, (*flip_cards, _to_win_line(state)), status=status_line(state))
 
 
@@ -343,8 +345,10 @@ def _anger(state: NowBoardingState) -> Screen:
     elif total == COMPLAINT_LIMIT - 1:
         caption = "ONE MORE LOSES  NEXT ok"
     else:
-        caption = "UP/DN set  NEXT adds"
-    return Screen("Complaints filed?", big=f"+{state.pending} {total}/{COMPLAINT_LIMIT}",
+        caption = "UP/DN set  NEXT adds" if state.full_flow else "4th cube? UP/DN  NEXT"
+    title = ("Complaints filed?" if state.full_flow else "Anger 1 each, Baby 2"
+             if crying_baby_waiting(state) else "Anger: 1 cube each")
+    return Screen(title, big=f"+{state.pending} {total}/{COMPLAINT_LIMIT}",
                   caption=caption, status=status_line(state))
 
 
@@ -418,7 +422,7 @@ def _upgrades(state: NowBoardingState) -> Screen:
     shown = window(len(data.UPGRADE_ITEMS), cursor)
     lines = tuple(_upgrade_line(state, player, data.UPGRADE_ITEMS[row]) for row in shown)
     last = "card" if state.pace == "brisk" else "fly"  # brisk: back to the maintenance card
-    following = f"P{player + 2}" if player + 1 < state.players else last
+    following = f"P{player + 2}" if player + 1 < state.players and state.full_flow else last
     return Screen(f"P{player + 1} buys {progress(state)} C:{state.complaints}/{COMPLAINT_LIMIT}",
                   lines, selected=cursor - shown.start,
                   status=f"hold NEXT buys  NEXT: {following}")
@@ -429,7 +433,7 @@ def _exit(state: NowBoardingState) -> Screen:
     total = state.complaints + added
     last = "that loses!" if total >= COMPLAINT_LIMIT else "UP/DN set  NEXT ends"
     return Screen("Exit the aircraft", (
-        f"Undelivered: {state.pending}",
+        f"Airports+planes: {state.pending}",
         f"+{added} {agree(added, 'complaint')} = {total}/{COMPLAINT_LIMIT}",
         _to_win_line(state),
         last,

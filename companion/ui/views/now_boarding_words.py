@@ -32,11 +32,9 @@ from companion.games.now_boarding.rules import (
     crying_baby_waiting,
     deck_empty,
     draw_count,
-    plane,
     practice_flight,
     setup_page,
     setup_pages,
-    supply_left,
     to_win,
     turnaround_loses,
     upgrade_row,
@@ -49,11 +47,15 @@ from companion.games.now_boarding.rules import (
     turnaround as turnaround_plan,
 )
 from companion.ui.screen import Words, sentence
+from companion.ui.views import now_boarding_short as short
 from companion.ui.views.lesson import lesson_words
 from companion.ui.views.now_boarding_phrases import (
-    ROW_NAMES,
+    bought_or_filed,
     coached,
     complaint_split,
+    filed,
+    first_timed,
+    margin,
     offer,
     row_words,
 )
@@ -84,7 +86,10 @@ SETUP_NAMES = {"board": "the board", "cards": "passenger cards", "planes": "plan
 
 @coached
 def setup(state: NowBoardingState) -> Words:
-    """The ``setup`` step: one page of the setup checklist."""
+    """The ``setup`` step: one page of the setup checklist (the short flow's: its own
+    module, now_boarding_short.py)."""
+    if not state.full_flow:
+        return short.words(state)
     pages = setup_pages(state)
     page = setup_page(state)
     players = state.players
@@ -159,7 +164,7 @@ def setup(state: NowBoardingState) -> Words:
 @coached
 def passengers(state: NowBoardingState) -> Words:
     """The ``passengers`` step (draw, or the deck is empty), with the complaints just filed."""
-    return {**_drawing(state), "done": _filed(state)}
+    return {**_drawing(state), "done": filed(state)}
 
 
 def _drawing(state: NowBoardingState) -> Words:
@@ -167,10 +172,12 @@ def _drawing(state: NowBoardingState) -> Words:
     heading = f"{_before(state)}: draw passengers"
     if not deck_empty(state):
         count = draw_count(state)
+        # The short setup deals the decks here, once every starting passenger is out.
+        deal = short.deal(state) if state.phase == "setup" and not state.full_flow else ""
+        where = draw_why(state) or " Put each on its airport."  # teach: where, and why
         return {"heading": heading,
-                "say": f"Draw {plural(count, 'passenger card')} from the {stage} deck and put "
-                       "each on its airport." + draw_why(state),
-                "then": "Next: serve a VIP?" if vip_left(state) else "Next: the next step",
+                "say": f"{deal}Draw {plural(count, 'card')} from the {stage} deck." + where,
+                "then": "",
                 "keys": (("next", "Cards drawn"), *UNDO)}
     unserved = vip_left(state)
     if unserved:
@@ -197,7 +204,10 @@ def _drawing(state: NowBoardingState) -> Words:
 
 @coached
 def weather(state: NowBoardingState) -> Words:
-    """The ``weather`` step: one weather card's token."""
+    """The ``weather`` step: one weather card's token (the short flow: every token of the
+    stage, now_boarding_short.py)."""
+    if not state.full_flow:
+        return short.weather_words(state)
     card, total, token, route = weather_card(state)
     where = f"on {route}" if route is not None else "on the route the card shows"
     return {"heading": f"{_before(state)}: {STAGE_TITLES[state.stage]} weather",
@@ -219,20 +229,19 @@ def vip(state: NowBoardingState) -> Words:
     if state.page == 0:  # face-down: the card is named only after yes
         left = vip_left(state)
         return {"heading": heading,
-                "say": f"{plural(left, f'{stage} VIP card')} left, face-down. Serve one now? "
-                       "It rides on the last passenger card drawn.",
-                "then": ("Next: turn it over and say which card it is, or "
-                         + ("the flight starts" if flies else "the next step")),
+                "say": f"{plural(left, f'{stage} VIP card')} left, face-down. Serve one on "
+                       "the last card drawn?",
+                "then": after if flies else "",
                 "keys": (("next", "Serve a VIP"), ("down", f"No VIP{fly}"), *UNDO)}
     card = vip_offer(state) or ""
     effect = data.VIP_BY_NAME[card].effect if card in data.VIP_BY_NAME else ""
     choices = vip_choices(state)
     if len(choices) > 1:
-        put = ("Put it by the last passenger card drawn, then say which it is: the answer "
-               "starts the flight." if flies else "Put it by the last passenger card drawn.")
         return {"heading": f"{_before(state)}: which VIP?",
-                "say": f"Turn the VIP card over: which is it? {card}: {effect}. {put}",
-                "then": after,
+                "say": ("Turn the VIP card over and put it by the last passenger card drawn, "
+                        "then say which it is: the answer starts the flight." if flies
+                        else "Which is it? Put it by the last card drawn."),
+                "then": after if flies else "",
                 "choices": tuple(f"{name}: {data.VIP_BY_NAME[name].effect}"
                                  for name in choices),
                 "chosen": state.vip_choice,
@@ -241,7 +250,7 @@ def vip(state: NowBoardingState) -> Words:
     return {"heading": f"{_before(state)}: VIP {card}",
             "say": f"The VIP is {card}. Put it by the last passenger card drawn. "
                    f"{sentence(effect)}".strip(),
-            "then": after, "keys": (("next", f"VIP placed{fly}"), *UNDO)}
+            "then": after if flies else "", "keys": (("next", f"VIP placed{fly}"), *UNDO)}
 
 
 @coached
@@ -249,17 +258,18 @@ def ready(state: NowBoardingState) -> Words:
     """The ``ready`` step: before a flight."""
     total = data.total_flights(state.players)
     say = "Flip every face-down passenger card."
-    if practice_flight(state):
-        say = ("This first flight is a practice flight, without the clock: take your time, "
-               "and press NEXT when everyone is done. " + say)
+    # A practice flight's lack of clock: the delivering lesson, heading and button say so.
+    if state.duration is not None and first_timed(state):
+        say = f"This flight lasts {state.duration} seconds. " + say
     if state.round == 1:
         say += " Flip the Preflight chart to its Upgrades side."
-    say += f" To win, at most {plural(to_win(state), 'passenger')} may go undelivered."
+    if state.complaints or state.final_round:  # the margin once it is not the 5 it starts at
+        say += " " + margin(state)
     final = "the final round" if state.final_round else f"round {state.round} of {total}"
     label = ("Start the final flight" if state.final_round
              else "Start the practice flight" if practice_flight(state) else "Start flight")
     return {"heading": f"Ready: {final}", "say": say,
-            "then": f"Next: the {STAGE_TITLES[state.stage]} flight",
+            "then": "",
             "keys": (("next", label), *UNDO)}
 
 
@@ -279,8 +289,8 @@ def flight(state: NowBoardingState) -> Words:
     elif countdown is not None and countdown.state is TimerState.RUNNING and not state.strict:
         keys += (("hold_next", "Pause"),)
     elif practice_flight(state):
-        say = ("Practice flight, no clock: move, pick up and deliver passengers, and press "
-               "NEXT when everyone is done.")
+        say = ("Practice flight, no clock: move, pick up and deliver passengers, and tap "
+               "End flight when everyone is done.")
     final = "the final flight" if state.final_round else f"round {state.round}"
     heading = ("Practice flight: no clock" if practice_flight(state)
                else f"Flight: {final}, {stage}")
@@ -345,6 +355,10 @@ def anger(state: NowBoardingState) -> Words:
     total = state.complaints + state.pending
     say = (f"How many complaints were filed this round? {state.pending} so far, "
            f"{total} of {COMPLAINT_LIMIT} in all.")
+    if not state.full_flow:  # one page: the cubes, then the count
+        baby = " (2 at the Crying Baby's)" if crying_baby_waiting(state) else ""
+        say = (f"A cube on each passenger waiting at an airport{baby}; a fourth files a "
+               f"complaint. This round: {state.pending} ({total} of {COMPLAINT_LIMIT}).")
     if total >= COMPLAINT_LIMIT:
         say += " That many puts the airline out of business."
     elif total == COMPLAINT_LIMIT - 1:
@@ -353,43 +367,10 @@ def anger(state: NowBoardingState) -> Words:
              else "No complaints")
     then = ("Next: exit the aircraft" if state.final_round and total < COMPLAINT_LIMIT
             else "Next: the game ends" if total >= COMPLAINT_LIMIT
-            else "Next: draw passengers")
-    return {"heading": "Maintenance: file complaints", "say": say, "then": then,
+            else "" if not state.full_flow else "Next: draw passengers")
+    heading = "Maintenance: file complaints" if state.full_flow else "Maintenance: anger"
+    return {"heading": heading, "say": say, "then": then,
             "keys": (("next", label), *more, *UNDO)}
-
-
-def _bought(state: NowBoardingState) -> str:
-    """The round's last purchase in words, else its complaints filed ("" for neither)."""
-    bought = [purchase for purchase in state.purchases if purchase.round == state.round]
-    if bought:
-        last = bought[-1]
-        who = f"P{last.player + 1}"
-        if last.item.endswith("-used"):
-            return f"{who} used {ROW_NAMES[last.item.removesuffix('-used')]}."
-        if last.item in data.TEMP_PRICES:
-            return f"{who} bought {ROW_NAMES[last.item]} for ${data.TEMP_PRICES[last.item]}."
-        left = supply_left(state, last.item)
-        if last.item == "route":
-            return f"{who} bought a route for ${data.ROUTE_PRICE}: {left} left in the supply."
-        current = plane(state, last.player)
-        count = current.seats if last.item == "seat" else current.speed
-        prices = data.SEAT_PRICES if last.item == "seat" else data.SPEED_PRICES
-        price: int | None = prices.get(count)
-        paid = f" for ${price}" if price is not None else ""
-        return f"{who} bought {ROW_NAMES[last.item]}{paid}: {left} left in the supply."
-    return _filed(state)
-
-
-def _filed(state: NowBoardingState) -> str:
-    """The complaints filed at this round's anger step, in words ("" before)."""
-    if state.phase != "maintenance":
-        return ""
-    filed = [entry for entry in state.complaint_log
-             if entry.round == state.round and entry.source == "anger"]
-    if filed:
-        return (f"{plural(filed[-1].count, 'complaint')} filed: {state.complaints} of "
-                f"{COMPLAINT_LIMIT}.")
-    return ""
 
 
 @coached
@@ -398,20 +379,25 @@ def upgrades(state: NowBoardingState) -> Words:
     player, item = upgrade_row(state)
     rows = [row_words(state, player, name) for name in data.UPGRADE_ITEMS]
     cursor = data.UPGRADE_ITEMS.index(item)
-    last = player + 1 >= state.players
+    last = player + 1 >= state.players or not state.full_flow  # short: one page for all
     following = "Done: next flight" if last else f"Done: P{player + 2} buys"
     keys: Keys = (("next", following),)
     buy = rows[cursor][1]
     if buy is not None:
         keys += (("hold_next", buy),)
     keys += (("up", "Row above"), ("down", "Row below"), *UNDO)
-    return {"heading": f"Maintenance: P{player + 1} upgrades",
-            "say": f"P{player + 1} may buy upgrades, paying by discarding delivered "
-                   "passenger cards: their ticket prices add up; no change is given.",
-            "then": (f"Next: round {state.round + 1}'s flight" if last
-                     else f"Next: P{player + 2} upgrades"),
+    say = (f"P{player + 1} may buy upgrades, paying by discarding delivered "
+           "passenger cards: their ticket prices add up; no change is given.")
+    if not state.full_flow:
+        say = ("Seats go in the middle, speed on the wing, routes by the tail; mark a "
+               "temporary token used once used.")
+        if state.pace != "teach":  # the teach game's lesson says how to pay; this, where
+            say = ("Pay by discarding delivered passenger cards: their ticket prices add up; "
+                   "no change is given.")
+    return {"heading": f"Maintenance: P{player + 1} upgrades", "say": say,
+            "then": "" if last else f"Next: P{player + 2} upgrades",
             "choices": tuple(text for text, _ in rows), "chosen": cursor,
-            "keys": keys, "done": _bought(state)}
+            "keys": keys, "done": bought_or_filed(state)}
 
 
 @coached
@@ -419,9 +405,9 @@ def exit(state: NowBoardingState) -> Words:
     """The ``exit`` step: the final round's undelivered passengers."""
     added = state.pending // 2
     total = state.complaints + added
-    say = (f"Count the passengers still waiting: {state.pending}. Every two add a complaint: "
-           f"+{added}, {total} of {COMPLAINT_LIMIT}. To win, at most {to_win(state)} may go "
-           "undelivered.")
+    say = (f"Count every passenger not delivered, waiting at airports or still on planes: "
+           f"{state.pending}. Every two add a complaint: +{added}, {total} of "
+           f"{COMPLAINT_LIMIT}. To win, at most {to_win(state)} may go undelivered.")
     return {"heading": "Exit the aircraft: undelivered passengers", "say": say,
             "then": "Next: the result",
             "keys": (("next", "End the game"), ("up", "One more passenger"),

@@ -11,6 +11,10 @@
 //   script. An option shown only with another's value (`shown_when`) shows and hides as that
 //   value changes here. "Start game" sends `new GAME key=value ...` with every option the
 //   menu can change; the box remembers them for the next game (per game, per box).
+// - Options marked `more` fold under "More options" (a <details>, closed), so the form asks
+//   its questions first and Start stays in view on a phone (issue #35); a choice's own line
+//   (`notes`) shows under its group, and a value that `suggests` another option's value sets
+//   it and says why (a first game at pace=teach: no VIP cards).
 // - No key hints of the panel ("UP/DN change", "option 1 of 6") are ever drawn.
 
 import { $, el, fill, page, sendLine } from "./common.js";
@@ -88,24 +92,43 @@ function renderList(screen) {
 
 // -- a game's options: a form ------------------------------------------------------------------
 
+function suggest(option, value) {
+  for (const [when, key, suggested, why] of option.suggests ?? []) {
+    if (when !== value) continue;
+    draft.values[key] = suggested;
+    const input = $(`#timer-options input[name="option-${key}"][value="${suggested}"]`);
+    if (input) input.checked = true;
+    draft.why = why;
+    return;
+  }
+  draft.why = "";
+}
+
 function optionGroup(option) {
   const name = `option-${option.key}`;
   const explain = sentence(option.explain);
+  const notes = option.notes ?? {};
   return el("fieldset", { class: "option", "data-option": option.key,
     "aria-describedby": explain ? `${name}-explain` : null },
   el("legend", {}, option.label),
   el("div", { class: "option-choices" }, ...option.choices.map((value) => el("label",
     { class: "option-choice" },
     el("input", { type: "radio", name, value, checked: draft.values[option.key] === value,
-      onchange: () => { draft.values[option.key] = value; showOptions(); } }),
+      onchange: () => { draft.values[option.key] = value; suggest(option, value); showOptions(); } }),
     el("span", {}, choiceWords(value))))),
-  explain ? el("p", { class: "explain", id: `${name}-explain` }, explain) : null);
+  explain ? el("p", { class: "explain", id: `${name}-explain` }, explain) : null,
+  Object.keys(notes).length ? el("p", { class: "note", "data-note": option.key }) : null,
+  option.suggests?.length ? el("p", { class: "why", "data-why": option.key }) : null);
 }
 
 function showOptions() {
   for (const option of page.state?.menu?.options ?? []) {
     const group = $(`#timer-options [data-option="${option.key}"]`);
     if (group) group.hidden = !shown(option, draft.values);
+    const note = $(`#timer-options [data-note="${option.key}"]`);
+    if (note) note.textContent = sentence(option.notes?.[draft.values[option.key]] ?? "");
+    const why = $(`#timer-options [data-why="${option.key}"]`);
+    if (why) why.textContent = draft.why ?? "";
   }
 }
 
@@ -116,7 +139,13 @@ function renderOptions(menu) {
     for (const option of menu.options) {
       if (!option.choices.includes(draft.values[option.key])) draft.values[option.key] = option.default;
     }
-    fill($("#timer-options"), ...menu.options.map(optionGroup));
+    draft.why = "";
+    // A choice of one (the seed: only 'new' sets another) is not asked on the page.
+    const offered = menu.options.filter((option) => option.choices.length > 1);
+    const asked = offered.filter((option) => !option.more).map(optionGroup);
+    const folded = offered.filter((option) => option.more).map(optionGroup);
+    fill($("#timer-options"), ...asked, folded.length ? el("details", { class: "more-options" },
+      el("summary", {}, "More options"), ...folded) : null);
   }
   showOptions();
 }

@@ -20,6 +20,9 @@
 //   drawn by the box; the page draws nothing of its own.
 // - A lesson (pace=teach, the state's `lesson`) is a "between" card: its title, its text,
 //   "Got it" (NEXT) and a "More" link to its section of the Rules view (#rules/<section>).
+// - Now Boarding's upgrades page (one page for every player, issue #35) is bought in three
+//   taps: who (a player button), what (a row of the list) and the buy button (hold NEXT);
+//   a tap moves the box's cursor there with UP / DOWN, the shorter way round.
 
 import { $, el, fill, page, sendLine, keyLabel, setting, gameTitle, GESTURE_LINES } from "./common.js";
 import { menuPage, renderMenu, startGame, leaveOptions } from "./menu.js";
@@ -29,10 +32,31 @@ const SECONDARY = ["up", "down", "hold_next", "hold_back", "back"];
 const BUTTON_IDS = { up: "#timer-up", down: "#timer-down", hold_next: "#timer-pause",
   hold_back: "#timer-undo", back: "#timer-back" };
 
-export function clock(seconds) {
-  const whole = Math.max(0, Math.ceil(seconds - 1e-9));
+export function clock(seconds, up = false) {
+  const whole = Math.max(0, up ? Math.floor(seconds + 1e-9) : Math.ceil(seconds - 1e-9));
   const minutes = Math.floor(whole / 60);
   return `${minutes}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+// A flight without a clock (a teach game's practice flight, timer=off) counts up here: the box
+// sends no news while nothing on its panel changes, so the page moves its own digits on from
+// the last `elapsed` it was told (issue #35: a clock stuck at 0:01 looked frozen).
+const counting = { base: null, at: 0, ticker: null };
+
+function countUp(state, mode) {
+  const on = mode === "flight" && typeof state?.elapsed === "number"
+    && !(state.timer?.duration > 0) && (state.timer?.state ?? "idle") === "idle";
+  if (!on) {
+    clearInterval(counting.ticker);
+    Object.assign(counting, { base: null, ticker: null });
+    return "";
+  }
+  if (counting.base !== state.elapsed) {
+    Object.assign(counting, { base: state.elapsed, at: performance.now() });
+  }
+  const shown = () => clock(counting.base + (performance.now() - counting.at) / 1000, true);
+  counting.ticker ??= setInterval(() => { $("#timer-digits").textContent = shown(); }, 1000);
+  return shown();
 }
 
 /** Which face the Timer view shows for this state and screen. */
@@ -134,6 +158,60 @@ function complaintsText(complaints, over) {
   return `Complaints ${complaints} of 3${warning}`;
 }
 
+// -- Now Boarding's upgrades: who, what, buy ---------------------------------------------------
+
+let moving = false;
+
+/** A list whose rows are tapped, UP / DOWN moving the box's cursor (DOWN: the row after):
+ * the upgrades page of the short flow (every player's rows, one after another; `per` a
+ * player's), the planes page of setup (a row a player) and "which VIP?" (a row a card). */
+function upgradeRows(state, screen = page.screen) {
+  if (state?.game !== "now-boarding" || state.lesson || !screen?.choices?.length) return null;
+  const upgrade = state.upgrade;
+  if (state.step === "upgrades" && upgrade && state.options?.flow === "short") {
+    const per = upgrade.rows / state.players;
+    return { cursor: upgrade.row, count: upgrade.rows, per, player: upgrade.player,
+      base: (upgrade.player - 1) * per };
+  }
+  if ((state.step === "vip" && state.ask === "which")
+      || (state.step === "setup" && state.setup_page?.key === "planes")) {
+    return { cursor: screen.chosen ?? 0, count: screen.choices.length, base: 0 };
+  }
+  return null;
+}
+
+async function moveTo(target) {
+  const rows = upgradeRows(page.state);
+  if (!rows || moving) return;
+  moving = true;
+  try {
+    const down = (target - rows.cursor + rows.count) % rows.count;
+    const [line, times] = down <= rows.count - down ? ["press down", down]
+      : ["press up", rows.count - down];
+    for (let step = 0; step < times; step += 1) {
+      const reply = await sendLine(line);
+      if (reply.startsWith("err")) {
+        $("#timer-reply").textContent = reply.replace(/^err \S+ /, "The box refused: ");
+        return;
+      }
+    }
+  } finally {
+    moving = false;
+  }
+}
+
+function renderPlayers(state) {
+  const rows = upgradeRows(state)?.per ? upgradeRows(state) : null;
+  const players = $("#timer-players");
+  players.hidden = !rows;
+  if (!rows) return fill(players);
+  fill(players, ...Array.from({ length: state.players }, (_, index) => el("button", {
+    type: "button", class: `player-pick${index + 1 === rows.player ? " chosen" : ""}`,
+    "aria-pressed": String(index + 1 === rows.player),
+    onclick: () => moveTo(index * rows.per),
+  }, `P${index + 1}`)));
+}
+
 function renderCard(prefix, screen, mode) {
   // A screen without words of its own (a menu page, a game whose view has none yet): the
   // panel's lines under its title, as sentences of the page's size.
@@ -141,17 +219,23 @@ function renderCard(prefix, screen, mode) {
   const say = screen?.say || (screen?.choices?.length ? "" : lines);
   $(`#${prefix}-say`).textContent = say;
   const choices = screen?.choices ?? [];
-  // A list whose row UP / DOWN choose (which VIP, the upgrades): a tap on a row moves the
-  // box's cursor there; the big button still confirms (issue #36: no hurried tap decides).
-  const movable = typeof screen?.chosen === "number" && Boolean(screen?.keys?.up)
+  // A list whose rows are tapped: the short flow's pages (upgradeRows: a tap moves the box's
+  // cursor there across every player's rows), else any list whose row UP / DOWN choose (which
+  // VIP, the upgrades); the big button still confirms (issue #36: no hurried tap decides).
+  const rows = upgradeRows(page.state);
+  const movable = !rows && typeof screen?.chosen === "number" && Boolean(screen?.keys?.up)
     && Boolean(screen?.keys?.down);
   fill($(`#${prefix}-choices`), ...choices.map((choice, index) => {
     const chosen = index === screen.chosen;
     const text = [chosen ? el("span", { class: "visually-hidden" }, "Selected: ") : null, choice];
+    const onclick = rows ? () => moveTo(rows.base + index) : movable ? () => moveToRow(index)
+      : null;
+    const row = onclick && el("button", { type: "button",
+      class: rows ? "choice-pick" : "choice-row", "data-index": index, onclick }, ...text);
     return el("li", { class: chosen ? "chosen" : "", "aria-current": chosen ? "true" : null },
-      ...(movable ? [el("button", { type: "button", class: "choice-row", "data-index": index,
-        onclick: () => moveTo(index) }, ...text)] : text));
+      ...(row ? [row] : text));
   }));
+  renderPlayers(page.state);
   $(`#${prefix}-choices`).hidden = !choices.length;
   const done = screen?.notice || screen?.done || "";
   $(`#${prefix}-done`).textContent = done;
@@ -188,6 +272,7 @@ export function renderTimer() {
   // Digits only where a countdown is the news: never between flights or after the game,
   // nor before a flight without a time limit (no "0:00" to read as time up).
   const digits = $("#timer-digits");
+  const up = countUp(state, mode);  // a flight without a clock: the page counts it up
   const timed = Boolean(timer && (timer.duration > 0 || timer.state !== "idle"));
   const clockShown = mode === "flight" || (mode === "ready" && timed);
   $("#timer-clock").hidden = !clockShown;
@@ -200,7 +285,7 @@ export function renderTimer() {
       : { running: last ? "10 seconds left!" : "", paused: "Paused",
         expired: "Time is up" }[timer.state] ?? "";
   } else {
-    digits.textContent = typeof state?.elapsed === "number" ? clock(state.elapsed) : "";
+    digits.textContent = up;
     $("#timer-state").textContent = mode === "ready" ? "Ready" : "No time limit";
   }
 
@@ -246,7 +331,9 @@ function renderLesson(lesson) {
   if (!lesson?.more) return;
   const link = $("#timer-more-link");
   link.href = `#rules/${lesson.more}`;
-  link.textContent = `More: ${lesson.title}, the whole rule`;
+  // Two words on the card (the reading is counted, issue #35); the whole name for a reader.
+  link.textContent = "Whole rule";
+  link.setAttribute("aria-label", `More: ${lesson.title}, the whole rule`);
 }
 
 /** The picture the state names beside the words (the table set up, a plane), drawn by the
@@ -324,7 +411,9 @@ function renderControls(mode) {
     // The options form's Back leaves it whole (menu.js), not one option at a time.
     const own = gesture === "back" && gestureLabel("leave", mode) ? "leave" : gesture;
     const text = gestureLabel(own, mode);
-    button.hidden = !text || own === primaryGesture;
+    // The upgrades page's rows are tapped (who, what): no Row above / Row below beside them.
+    const tapped = (own === "up" || own === "down") && upgradeRows(page.state);
+    button.hidden = !text || own === primaryGesture || Boolean(tapped);
     button.textContent = text;
     // A long hold-NEXT label ("Buy a seat for $9") takes a row of its own, on one line; the
     // other buttons of the row (Row above, Row below, Undo) share the next.
@@ -333,11 +422,9 @@ function renderControls(mode) {
   }
 }
 
-let moving = false;
-
 /** Move the box's cursor to row ``index`` of the list shown (UP / DOWN, the shorter way
  * round, as the box wraps), without choosing it. */
-async function moveTo(index) {
+async function moveToRow(index) {
   const count = page.screen?.choices?.length ?? 0;
   const cursor = page.screen?.chosen;
   if (moving || !count || typeof cursor !== "number" || index === cursor) return;
