@@ -20,7 +20,9 @@ Promises:
   the host. Downloads are Debian packages (debootstrap, apt-get) and, in layer 3, what
   install.py's pip fetches from PyPI for the companion (named in the log).
 - One build at a time: `cache_lock` serialises tools that share the cache folder.
-- `Clock` times each step and prints it, so every tool says how long each part took.
+- `Clock` times each step and prints it, so every tool says how long each part took; a step
+  still running after half a minute prints a progress line every half minute (layer, packages
+  set up, the log's last line, elapsed).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from typing import TextIO
 import debian_root
 import pi_trial
 
-from pi_image import card
+from pi_image import card, progress
 
 SOURCE = Path(__file__).resolve().parents[2]
 MIRROR = os.environ.get("COMPANION_DEBIAN_MIRROR", debian_root.DEFAULT_MIRROR)
@@ -103,13 +105,21 @@ class Clock:
     steps: list[tuple[str, float, str]] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
 
+    beat_s: float = progress.BEAT_S
+
     @contextmanager
-    def step(self, name: str) -> Iterator[list[str]]:
-        """Time the block; the block may append words to the yielded list (the detail)."""
+    def step(self, name: str, log: TextIO | None = None,
+             packages: int | None = None) -> Iterator[list[str]]:
+        """Time the block; the block may append words to the yielded list (the detail).
+
+        While it runs, a progress line every `beat_s` seconds (progress.Heartbeat): with the
+        step's `log`, the packages set up in it so far (of `packages`) and its last line."""
         detail: list[str] = []
         begin = time.monotonic()
         self.say(f"-- {name} ...")
-        yield detail
+        counted = progress.LogProgress(log, packages) if log is not None else None
+        with progress.Heartbeat(self.say, name, counted, every=self.beat_s):
+            yield detail
         took = time.monotonic() - begin
         self.steps.append((name, took, " ".join(detail)))
         self.say(f"[{took:7.1f} s] {name}{': ' + ' '.join(detail) if detail else ''}")
@@ -267,7 +277,7 @@ def base_root(clock: Clock, log: TextIO) -> Path:
     def build(partial: Path) -> None:
         if partial.exists():
             debian_root.remove_root(partial, log)
-        with clock.step("base: debootstrap --foreign trixie arm64 (host)") as d:
+        with clock.step("base: debootstrap --foreign trixie arm64 (host)", log=log) as d:
             run(["debootstrap", "--foreign", "--arch=arm64", "--variant=minbase",
                  f"--components={COMPONENTS}", f"--include={','.join(OS_PACKAGES)}",
                  "trixie", str(partial), MIRROR], timeout=1800, log=log)
@@ -297,7 +307,8 @@ def base_root(clock: Clock, log: TextIO) -> Path:
                ": # tools/pi_image: proot shows the host's /proc")
         _patch(own / "functions", "in_target mount -t sysfs sysfs /sys || true",
                ": # tools/pi_image: proot shows the host's /sys")
-        with clock.step("base: debootstrap --second-stage (dpkg emulated under proot)"):
+        with clock.step("base: debootstrap --second-stage (dpkg emulated under proot)",
+                        log=log, packages=len(debs)):
             (cache_dir() / "proot-tmp").mkdir(parents=True, exist_ok=True)
             env = {"PATH": debian_root.PATH_INSIDE, "LANG": "C.UTF-8",
                    "DEBOOTSTRAP_DIR": str(own), "DEBIAN_FRONTEND": "noninteractive",
@@ -371,7 +382,8 @@ def os_root(clock: Clock, log: TextIO) -> Path:
         if not kernels:
             raise BuildError("the base root has no /boot/vmlinuz-*: linux-image-arm64 missing")
         version = kernels[-1].name.removeprefix("vmlinuz-")
-        with clock.step("OS layer: update-initramfs (emulated), /boot/firmware") as d:
+        with clock.step("OS layer: update-initramfs (emulated), /boot/firmware",
+                        log=log) as d:
             # The kernel was configured before initramfs-tools' hook was in place: no initrd.
             run_in(partial, ["update-initramfs", "-c", "-k", version], log=log, timeout=3600)
             fill_boot_firmware(partial, version)
@@ -408,14 +420,16 @@ def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
             copy_tree(os_layer, partial)
         trial = _ImageTrial(cache=debian_root.cache_dir(), out=log, target=partial)
         trial.root = base_root(clock, log)  # the scratch copy that builds the wheel
-        with clock.step("companion layer: lgpio for the system's python3 (pi-trial's wheel)"):
+        with clock.step("companion layer: lgpio for the system's python3 (pi-trial's wheel)",
+                        log=log):
             # Raspberry Pi OS has python3-lgpio; Debian 13 has not, and PyPI has no wheel for
             # Python 3.13: pi-trial builds one once from PyPI's sdist with Debian's swig.
             try:
                 pi_trial.step_lgpio(trial)
             except pi_trial.StepFailed as exc:
                 raise BuildError(str(exc)) from exc
-        with clock.step("companion layer: the card's network packages (apt, emulated)") as d:
+        with clock.step("companion layer: the card's network packages (apt, emulated)",
+                        log=log) as d:
             # Wi-Fi (wpa_supplicant, Broadcom firmware, the regulatory database) and sshd for
             # the card; systemd-networkd is Debian's systemd's own. Configured at staging.
             trial.apt_archives.joinpath("partial").mkdir(parents=True, exist_ok=True)
@@ -436,7 +450,8 @@ def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
         src = partial / "opt/companion-src"
         shutil.copytree(source, src, symlinks=True, ignore=pi_trial.COPY_IGNORE)
         debian_root.prepare_for_pip(partial)
-        with clock.step("companion layer: python3 tools/install.py inside (emulated)") as d:
+        with clock.step("companion layer: python3 tools/install.py inside (emulated)",
+                        log=log) as d:
             trial.apt_archives.joinpath("partial").mkdir(parents=True, exist_ok=True)
             run_in(partial, ["python3", "/opt/companion-src/tools/install.py"], log=log,
                    timeout=3600, binds=[(trial.apt_archives, "/var/cache/apt/archives")])

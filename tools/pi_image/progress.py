@@ -1,0 +1,77 @@
+"""Progress lines for long build steps, so a person can tell a build is alive.
+
+A step of tools/build-image or tools/pi-boot can run for many minutes with its output going to a
+log file (debootstrap's second stage under emulation: half an hour cold). `Heartbeat` prints,
+every `every` seconds while the step runs, one line: the step's name (it names the layer), the
+packages set up so far (counted in the step's log: dpkg's "Setting up" and debootstrap's
+"I: Configuring" lines, out of the total when known), the log's last line, and the time
+elapsed. Nothing is printed for a step that ends sooner.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+BEAT_S = 30.0
+# A package configured: dpkg's line (apt-get), and debootstrap's own in its second stage.
+CONFIGURED = ("Setting up ", "I: Configuring ")
+
+
+class LogProgress:
+    """What a log file gained since this was made: packages set up and its last line."""
+
+    def __init__(self, log: TextIO, total: int | None = None) -> None:
+        log.flush()
+        self.path = Path(log.name)
+        self.start = self.path.stat().st_size if self.path.exists() else 0
+        self.total = total
+
+    def __call__(self) -> str:
+        try:
+            with self.path.open("rb") as handle:
+                handle.seek(self.start)
+                text = handle.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        done = sum(1 for line in lines if line.startswith(CONFIGURED))
+        count = f"{done}/{self.total}" if self.total else f"{done}"
+        last = lines[-1][:90] if lines else "(no output yet)"
+        return f"{count} packages set up; log: {last}"
+
+
+class Heartbeat:
+    """A thread saying `... name: detail (elapsed)` every `every` seconds until stopped."""
+
+    def __init__(self, say: Callable[[str], None], name: str,
+                 detail: Callable[[], str] | None = None, every: float = BEAT_S) -> None:
+        self.say = say
+        self.name = name
+        self.detail = detail
+        self.every = every
+        self.began = time.monotonic()
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name=f"heartbeat: {name}", daemon=True)
+
+    def __enter__(self) -> Heartbeat:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.thread.join()
+
+    def line(self) -> str:
+        """The progress line as of now."""
+        elapsed = time.monotonic() - self.began
+        detail = self.detail() if self.detail else ""
+        return (f"   ... {self.name}: {detail + ', ' if detail else ''}"
+                f"{int(elapsed // 60)} min {int(elapsed % 60):02d} s so far")
+
+    def _run(self) -> None:
+        while not self.stopped.wait(self.every):
+            self.say(self.line())
