@@ -86,6 +86,24 @@ def test_log_progress_counts_the_packages_set_up_since_the_step_began(tmp_path):
         assert counted() == "2/3 packages set up; log: Processing triggers for man-db ..."
 
 
+def test_log_progress_counts_the_packages_installed_in_the_root_being_built(tmp_path):
+    root = tmp_path / "root"
+    (root / "var/lib/dpkg").mkdir(parents=True)
+    log_path = tmp_path / "build.log"
+    with log_path.open("w", encoding="utf-8") as log:
+        counted = progress.LogProgress(log, total=3, root=root)
+        # before dpkg has a status file: the log's count
+        assert counted() == "0/3 packages set up; log: (no output yet)"
+        (root / "var/lib/dpkg/status").write_text(
+            "Package: libc6\nStatus: install ok installed\n\n"
+            "Package: systemd\nStatus: install ok unpacked\n\n"
+            "Package: udev\nStatus: install ok not-installed\n", encoding="utf-8")
+        log.write("I: Unpacking the base system...\n")
+        log.flush()
+        assert counted() == ("1/3 packages installed in the root; "
+                             "log: I: Unpacking the base system...")
+
+
 def test_heartbeat_line_names_the_step_its_progress_and_the_time_so_far():
     beat = progress.Heartbeat(lambda _text: None, "base: debootstrap --second-stage",
                               lambda: "40/212 packages set up", every=30)

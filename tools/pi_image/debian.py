@@ -108,16 +108,17 @@ class Clock:
     beat_s: float = progress.BEAT_S
 
     @contextmanager
-    def step(self, name: str, log: TextIO | None = None,
-             packages: int | None = None) -> Iterator[list[str]]:
+    def step(self, name: str, log: TextIO | None = None, packages: int | None = None,
+             root: Path | None = None) -> Iterator[list[str]]:
         """Time the block; the block may append words to the yielded list (the detail).
 
         While it runs, a progress line every `beat_s` seconds (progress.Heartbeat): with the
-        step's `log`, the packages set up in it so far (of `packages`) and its last line."""
+        step's `log`, the packages installed in `root` so far (or set up, of `packages`, as
+        the log says) and the log's last line."""
         detail: list[str] = []
         begin = time.monotonic()
         self.say(f"-- {name} ...")
-        counted = progress.LogProgress(log, packages) if log is not None else None
+        counted = progress.LogProgress(log, packages, root) if log is not None else None
         with progress.Heartbeat(self.say, name, counted, every=self.beat_s):
             yield detail
         took = time.monotonic() - begin
@@ -308,7 +309,7 @@ def base_root(clock: Clock, log: TextIO) -> Path:
         _patch(own / "functions", "in_target mount -t sysfs sysfs /sys || true",
                ": # tools/pi_image: proot shows the host's /sys")
         with clock.step("base: debootstrap --second-stage (dpkg emulated under proot)",
-                        log=log, packages=len(debs)):
+                        log=log, packages=len(debs), root=partial):
             (cache_dir() / "proot-tmp").mkdir(parents=True, exist_ok=True)
             env = {"PATH": debian_root.PATH_INSIDE, "LANG": "C.UTF-8",
                    "DEBOOTSTRAP_DIR": str(own), "DEBIAN_FRONTEND": "noninteractive",
@@ -429,7 +430,7 @@ def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
             except pi_trial.StepFailed as exc:
                 raise BuildError(str(exc)) from exc
         with clock.step("companion layer: the card's network packages (apt, emulated)",
-                        log=log) as d:
+                        log=log, root=partial) as d:
             # Wi-Fi (wpa_supplicant, Broadcom firmware, the regulatory database) and sshd for
             # the card; systemd-networkd is Debian's systemd's own. Configured at staging.
             trial.apt_archives.joinpath("partial").mkdir(parents=True, exist_ok=True)

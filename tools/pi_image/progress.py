@@ -3,9 +3,9 @@
 A step of tools/build-image or tools/pi-boot can run for many minutes with its output going to a
 log file (debootstrap's second stage under emulation: half an hour cold). `Heartbeat` prints,
 every `every` seconds while the step runs, one line: the step's name (it names the layer), the
-packages set up so far (counted in the step's log: dpkg's "Setting up" and debootstrap's
-"I: Configuring" lines, out of the total when known), the log's last line, and the time
-elapsed. Nothing is printed for a step that ends sooner.
+packages installed so far (in the root's dpkg status file when the step builds a root, else
+counted in the step's log: dpkg's "Setting up" and debootstrap's "I: Configuring" lines),
+the log's last line, and the time elapsed. Nothing is printed for a step that ends sooner.
 """
 
 from __future__ import annotations
@@ -22,13 +22,16 @@ CONFIGURED = ("Setting up ", "I: Configuring ")
 
 
 class LogProgress:
-    """What a log file gained since this was made: packages set up and its last line."""
+    """What a step has done since this was made: the packages installed in its root (dpkg's
+    status file, when the step builds a root), else the packages its log says were set up,
+    and the log's last line."""
 
-    def __init__(self, log: TextIO, total: int | None = None) -> None:
+    def __init__(self, log: TextIO, total: int | None = None, root: Path | None = None) -> None:
         log.flush()
         self.path = Path(log.name)
         self.start = self.path.stat().st_size if self.path.exists() else 0
         self.total = total
+        self.root = root
 
     def __call__(self) -> str:
         try:
@@ -36,12 +39,27 @@ class LogProgress:
                 handle.seek(self.start)
                 text = handle.read().decode("utf-8", "replace")
         except OSError:
-            return ""
+            text = ""
         lines = [line.strip() for line in text.splitlines() if line.strip()]
+        last = lines[-1][:90] if lines else "(no output yet)"
+        installed = dpkg_installed(self.root) if self.root is not None else None
+        if installed is not None:
+            done, known = installed
+            return f"{done}/{known} packages installed in the root; log: {last}"
         done = sum(1 for line in lines if line.startswith(CONFIGURED))
         count = f"{done}/{self.total}" if self.total else f"{done}"
-        last = lines[-1][:90] if lines else "(no output yet)"
         return f"{count} packages set up; log: {last}"
+
+
+def dpkg_installed(root: Path) -> tuple[int, int] | None:
+    """(installed, known) packages in ``root``'s dpkg status file; None before there is one."""
+    try:
+        status = (root / "var/lib/dpkg/status").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    known = status.count("\nPackage: ") + status.startswith("Package: ")
+    installed = status.count("\nStatus: install ok installed")
+    return (installed, known) if known else None
 
 
 class Heartbeat:
