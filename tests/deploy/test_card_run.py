@@ -12,6 +12,7 @@ import io
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -19,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
 from pi_image import debian, progress  # noqa: E402
+
+from tests.deploy.card_support import run_live  # noqa: E402
 
 IMAGE_TESTS = "tests/deploy/test_image.py"
 
@@ -138,3 +141,35 @@ def test_a_long_step_prints_progress_lines_until_it_ends():
     beat._run()
     assert len(said) == 2
     assert all(s.startswith("   ... companion layer: install.py: 7 packages, 0 min ") for s in said)
+
+
+class Terminal:
+    """A stand-in for pytest's terminal reporter (no capture manager): the lines it wrote."""
+
+    def __init__(self):
+        self.lines = []
+
+    def write_line(self, text):
+        self.lines.append(text)
+
+
+def config_with(terminal):
+    plugins = {"terminalreporter": terminal, "capturemanager": None}
+    return SimpleNamespace(pluginmanager=SimpleNamespace(getplugin=plugins.get))
+
+
+def test_run_live_names_the_step_and_passes_each_line_on_as_it_comes():
+    terminal = Terminal()
+    status, out = run_live(config_with(terminal), "the quick SD card",
+                           [sys.executable, "-c", "print('-- base ...'); print('[ 1.0 s] base')"],
+                           timeout=60)
+    assert (status, out) == (0, "-- base ...\n[ 1.0 s] base\n")
+    assert terminal.lines[1] == "== the quick SD card"
+    assert terminal.lines[3:5] == ["   | -- base ...", "   | [ 1.0 s] base"]
+    assert terminal.lines[5].startswith("== the quick SD card: exit 0 after ")
+
+
+def test_run_live_kills_a_tool_that_outlives_its_bound():
+    status, _ = run_live(config_with(Terminal()), "a hung build",
+                         [sys.executable, "-c", "import time; time.sleep(120)"], timeout=0.2)
+    assert status == -9
