@@ -52,14 +52,27 @@ class LogProgress:
 
 
 def dpkg_installed(root: Path) -> tuple[int, int] | None:
-    """(installed, known) packages in ``root``'s dpkg status file; None before there is one."""
+    """(installed, known) packages in ``root``'s dpkg database; None before there is one.
+
+    dpkg rewrites its status file only now and then: the packages it has set up since are
+    in its journal (var/lib/dpkg/updates/, one stanza a file, applied in name order)."""
+    database = root / "var/lib/dpkg"
     try:
-        status = (root / "var/lib/dpkg/status").read_text(encoding="utf-8", errors="replace")
+        texts = [(database / "status").read_text(encoding="utf-8", errors="replace")]
+        updates = sorted(p for p in (database / "updates").glob("*") if p.name.isdigit())
+        texts += [p.read_text(encoding="utf-8", errors="replace") for p in updates]
     except OSError:
         return None
-    known = status.count("\nPackage: ") + status.startswith("Package: ")
-    installed = status.count("\nStatus: install ok installed")
-    return (installed, known) if known else None
+    states: dict[str, str] = {}
+    for text in texts:
+        for stanza in text.split("\n\n"):
+            fields = dict(line.split(": ", 1) for line in stanza.splitlines()
+                          if ": " in line and not line.startswith(" "))
+            if "Package" in fields and "Status" in fields:
+                states[fields["Package"]] = fields["Status"]
+    if not states:
+        return None
+    return sum(1 for status in states.values() if status.endswith(" installed")), len(states)
 
 
 class Heartbeat:
