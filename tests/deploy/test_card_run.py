@@ -178,3 +178,17 @@ def test_run_live_kills_a_tool_that_outlives_its_bound():
     status, _ = run_live(config_with(Terminal()), "a hung build",
                          [sys.executable, "-c", "import time; time.sleep(120)"], timeout=0.2)
     assert status == -9
+
+
+def test_every_image_test_is_a_card_test_so_the_default_run_never_builds_one():
+    """A test that asks for a built card (the image, facts or full_image fixtures) must carry
+    the card mark, or the default run would build the card's Debian layers again."""
+    import ast
+
+    tree = ast.parse((ROOT / IMAGE_TESTS).read_text(encoding="utf-8"))
+    needing = {"image", "facts", "full_image"}
+    unmarked = [node.name for node in tree.body
+                if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
+                and needing & {arg.arg for arg in node.args.args}
+                and "needs_card" not in {ast.unparse(d) for d in node.decorator_list}]
+    assert unmarked == []
