@@ -8,6 +8,7 @@ with a line naming them and the command that runs them; `pytest --card` (`sudo t
 line (layer, packages set up, elapsed) while they run.
 """
 
+import ast
 import io
 import subprocess
 import sys
@@ -183,8 +184,6 @@ def test_run_live_kills_a_tool_that_outlives_its_bound():
 def test_every_image_test_is_a_card_test_so_the_default_run_never_builds_one():
     """A test that asks for a built card (the image, facts or full_image fixtures) must carry
     the card mark, or the default run would build the card's Debian layers again."""
-    import ast
-
     tree = ast.parse((ROOT / IMAGE_TESTS).read_text(encoding="utf-8"))
     needing = {"image", "facts", "full_image"}
     unmarked = [node.name for node in tree.body
