@@ -1,6 +1,7 @@
 """Shared pytest setup: hypothesis profiles (CI runs more examples, never with deadlines), a
-small real disk to fill, the whole-system checks left out unless ready, and, with CI=true, a
-skip of a trial the README presents as checked made a failure."""
+small real disk to fill, the SD card's checks in a run of their own (`--card`), the whole-system
+checks left out unless ready, and, with CI=true, a skip of a trial the README presents as
+checked made a failure."""
 
 import errno
 import os
@@ -26,20 +27,32 @@ settings.load_profile("ci" if in_ci() else "dev")
 def pytest_addoption(parser):
     parser.addoption("--regen-golden", action="store_true", default=False,
                      help="rewrite the golden PNGs from the current renderer (on purpose only)")
+    parser.addoption("--card", action="store_true", default=False,
+                     help="run only the checks that build or boot the SD card image "
+                          "(@pytest.mark.card; `sudo tools/test --card`)")
 
+
+# The SD card's build and boot checks (@pytest.mark.card: tests/deploy/test_image.py's read-back
+# of a built image, tools/pi-boot's booted VM) build arm64 Debian layers under emulation: about
+# 50 minutes on 2 cores when /var/cache/companion is cold. They are a run of their own,
+# `pytest --card` (`sudo tools/test --card`, a step of its own in .ci/run), never part of the
+# default run, so that a first `tools/test` builds no operating system. Each run leaves the
+# other's tests out at collection (deselected, not skipped) and its summary names them.
+CARD_NOT_RUN = []
 
 # The whole-system checks (tools/pi-boot's booted VM, the flashable card with its emulated venv)
-# take 10-20 minutes when their layer is cold, which every change to the installed sources
-# makes it. They are not part of the suite then: they are left out at collection (not skipped:
-# a skip reads as a check that failed to run) and the summary says so and how to run them.
+# take 10-20 minutes more when their layer is cold, which every change to the installed sources
+# makes it. Even in a --card run they are left out unless ready (their layer cached, or
+# COMPANION_PI_BOOT=1), not skipped, and the summary says so and how to run them.
 FULL_SYSTEM_NOT_RUN = []
 
 
 # Trials the README presents as checked, that skip only where the machine does not permit them
-# (mounting a tmpfs, making a network namespace: root). CI runs as root, so there a skip of one
-# of them is a failure: a green CI run has run them all. Elsewhere it stays a skip, and -ra
-# (addopts) prints its reason in the summary. A test is such a trial when it uses one of these
-# fixtures or carries @pytest.mark.claimed.
+# (mounting a tmpfs, making a network namespace: root), or where the workspace's shared/ is not
+# beside the clone (the lessons' own-words check). CI runs as root beside shared/, so there a
+# skip of one of them is a failure: a green CI run has run them all. Elsewhere it stays a skip,
+# and -ra (addopts) prints its reason in the summary. A test is such a trial when it uses one
+# of these fixtures or carries @pytest.mark.claimed.
 CLAIMED_FIXTURES = {"small_disk"}
 
 
@@ -57,25 +70,45 @@ def pytest_runtest_makereport(item, call):
 
 
 def pytest_collection_modifyitems(config, items):
+    card_run = config.getoption("--card")
     kept = []
     for item in items:
+        is_card = item.get_closest_marker("card") is not None
         marker = item.get_closest_marker("full_system")
-        if marker is not None and not marker.kwargs.get("ready", False):
+        if is_card != card_run:
+            CARD_NOT_RUN.append(item)
+        elif marker is not None and not marker.kwargs.get("ready", False):
             FULL_SYSTEM_NOT_RUN.append(item)
         else:
             kept.append(item)
-    if FULL_SYSTEM_NOT_RUN:
-        config.hook.pytest_deselected(items=FULL_SYSTEM_NOT_RUN)
+    left_out = CARD_NOT_RUN + FULL_SYSTEM_NOT_RUN
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
         items[:] = kept
 
 
-def pytest_terminal_summary(terminalreporter):
+def pytest_terminal_summary(terminalreporter, config):
+    """Name what this run left out, and how to run it (above pytest's closing count line)."""
+    if CARD_NOT_RUN and not config.getoption("--card"):
+        files = sorted({item.nodeid.split("::")[0] for item in CARD_NOT_RUN})
+        terminalreporter.write_line(
+            f"== {len(CARD_NOT_RUN)} SD card check{'s are' if len(CARD_NOT_RUN) > 1 else ' is'} "
+            "not in this run (they build the card's "
+            f"Debian image: {', '.join(files)}): `sudo tools/test --card` runs them, as CI does "
+            "in a step of its own; README.md, \"What each command takes\", says how long.")
     if FULL_SYSTEM_NOT_RUN:
         terminalreporter.write_line(
             f"== {len(FULL_SYSTEM_NOT_RUN)} whole-system checks are not in this run (their "
             "companion layer is not cached for this checkout): `sudo tools/pi-boot` and "
-            "`sudo tools/build-image` run them, or COMPANION_PI_BOOT=1 with this suite "
-            "(10-20 minutes more); docs/pi-image.md says what they check.")
+            "`sudo tools/build-image` run them, or COMPANION_PI_BOOT=1 with "
+            "`sudo tools/test --card` (10-20 minutes more); docs/pi-image.md says what they check.")
+
+
+def pytest_report_header(config):
+    if config.getoption("--card"):
+        return ("--card: only the SD card's build and boot checks (@pytest.mark.card); "
+                "a cold build of its Debian layers takes about 50 minutes and prints its progress")
+    return None
 
 
 class SmallDisk:

@@ -107,7 +107,7 @@ def test_context_switches_reads_every_thread_of_a_process() -> None:
 
 
 @pytest.mark.slow
-# companion bench --short: about 35 s idle, and it measures on purpose under load
+# companion bench --short: about 70 s on 2 cores, and it measures on purpose under load
 @pytest.mark.timeout(900)
 def test_bench_short_json_prints_every_required_key() -> None:
     done = subprocess.run([sys.executable, "-m", "companion", "bench", "--short", "--json"],

@@ -48,3 +48,31 @@ def test_outside_ci_a_claimed_trial_skips_with_its_reason(tmp_path, ci):
     assert done.returncode == 0, done.stdout[-3000:]
     assert "1 skipped" in done.stdout
     assert "SKIPPED" in done.stdout and "cannot mount a small tmpfs here" in done.stdout
+
+
+FINGERPRINTS_CHECK = ("tests/games/test_now_boarding_lessons.py::"
+                      "test_the_kept_fingerprints_are_the_rulebooks")
+
+
+@pytest.mark.parametrize(("ci", "status"), [("true", 1), (None, 0)])
+def test_the_rulebook_fingerprints_check_without_the_rulebooks_fails_in_ci_and_skips_elsewhere(
+        tmp_path, ci, status):
+    """A user's clone has no ../shared/rules: the check that the kept fingerprints are the
+    rulebooks' skips and says why (the lessons are still checked against the fingerprints);
+    CI has the rulebooks, so there the same skip fails the run (issue #36, 11)."""
+    env = {**os.environ, "COMPANION_RULES_DIR": str(tmp_path / "no-rules")}
+    env.pop("CI", None)
+    if ci is not None:
+        env["CI"] = ci
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-ra",
+                           FINGERPRINTS_CHECK], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=240, check=False)
+    assert done.returncode == status, done.stdout[-3000:]
+    assert "is not beside this clone" in done.stdout
+    last = done.stdout.splitlines()[-1]
+    if ci:
+        assert "2 failed" in last and "skipped" not in last
+        assert "skipped under CI=true, but the README presents this trial as checked" in \
+            done.stdout
+    else:
+        assert "2 skipped" in last and "failed" not in last

@@ -67,3 +67,14 @@ def test_own_words_refuses_runs_too_short_to_mean_copying(tmp_path):
     with pytest.raises(SystemExit) as refused:
         TOOL.main([str(book), "--source", str(book), "--words", "2"])
     assert refused.value.code == 2
+
+
+def test_own_words_fingerprints_find_a_copied_run_without_the_source():
+    prints = TOOL.fingerprints(BOOK, 7)
+    assert all(len(p) == 12 for p in prints)
+    assert "timer" not in " ".join(prints)  # hashes, never the source's words
+    assert TOOL.shared_fingerprinted_runs(
+        "Note: when the TIMER runs out, everyone finishes.", prints, 7) == [
+        "when the timer runs out everyone finishes"]
+    assert TOOL.shared_fingerprinted_runs("Once time is up, finish what your hand is doing.",
+                                          prints, 7) == []

@@ -22,6 +22,7 @@ e.g.   python3 tools/own_words.py companion/web/static/rules-now-boarding.html \
 from __future__ import annotations
 
 import argparse
+import hashlib
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -77,6 +78,28 @@ def shared_runs(ours: str, theirs: str, length: int = DEFAULT_RUN) -> list[str]:
         if start is not None:
             first = start if first is None else first
             previous = start
+    return list(found)
+
+
+def fingerprints(text: str, length: int = DEFAULT_RUN) -> set[str]:
+    """Every run of ``length`` words of ``text`` as a short one-way hash (12 hex digits of its
+    SHA-256): enough to find a copied run in a text of ours without holding the source's
+    sentences (tests keep a rulebook's fingerprints; the rulebooks are never in a clone)."""
+    return {_fingerprint(run) for run in runs(words(text), length)}
+
+
+def _fingerprint(run: tuple[str, ...]) -> str:
+    return hashlib.sha256(" ".join(run).encode()).hexdigest()[:12]
+
+
+def shared_fingerprinted_runs(ours: str, prints: set[str],
+                              length: int = DEFAULT_RUN) -> list[str]:
+    """The runs of ``length`` words of ``ours`` whose fingerprint is in ``prints``, in our
+    order, each once (overlapping runs are not joined: each names a run to rewrite)."""
+    found: dict[str, None] = {}
+    for run in runs(words(ours), length):
+        if _fingerprint(run) in prints:
+            found.setdefault(" ".join(run))
     return list(found)
 
 

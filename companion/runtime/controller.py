@@ -302,7 +302,10 @@ class Controller:
         if self.writer.catch_up(now):
             news = self.writer.news
             self.show_journal_news()
-            if news or self._mark() != mark:
+            relist = self.writer.games_changed  # a keyed line's new game, set-aside, resume
+            if relist:
+                resuming.list_resumable(self)
+            if news or relist or self._mark() != mark:
                 self.refresh(now)
 
     def handle_keyed(self, item: Item, holder: str, key: str) -> str | None:

@@ -222,6 +222,9 @@ class JournalWriter:
         self._on_reserve = journal.on_reserve
         # Where a keyed line's writes gather until its key is known (see :meth:`keyed`).
         self._gathering: list[tuple[GameRef, JournalWrite]] | None = None
+        # Set when a write that changes which games are current reached the journal (a new
+        # game's begin row, a set-aside, a resume): the menu's list of past games is stale.
+        self.games_changed = False
 
     @property
     def game_id(self) -> int | None:
@@ -378,4 +381,7 @@ class JournalWriter:
             self.unsaved.pop(0)
             if isinstance(write, (BeginGame, KeepScored)):
                 game.id = result
+            inner = write.writes if isinstance(write, Together) else ((game, write),)
+            if any(isinstance(each, (BeginGame, SetAside, MakeCurrent)) for _, each in inner):
+                self.games_changed = True
         self.health.succeeded()

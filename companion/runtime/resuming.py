@@ -125,8 +125,11 @@ def resume(box: Box, game_id: int, now: float) -> None:
 
 def list_resumable(box: Box) -> None:
     """Refresh the menu's list of resumable games from the journal (the queued writes
-    first: a new game's begin row sets the one before it aside)."""
+    first: a new game's begin row sets the one before it aside). A keyed line's writes wait
+    for its key (JournalWriter.keyed): the controller lists again once they are made
+    (``writer.games_changed``)."""
     box.writer.catch_up(box.now())
+    box.writer.games_changed = False
     try:
         past = tuple(game for game in box.journal.unfinished()
                      if game.id != box.game_id)

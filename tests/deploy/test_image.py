@@ -6,7 +6,10 @@ flashable card, with tools/install.py's files staged by `--root` instead of a ve
 emulation (tools/pi-boot boots the full card). The Debian layers are cached outside the
 checkout; building needs root (debootstrap, files owned by the root's users): these tests
 fail, never skip, without it.
-The static checks' rules are also tested on made-up facts, without an image.
+The static checks' rules are also tested on made-up facts, without an image: those are in
+the default run; every test that needs a built image carries @pytest.mark.card and runs only in
+`sudo tools/test --card` (CI's step of its own; tests/conftest.py). The build's progress shows
+live in pytest's output (tests/deploy/card_support.py).
 """
 
 import os
@@ -24,26 +27,29 @@ sys.path.insert(0, str(ROOT / "tools"))
 from pi_image import card, check, debian, layout  # noqa: E402
 
 from companion import config  # noqa: E402
+from tests.deploy.card_support import run_live  # noqa: E402
 
-# Building the quick image from cold Debian layers takes up to about 20 minutes on 2 loaded
-# cores (the module's first test pays for it); the full card has a bound of its own below.
-pytestmark = pytest.mark.timeout(3600 + 600)
+# Building the quick image from cold Debian layers takes about 50 minutes on 2 loaded cores
+# (the module's first card test pays for it); the full card has a bound of its own below.
+pytestmark = pytest.mark.timeout(2 * 3600 + 600)
+needs_card = pytest.mark.card
 
 FRAGMENT = (ROOT / "firmware_config/config.txt.fragment").read_text(encoding="utf-8")
 UNIT = (ROOT / "systemd/companion.service").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
-def image():
+def image(request):
     """The flashable image, built by tools/build-image (cached layers reused)."""
     assert os.geteuid() == 0, "building the image needs root (debootstrap): run as root"
     out = debian.cache_dir() / "test-card.img"
-    done = subprocess.run([sys.executable, str(ROOT / "tools/build-image"), "--quick",
-                           "--out", str(out)],
-                          capture_output=True, text=True, timeout=3600, check=False)
-    print(done.stdout[-6000:])
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
-    assert "all static checks passed" in done.stdout
+    status, stdout = run_live(
+        request.config, "the quick SD card: tools/build-image --quick (its Debian layers: about "
+        "50 minutes cold, under a minute cached)",
+        [sys.executable, str(ROOT / "tools/build-image"), "--quick", "--out", str(out)],
+        timeout=2 * 3600)
+    assert status == 0, stdout[-6000:]
+    assert "all static checks passed" in stdout
     return out
 
 
@@ -52,6 +58,7 @@ def facts(image):
     return check.inspect(image)
 
 
+@needs_card
 def test_image_has_three_partitions_boot_root_data(image, facts):
     parts = layout.partitions(image)
     assert [(p.number, p.kind) for p in parts] == [(1, "c"), (2, "83"), (3, "83")]
@@ -65,6 +72,7 @@ def test_image_has_three_partitions_boot_root_data(image, facts):
         capture_output=True, text=True, check=True, timeout=60).stdout
 
 
+@needs_card
 def test_image_boot_partition_lists_firmware_kernel_and_device_trees(facts):
     files = {f.lower() for f in facts.boot_files}
     print("boot partition:", " ".join(sorted(files)))
@@ -75,6 +83,7 @@ def test_image_boot_partition_lists_firmware_kernel_and_device_trees(facts):
     assert any(f.startswith("initrd.img-") for f in files)
 
 
+@needs_card
 def test_image_config_txt_carries_the_firmware_config_block(facts):
     text = facts.config_txt
     print(text)
@@ -92,6 +101,7 @@ def test_image_config_txt_carries_the_firmware_config_block(facts):
     assert any(line == "arm_64bit=1" for _, line in settings)
 
 
+@needs_card
 def test_image_cmdline_txt_is_one_line_read_only_root_no_serial_console(facts):
     text = facts.cmdline_txt
     print(text)
@@ -104,6 +114,7 @@ def test_image_cmdline_txt_is_one_line_read_only_root_no_serial_console(facts):
                                                   "console=ttyAMA"))]
 
 
+@needs_card
 def test_image_fstab_root_read_only_data_read_write(facts):
     print(facts.fstab)
     entries = check.fstab_entries(facts.fstab)
@@ -118,6 +129,7 @@ def test_image_fstab_root_read_only_data_read_write(facts):
     assert entries["/var/tmp"][1] == "tmpfs"
 
 
+@needs_card
 def test_image_root_holds_the_installers_files_and_its_real_unit(image, facts):
     root = layout.partitions(image)[1]
     print("root /:", " ".join(facts.root_top))
@@ -136,6 +148,7 @@ def test_image_root_holds_the_installers_files_and_its_real_unit(image, facts):
     assert layout.ext4_read(image, root, "/etc/machine-id") == ""
 
 
+@needs_card
 def test_image_data_partition_is_empty_and_private(image, facts):
     data = layout.partitions(image)[2]
     assert facts.data_top == ["lost+found"]
@@ -143,6 +156,7 @@ def test_image_data_partition_is_empty_and_private(image, facts):
     assert "Mode:  0700" in stat
 
 
+@needs_card
 def test_image_passes_every_static_check(facts):
     assert check.problems(facts) == []
 
@@ -150,6 +164,7 @@ def test_image_passes_every_static_check(facts):
 # -- the card's promises, read back from the image ----------------------------------------------
 
 
+@needs_card
 def test_image_boot_partition_holds_the_files_a_person_edits(image, facts):
     boot = layout.partitions(image)[0]
     print("boot partition:", " ".join(facts.boot_files))
@@ -169,6 +184,7 @@ def test_image_boot_partition_holds_the_files_a_person_edits(image, facts):
     assert "network={" in example and "ssid=" in example and "country=" in example
 
 
+@needs_card
 def test_image_network_configuration_brings_up_any_interface_by_dhcp(image, facts):
     root = layout.partitions(image)[1]
     assert layout.ext4_list(image, root, "/etc/systemd/network") == [
@@ -195,6 +211,7 @@ def test_image_network_configuration_brings_up_any_interface_by_dhcp(image, fact
     assert "HostKey /var/lib/private/card/ssh/" in sshd
 
 
+@needs_card
 def test_image_shutdown_button_is_watched_by_the_companion(image, facts):
     root = layout.partitions(image)[1]
     settings = tomllib.loads(layout.ext4_read(image, root, "/etc/companion/companion.toml"))
@@ -211,6 +228,7 @@ def test_image_shutdown_button_is_watched_by_the_companion(image, facts):
     assert [w["bcm"] for w in wires if w.get("config") == "shutdown.pin"] == [21]
 
 
+@needs_card
 def test_image_states_the_boards_it_is_for_and_carries_their_device_trees(image, facts):
     text = facts.boot_card["companion-card.txt"]
     print(text)
@@ -381,19 +399,22 @@ needs_full_layer = pytest.mark.full_system(ready=FULL_READY)
 
 
 @pytest.fixture(scope="module")
-def full_image():
+def full_image(request):
     """The flashable image, built by tools/build-image without --quick."""
     assert os.geteuid() == 0, "building the image needs root (debootstrap): run as root"
     out = debian.cache_dir() / "test-card-full.img"
-    done = subprocess.run([sys.executable, str(ROOT / "tools/build-image"), "--out", str(out)],
-                          capture_output=True, text=True, timeout=3 * 3600, check=False)
-    print(done.stdout[-6000:])
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
-    assert "all static checks passed" in done.stdout
+    status, stdout = run_live(
+        request.config, "the flashable SD card: tools/build-image (the companion layer: "
+        "10-20 minutes when cold)",
+        [sys.executable, str(ROOT / "tools/build-image"), "--out", str(out)],
+        timeout=3 * 3600)
+    assert status == 0, stdout[-6000:]
+    assert "all static checks passed" in stdout
     yield out
     out.unlink(missing_ok=True)
 
 
+@needs_card
 @needs_full_layer
 @pytest.mark.timeout(3 * 3600 + 600)
 def test_full_image_passes_every_static_check_and_holds_the_installers_venv(full_image):

@@ -14,7 +14,6 @@ The rest (the VM's command line, the test-only parts of the image) runs always.
 
 import io
 import os
-import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -25,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
 from pi_image import boot, debian, layout  # noqa: E402
+
+from tests.deploy.card_support import run_live  # noqa: E402
 
 ASKED = os.environ.get("COMPANION_PI_BOOT") == "1"
 WARM = debian.companion_layer_cached() is not None
@@ -114,16 +115,17 @@ def test_pi_boot_parts_never_reach_a_flashable_card(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.card
 @pytest.mark.full_system(ready=ASKED or WARM)
 # tools/pi-boot's own bound (3 h) and its report
 @pytest.mark.timeout(3 * 3600 + 600)
-def test_pi_boot_checks_pass_under_the_real_systemd():
+def test_pi_boot_checks_pass_under_the_real_systemd(request):
     assert os.geteuid() == 0, "tools/pi-boot needs root (debootstrap, the root's files)"
-    done = subprocess.run([sys.executable, str(ROOT / "tools/pi-boot")], capture_output=True,
-                          text=True, timeout=3 * 3600, check=False)
-    print(done.stdout[-12000:])
-    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-4000:]
-    out = done.stdout
+    status, out = run_live(
+        request.config, "the card booted under qemu: tools/pi-boot (about 4 minutes with the "
+        "companion layer cached, 10-15 more to build it)",
+        [sys.executable, str(ROOT / "tools/pi-boot")], timeout=3 * 3600)
+    assert status == 0, out[-8000:]
     for check in ("PASS boot 1", "PASS the unit reaches active after READY=1",
                   "PASS systemctl show: sandboxing and limits in force",
                   "PASS SIGKILL: restarted, the game resumes from the journal",

@@ -1,5 +1,11 @@
-"""tools/pi-trial (tools/pi_trial.py): its steps run in order, the first failure stops the rest
-and fails the run, the summary says each step's result and time; and the game it plays."""
+"""tools/pi-trial (tools/pi_trial.py), without running the trial: its runner on stand-in steps
+(in order, the first failure stops the rest and fails the run), its summary (each step's result
+and time, the medians beside the targets), the root it asks for, its refusal without root, its
+compiler wrapper, and the whole game it plays, through `companion simulate` on this machine.
+
+The trial itself (tools/install.py on an emulated arm64 trixie, then `companion doctor`, the
+game and `bench --short` there, about half an hour) runs only by hand, as root: `sudo
+tools/pi-trial`; README's "What no CI run checks" says when it last passed."""
 
 import importlib.util
 import io
@@ -33,7 +39,7 @@ def _trial(tmp_path):
     return pt.Trial(cache=tmp_path, out=io.StringIO())
 
 
-def test_pi_trial_runs_every_step_and_passes(tmp_path):
+def test_pi_trial_runner_runs_stand_in_steps_in_order_and_passes(tmp_path):
     trial = _trial(tmp_path)
     ran = []
     steps = [(name, lambda t, name=name: ran.append(name)) for name in ("a", "b", "c")]
@@ -45,7 +51,8 @@ def test_pi_trial_runs_every_step_and_passes(tmp_path):
 
 @pytest.mark.parametrize("error", [pt.StepFailed("replies other than ok"),
                                    pt.RootError("debootstrap exited 1"), OSError("disk full")])
-def test_pi_trial_stops_at_the_first_failure_and_fails(tmp_path, error):
+def test_pi_trial_runner_stops_at_the_first_failing_stand_in_step_and_fails(tmp_path,
+                                                                             error):
     trial = _trial(tmp_path)
     ran = []
 

@@ -26,6 +26,9 @@ from companion.testing.simulated import simulated_controller
 pytestmark = pytest.mark.slow
 
 NEW = "new now-boarding players=3 vip=on seed=1"  # every press here before the first flight
+# How long the box is watched for an answer it must not give while its write is held: a bound
+# generous for a loaded machine, where a wrong answer would come within milliseconds.
+NO_ANSWER_WAIT_S = 2.0
 
 
 def model(commands):
@@ -117,10 +120,15 @@ def test_a_line_is_not_answered_before_its_write_is_on_disk(tmp_path, channel):
             asker = threading.Thread(target=ask_the_page)
             asker.start()
         assert box.read_output().startswith("held ")  # the line's write is held ...
-        # ... and its answer with it: the loop answers only after the write returns. (The
-        # box is blocked for good; nothing can come later, so looking once is enough.)
+        # ... and its answer with it: the loop answers only after the write returns. An answer
+        # sent in error would be the next thing the box does after the frame (milliseconds);
+        # a real wait of NO_ANSWER_WAIT_S, on the serial line and on the page's request
+        # (its thread ends as soon as a reply comes), sees none.
         assert box.peer is not None
-        assert select.select([box.peer], [], [], 0)[0] == []
+        assert select.select([box.peer], [], [], NO_ANSWER_WAIT_S)[0] == []
+        if asker is not None:
+            asker.join(timeout=NO_ANSWER_WAIT_S)
+            assert asker.is_alive()  # the page's request is still waiting
         assert answers == []
     finally:
         box.stop(signal.SIGKILL)

@@ -3,6 +3,7 @@ sizes, their Rules sections, their own words, and the mechanism on the pure game
 only, never during a flight or a running Departure, NEXT is "got it", other inputs wait)."""
 
 import importlib.util
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -41,10 +42,13 @@ def _own_words():
 
 
 OWN_WORDS = _own_words()
-# The rulebooks lie beside the project in its workspace (shared/rules), never in a clone of it.
-RULES = Path(__file__).resolve().parents[3] / "shared" / "rules"
+# The rulebooks lie beside the project in its workspace (shared/rules), never in a clone of it;
+# COMPANION_RULES_DIR names another folder (tests/test_claimed_skips.py uses it).
+RULES = Path(os.environ.get("COMPANION_RULES_DIR")
+             or Path(__file__).resolve().parents[3] / "shared" / "rules")
 RULEBOOK = RULES / "now-boarding.txt"
 V3_RULEBOOK = RULES / "now-boarding-v3-prototype.txt"
+PRINTS = Path(__file__).resolve().parent / "rulebook_prints"
 GAME = NowBoarding()
 NEXT = Press(Button.NEXT)
 
@@ -71,16 +75,48 @@ def test_the_lessons_have_distinct_ids():
     assert len({lesson.id for lesson in LESSONS}) == len(LESSONS)
 
 
+def read_prints(rulebook):
+    """The fingerprints kept for ``rulebook`` (tests/games/rulebook_prints/, its name)."""
+    lines = (PRINTS / rulebook.name).read_text(encoding="utf-8").splitlines()
+    return {line for line in lines if line and not line.startswith("#")}
+
+
+def prints_file_text(rulebook):
+    prints = sorted(OWN_WORDS.fingerprints(rulebook.read_text(encoding="utf-8")))
+    return (f"# Every run of {OWN_WORDS.DEFAULT_RUN} words of the workspace's "
+            f"shared/rules/{rulebook.name}, as a\n"
+            "# one-way hash (tools/own_words.py fingerprints): the lessons' own-words check "
+            "runs in any\n# clone, which never holds the rulebook. Rewritten only on purpose: "
+            "tools/test --regen-golden.\n" + "\n".join(prints) + "\n")
+
+
 @pytest.mark.parametrize(("lessons", "rulebook"), [(LESSONS, RULEBOOK),
                                                  (V3_LESSONS, V3_RULEBOOK)],
                          ids=["now-boarding", "v3"])
 def test_no_lesson_copies_a_run_of_seven_rulebook_words(lessons, rulebook):
-    """The project's one own-words check (tools/own_words.py), as for the Rules text."""
-    if not rulebook.exists():
-        pytest.skip("the shared rulebook is not on this machine")
-    book = rulebook.read_text(encoding="utf-8")
+    """The project's one own-words check (tools/own_words.py), as for the Rules text, against
+    the rulebook's fingerprints: it runs in every clone, with or without the rulebooks."""
+    prints = read_prints(rulebook)
+    assert len(prints) > 1000, "the rulebook's fingerprints are missing"
     for lesson in lessons:
-        assert OWN_WORDS.shared_runs(lesson.text, book) == [], lesson.id
+        assert OWN_WORDS.shared_fingerprinted_runs(lesson.text, prints) == [], lesson.id
+
+
+# Claimed (tests/conftest.py): CI has the workspace's shared/ beside its clone, so there a
+# missing rulebook fails the run; in a user's clone, which never holds the rulebooks, it skips
+# and says why (the lessons' check above still runs there, on the kept fingerprints).
+@pytest.mark.claimed
+@pytest.mark.parametrize("rulebook", [RULEBOOK, V3_RULEBOOK], ids=["now-boarding", "v3"])
+def test_the_kept_fingerprints_are_the_rulebooks(rulebook, request):
+    if not rulebook.exists():
+        pytest.skip(f"the rulebook {rulebook.name} is not beside this clone ({rulebook}): "
+                    "whether its kept fingerprints are up to date is checked where the "
+                    "workspace's shared/rules is (CI, where this skip is a failure)")
+    text = prints_file_text(rulebook)
+    if request.config.getoption("--regen-golden"):
+        (PRINTS / rulebook.name).write_text(text, encoding="utf-8")
+    assert (PRINTS / rulebook.name).read_text(encoding="utf-8") == text, (
+        f"{rulebook.name} changed: rewrite its fingerprints with tools/test --regen-golden")
 
 
 def test_a_lesson_shows_only_at_pace_teach():

@@ -1,6 +1,7 @@
 """A replaced game is resumed from the menu: replayed from the journal, current again,
 its running countdown paused (runtime/resuming.py, adapters/journal.py)."""
 
+from companion.protocol.lines import Line
 from companion.testing.simulated import simulated_controller
 
 
@@ -55,4 +56,27 @@ def test_a_past_game_that_does_not_replay_is_refused_and_the_game_in_play_stays(
     assert controller.game_id == in_play and controller.journal.current().id == in_play
     assert controller.app.to_json(controller.state, controller.now())["game"] == "planes"
     assert controller.state.notice.startswith("Cannot resume that game")
+    controller.journal.close()
+
+
+def test_a_game_replaced_from_the_table_page_is_offered_at_once(tmp_path):
+    """The page's lines are keyed (their writes reach the journal with the key, after the
+    line ran): the replaced game is still offered at once, on the page and in the box's menu
+    (issue #36, 4: it lagged until the next replacement or a restart)."""
+    controller = simulated_controller(tmp_path)
+    lines = ["new timer seconds=60", "press next", "new planes players=2"]
+    for number, line in enumerate(lines):
+        assert controller.handle_keyed(Line(line), "phone-1", f"key-{number:05d}") == "ok"
+    first = controller.journal.unfinished()[0].id
+    assert [past.id for past in controller.state.resumable] == [first]
+    assert controller.app.to_json(controller.state, controller.now())["game"] == "planes"
+    send(controller, "press back")
+    assert "Resume a game" in controller.screen().choices
+    # resumed from the page in turn: the planes game is the one offered, at once
+    send(controller, "press back")
+    for number, line in enumerate(["press back", *("press up",) * 4, "press next",
+                                   "press next", "press next"], start=len(lines)):
+        assert controller.handle_keyed(Line(line), "phone-1", f"key-{number:05d}") == "ok"
+    assert controller.game_id == first
+    assert [past.game for past in controller.state.resumable] == ["planes"]
     controller.journal.close()

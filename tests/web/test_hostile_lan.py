@@ -9,6 +9,7 @@ per-address limit, as a phone on the LAN is. The rules themselves are tested wit
 in tests/web/test_policy.py.
 """
 
+import collections
 import contextlib
 import http.client
 import json
@@ -246,5 +247,11 @@ def test_48_hostile_connections_keep_the_daemon_well_under_its_memory_limit(star
     print(f"web_rss_mb under 48 hostile connections: start {peak[0]:.1f}, peak {max(peak):.1f}")
     assert max(peak) < RSS_BOUND_MB, f"peak RSS {max(peak):.1f} MB"
     assert len(answers) == 48
+    # Each one answered, none reset or left in silence: the header budget's 431 (or, should
+    # admission turn a connection away first, its 503), never a request run.
+    counted = collections.Counter(answers)
+    print("answers:", sorted(counted.items()))
+    assert set(counted) <= {b"HTTP/1.1 431", b"HTTP/1.1 503"}, counted
+    assert counted[b"HTTP/1.1 431"] >= 1, counted
     assert box.process.poll() is None
     assert box.request("GET", "/api/whoami").status == 200  # and it still serves

@@ -5,18 +5,20 @@ disk thawed, and the client's retry ran it again (timer 60 -> 90, two journal ro
 stand-in journal whose ``append`` waits on an Event holds the loop the same way, without root.
 The rules are companion/web/idempotency.py's: a line not started when its request gives up is
 withdrawn (503, never run); one started is "pending" (202) and a retry with its key gets its
-first result. When a request gives up is decided by events, not by real time (a loaded
-machine must not turn a 202 into a 503): while the loop is held in the frozen append, a
-waiting request gives up at once, which is what its timeout would do, however slow the loop.
+first result. The requests wait on the real ReplySlot.wait with the real reply timeout
+(channel.REPLY_TIMEOUT_SECONDS, 10 s), and each outcome is fixed by events, not by how fast a
+loaded machine runs: the pending press is sent, and the others only once the loop is inside the
+frozen append (it claimed that press, and nothing queued can start before the thaw).
 """
 
 import json
 import threading
+import time
 
 import pytest
 
 from companion.web import idempotency
-from companion.web.channel import ReplySlot
+from companion.web.channel import REPLY_TIMEOUT_SECONDS, ReplySlot
 from companion.web.idempotency import KEYS_PER_CLIENT, LineLedger
 
 
@@ -53,7 +55,7 @@ def duration(box):
 
 
 @pytest.fixture
-def stalled_box(make_web_box, monkeypatch):
+def stalled_box(make_web_box):
     box = make_web_box()
     assert keyed(box, "new timer seconds=60", "new-game-0001").json == {"reply": "ok"}
     writer = box.controller.writer
@@ -61,41 +63,53 @@ def stalled_box(make_web_box, monkeypatch):
     thaw = threading.Event()
     stalled = StalledJournal(real, thaw)
     writer.journal = stalled
-    waited = ReplySlot.wait
-
-    def wait_until_decided(slot, timeout):
-        """A request's wait with a timeout ends when the loop answers, or once the loop is
-        held in the frozen append (then no queued line can start before the thaw, and a
-        started one cannot finish: exactly what the timeout would find, decided by events).
-        The real timeout stays the bound: a wait that outlives it is a failure."""
-        if timeout is None:
-            return waited(slot, None)
-        for _ in range(round(timeout * 100) + 1):  # the timeout, in 10 ms waits on the slot
-            if waited(slot, 0.01):
-                return True
-            if stalled.frozen:
-                return False
-        raise AssertionError("the loop neither answered nor reached the frozen journal")
-
-    monkeypatch.setattr(ReplySlot, "wait", wait_until_decided)
-    yield box, thaw, writer
+    yield box, thaw, writer, stalled
     thaw.set()
     writer.journal = real
 
 
+def in_background(box, text, key):
+    """Send a keyed line from a thread; its answer and how long it waited, once joined."""
+    result = {}
+
+    def send():
+        began = time.monotonic()
+        # the client waits longer than the box's own reply timeout
+        result["answer"] = box.line(text, headers={"Idempotency-Key": key},
+                                    timeout=REPLY_TIMEOUT_SECONDS + 20)
+        result["waited"] = time.monotonic() - began
+    thread = threading.Thread(target=send, name=f"request {key}")
+    thread.start()
+    return thread, result
+
+
 def test_a_503_line_never_runs_and_a_pending_one_runs_once_however_often_retried(stalled_box):
-    box, thaw, writer = stalled_box
+    box, thaw, writer, stalled = stalled_box
+    assert box.service.channel.reply_timeout == REPLY_TIMEOUT_SECONDS == 10.0  # the real one
     first = duration(box)
-    # The loop starts the press, then waits on the frozen card: "pending", with its key.
-    answer = keyed(box, "press up", "press-a-0001")
+    # The loop starts the press, then waits on the frozen card.
+    pending, pending_result = in_background(box, "press up", "press-a-0001")
+    assert stalled.entered.wait(30), "the loop never reached the journal"
+    # A second press queues behind it, and a retry of the first, while the card is frozen.
+    refused, refused_result = in_background(box, "press up", "press-b-0001")
+    retried, retried_result = in_background(box, "press up", "press-a-0001")
+    for thread in (pending, refused, retried):
+        thread.join(REPLY_TIMEOUT_SECONDS + 30)
+        assert not thread.is_alive(), thread.name
+    # The started press: "pending", with its key, once its request's 10 s ran out.
+    answer = pending_result["answer"]
     assert (answer.status, answer.json) == (202, {"pending": True, "id": "press-a-0001"})
-    # A second press queues behind it; when its request gives up, it is withdrawn: 503.
-    refused = keyed(box, "press up", "press-b-0001")
-    assert refused.status == 503 and refused.json["error"] == "busy"
-    assert "not carried out" in refused.json["message"]
-    # A retry of the pending press while the card is still frozen: pending again, not rerun.
-    again = keyed(box, "press up", "press-a-0001")
+    # The queued one, withdrawn when its request's 10 s ran out: 503, never run.
+    refused_answer = refused_result["answer"]
+    assert refused_answer.status == 503 and refused_answer.json["error"] == "busy"
+    assert "not carried out" in refused_answer.json["message"]
+    # The retry, still frozen: pending again, not rerun.
+    again = retried_result["answer"]
     assert (again.status, again.json) == (202, {"pending": True, "id": "press-a-0001"})
+    # Each gave up at the real timeout, not before (a 503 sooner would refuse a slow box).
+    for result in (pending_result, refused_result, retried_result):
+        assert REPLY_TIMEOUT_SECONDS - 0.5 <= result["waited"] < REPLY_TIMEOUT_SECONDS + 15
+    assert stalled.appends == 1
     thaw.set()
     # Thawed: the retry hears the first result; the press ran once, the refused one never.
     assert keyed(box, "press up", "press-a-0001").json == {"reply": "ok"}

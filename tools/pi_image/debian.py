@@ -20,7 +20,9 @@ Promises:
   the host. Downloads are Debian packages (debootstrap, apt-get) and, in layer 3, what
   install.py's pip fetches from PyPI for the companion (named in the log).
 - One build at a time: `cache_lock` serialises tools that share the cache folder. The build's
-  shell (`Clock`, `run`, `run_in`, the host tools, the cache) is shell.py's, named here too.
+  shell (`Clock`, `run`, `run_in`, the host tools, the cache) is shell.py's, named here too;
+  a step still running after half a minute prints a progress line every half minute (layer,
+  packages set up, the log's last line, elapsed).
 """
 
 from __future__ import annotations
@@ -149,7 +151,7 @@ def base_root(clock: Clock, log: TextIO) -> Path:
     def build(partial: Path) -> None:
         if partial.exists():
             debian_root.remove_root(partial, log)
-        with clock.step("base: debootstrap --foreign trixie arm64 (host)") as d:
+        with clock.step("base: debootstrap --foreign trixie arm64 (host)", log=log) as d:
             run(["debootstrap", "--foreign", "--arch=arm64", "--variant=minbase",
                  f"--components={COMPONENTS}", f"--include={','.join(OS_PACKAGES)}",
                  "trixie", str(partial), MIRROR], timeout=1800, log=log)
@@ -179,7 +181,8 @@ def base_root(clock: Clock, log: TextIO) -> Path:
                ": # tools/pi_image: proot shows the host's /proc")
         _patch(own / "functions", "in_target mount -t sysfs sysfs /sys || true",
                ": # tools/pi_image: proot shows the host's /sys")
-        with clock.step("base: debootstrap --second-stage (dpkg emulated under proot)"):
+        with clock.step("base: debootstrap --second-stage (dpkg emulated under proot)",
+                        log=log, packages=len(debs), root=partial):
             (cache_dir() / "proot-tmp").mkdir(parents=True, exist_ok=True)
             env = {"PATH": debian_root.PATH_INSIDE, "LANG": "C.UTF-8",
                    "DEBOOTSTRAP_DIR": str(own), "DEBIAN_FRONTEND": "noninteractive",
@@ -253,7 +256,8 @@ def os_root(clock: Clock, log: TextIO) -> Path:
         if not kernels:
             raise BuildError("the base root has no /boot/vmlinuz-*: linux-image-arm64 missing")
         version = kernels[-1].name.removeprefix("vmlinuz-")
-        with clock.step("OS layer: update-initramfs (emulated), /boot/firmware") as d:
+        with clock.step("OS layer: update-initramfs (emulated), /boot/firmware",
+                        log=log) as d:
             # The kernel was configured before initramfs-tools' hook was in place: no initrd.
             run_in(partial, ["update-initramfs", "-c", "-k", version], log=log, timeout=3600)
             fill_boot_firmware(partial, version)
@@ -290,14 +294,16 @@ def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
             copy_tree(os_layer, partial)
         trial = _ImageTrial(cache=debian_root.cache_dir(), out=log, target=partial)
         trial.root = base_root(clock, log)  # the scratch copy that builds the wheel
-        with clock.step("companion layer: lgpio for the system's python3 (pi-trial's wheel)"):
+        with clock.step("companion layer: lgpio for the system's python3 (pi-trial's wheel)",
+                        log=log):
             # Raspberry Pi OS has python3-lgpio; Debian 13 has not, and PyPI has no wheel for
             # Python 3.13: pi-trial builds one once from PyPI's sdist with Debian's swig.
             try:
                 pi_trial.step_lgpio(trial)
             except pi_trial.StepFailed as exc:
                 raise BuildError(str(exc)) from exc
-        with clock.step("companion layer: the card's network packages (apt, emulated)") as d:
+        with clock.step("companion layer: the card's network packages (apt, emulated)",
+                        log=log, root=partial) as d:
             # Wi-Fi (wpa_supplicant, Broadcom firmware, the regulatory database) and sshd for
             # the card; systemd-networkd is Debian's systemd's own. Configured at staging.
             trial.apt_archives.joinpath("partial").mkdir(parents=True, exist_ok=True)
@@ -318,7 +324,8 @@ def companion_root(clock: Clock, log: TextIO, source: Path = SOURCE) -> Path:
         src = partial / "opt/companion-src"
         shutil.copytree(source, src, symlinks=True, ignore=pi_trial.COPY_IGNORE)
         debian_root.prepare_for_pip(partial)
-        with clock.step("companion layer: python3 tools/install.py inside (emulated)") as d:
+        with clock.step("companion layer: python3 tools/install.py inside (emulated)",
+                        log=log) as d:
             trial.apt_archives.joinpath("partial").mkdir(parents=True, exist_ok=True)
             run_in(partial, ["python3", "/opt/companion-src/tools/install.py"], log=log,
                    timeout=3600, binds=[(trial.apt_archives, "/var/cache/apt/archives")])

@@ -28,6 +28,8 @@ from typing import TextIO
 import debian_root
 import pi_trial
 
+from pi_image import progress
+
 # Host tools, Debian package -> a program it provides. `ensure_host_tools` installs the missing.
 HOST_TOOLS = {
     "debootstrap": "debootstrap", "proot": "proot", "qemu-user-static": "qemu-aarch64-static",
@@ -49,13 +51,22 @@ class Clock:
     steps: list[tuple[str, float, str]] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
 
+    beat_s: float = progress.BEAT_S
+
     @contextmanager
-    def step(self, name: str) -> Iterator[list[str]]:
-        """Time the block; the block may append words to the yielded list (the detail)."""
+    def step(self, name: str, log: TextIO | None = None, packages: int | None = None,
+             root: Path | None = None) -> Iterator[list[str]]:
+        """Time the block; the block may append words to the yielded list (the detail).
+
+        While it runs, a progress line every `beat_s` seconds (progress.Heartbeat): with the
+        step's `log`, the packages installed in `root` so far (or set up, of `packages`, as
+        the log says) and the log's last line."""
         detail: list[str] = []
         begin = time.monotonic()
         self.say(f"-- {name} ...")
-        yield detail
+        counted = progress.LogProgress(log, packages, root) if log is not None else None
+        with progress.Heartbeat(self.say, name, counted, every=self.beat_s):
+            yield detail
         took = time.monotonic() - begin
         self.steps.append((name, took, " ".join(detail)))
         self.say(f"[{took:7.1f} s] {name}{': ' + ' '.join(detail) if detail else ''}")

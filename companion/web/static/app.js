@@ -138,8 +138,6 @@ async function admit() {
 function applyUpdate(update) {
   if (update.state) {
     page.state = update.state;
-    const configured = Number(update.state.long_press_ms ?? update.state.buttons?.long_press_ms);
-    if (configured > 0) page.longPressMs = configured;
   }
   if (update.screen) page.screen = update.screen;
   if (typeof update.frame === "number" && update.frame !== page.frame) {

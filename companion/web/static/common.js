@@ -5,7 +5,9 @@
 //   "companion:unpaired" (on document) when the box answered a line with 401/403;
 //   "companion:games" (on document) once the games' facts have arrived.
 
-export const LONG_PRESS_DEFAULT_MS = 600;
+// The box's own long press ([buttons] long_press_ms in companion/default_config.toml): a hold
+// on the page is the same length as a hold on the box's buttons.
+export const LONG_PRESS_DEFAULT_MS = 800;
 
 export const $ = (selector, root = document) => root.querySelector(selector);
 export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
