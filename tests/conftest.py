@@ -92,9 +92,10 @@ def pytest_terminal_summary(terminalreporter, config):
     if CARD_NOT_RUN and not config.getoption("--card"):
         files = sorted({item.nodeid.split("::")[0] for item in CARD_NOT_RUN})
         terminalreporter.write_line(
-            f"== {len(CARD_NOT_RUN)} SD card check{'s are' if len(CARD_NOT_RUN) > 1 else ' is'} "
-            "not in this run (they build the card's "
-            f"Debian image: {', '.join(files)}): `sudo tools/test --card` runs them, as CI does "
+            f"== {len(CARD_NOT_RUN)} long build "
+            f"check{'s are' if len(CARD_NOT_RUN) > 1 else ' is'} not in this run (they build "
+            "the card's Debian image, or render the case's speaker clash for every variant: "
+            f"{', '.join(files)}): `sudo tools/test --card` runs them, as CI does "
             "in a step of its own; README.md, \"What each command takes\", says how long.")
     if FULL_SYSTEM_NOT_RUN:
         terminalreporter.write_line(

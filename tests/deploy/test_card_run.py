@@ -45,7 +45,7 @@ def test_default_run_collects_no_test_that_builds_the_card_and_names_what_it_lef
     # nothing that reads back a built image
     assert not [i for i in ids if "::test_image_" in i or "::test_full_image" in i]
     # the quick card's 12 read-back tests and the flashable card's one
-    assert "13 SD card checks are not in this run" in done.stdout
+    assert "13 long build checks are not in this run" in done.stdout
     assert "`sudo tools/test --card` runs them" in done.stdout
     assert "SKIP" not in done.stdout.upper().replace("--SKIP", "")
 
@@ -55,11 +55,11 @@ def test_card_run_collects_only_the_card_checks():
     assert done.returncode == 0, done.stdout[-3000:]
     assert len(ids) in (12, 13), ids  # the flashable card's test when its layer is ready
     assert all("::test_image_" in i or "::test_full_image" in i for i in ids), ids
-    assert "SD card checks are not in this run" not in done.stdout
+    assert "long build checks are not in this run" not in done.stdout
 
 
 def test_a_card_run_that_collects_nothing_still_fails_with_exit_5():
-    done, ids = collect("--card", "tests/deploy/test_case.py")
+    done, ids = collect("--card", "tests/deploy/test_doctor.py")
     assert ids == []
     assert done.returncode == pytest.ExitCode.NO_TESTS_COLLECTED == 5
 
