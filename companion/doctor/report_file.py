@@ -23,14 +23,17 @@ from pathlib import Path
 
 from companion.doctor.checks import BOOT_DIRS
 from companion.doctor.probe import Runner, run_command
+from companion.errors import FixedCodeError
 
 __all__ = ["FILE_NAME", "ReportFile", "ReportFileError", "default_path", "is_read_only"]
 
 FILE_NAME = "companion-report.md"
 
 
-class ReportFileError(Exception):
+class ReportFileError(FixedCodeError):
     """The report cannot be written where it was asked to go; the message says what to do."""
+
+    CODE = "report-file"
 
 
 def default_path(boot_dirs: tuple[str, ...] | None = None) -> Path:

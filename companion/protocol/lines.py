@@ -14,7 +14,6 @@ Rules (CONTRACT.md section 2):
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 MAX_LINE_BYTES = 65536
@@ -145,5 +144,9 @@ def _find_line_end(data: bytes, start: int) -> int:
 
 def line_digest(line: str) -> str:
     """What a kept idempotency key remembers of its line (issue #38, 4): the SHA-256 of its
-    UTF-8 text, in hex, so a retry with another line is told apart without keeping the line."""
+    UTF-8 text, in hex, so a retry with another line is told apart without keeping the line.
+    hashlib is imported here, not at the top: OpenSSL costs about 4 MB of RSS, and the box
+    without its page never keys a line (tests/e2e/test_startup_imports.py)."""
+    import hashlib
+
     return hashlib.sha256(line.encode("utf-8", "surrogatepass")).hexdigest()
