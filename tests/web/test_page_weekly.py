@@ -290,7 +290,9 @@ def test_which_vip_rows_are_tapped_and_the_result_card_splits_the_complaints(
 def test_the_free_tile_page_offers_only_the_other_tile(running_box, phone, viewport):
     box = running_box
     page = phone(viewport, bypass_csp=True)
-    assert box.line("new now-boarding players=3 pace=steps") == "ok"
+    # The free-tile page is the full flow's (a game journaled before issue #35's short flow,
+    # whose "planes" page holds every player's tile at once).
+    assert box.line("new now-boarding players=3 pace=steps flow=full") == "ok"
     while box.state()["setup_page"]["key"] != "free-0":
         assert box.line("press next") == "ok"
     settle(page, box)

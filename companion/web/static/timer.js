@@ -231,7 +231,7 @@ function renderCard(prefix, screen, mode) {
     const onclick = rows ? () => moveTo(rows.base + index) : movable ? () => moveToRow(index)
       : null;
     const row = onclick && el("button", { type: "button",
-      class: rows ? "choice-pick" : "choice-row", "data-index": index, onclick }, ...text);
+      class: "choice-row choice-pick", "data-index": index, onclick }, ...text);
     return el("li", { class: chosen ? "chosen" : "", "aria-current": chosen ? "true" : null },
       ...(row ? [row] : text));
   }));
