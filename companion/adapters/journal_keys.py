@@ -201,7 +201,9 @@ class KeyedLines:
         """A full disk: every kept key gives way (issue #38, 4), in the room the reserve just
         freed (its rows' pages then hold actions), so an acknowledged action is never lost to
         keys; a retry of a dropped key is answered from the page server's memory, or runs as
-        new. True if any went."""
+        new. True if any went (never while the journal is still opening: no keys yet)."""
+        if getattr(self, "_db", None) is None:
+            return False
         try:
             with self._db:
                 dropped = self._db.execute(FORGET_ALL_KEYS).rowcount
