@@ -127,13 +127,13 @@ def bought_or_filed(state: NowBoardingState) -> str:
             return f"{who} bought {ROW_NAMES[last.item]} for ${data.TEMP_PRICES[last.item]}."
         left = supply_left(state, last.item)
         if last.item == "route":
-            return f"{who} bought a route for ${data.ROUTE_PRICE}: {left} left."
+            return f"{who} bought a route for ${data.ROUTE_PRICE}: {left} left in the supply."
         current = plane(state, last.player)
         count = current.seats if last.item == "seat" else current.speed
         prices = data.SEAT_PRICES if last.item == "seat" else data.SPEED_PRICES
         price: int | None = prices.get(count)
         paid = f" for ${price}" if price is not None else ""
-        return f"{who} bought {ROW_NAMES[last.item]}{paid}: {left} left."
+        return f"{who} bought {ROW_NAMES[last.item]}{paid}: {left} left in the supply."
     return filed(state)
 
 
