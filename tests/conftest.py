@@ -158,7 +158,21 @@ def small_disk(tmp_path):
         subprocess.run(["umount", "-l", str(mount_point)], check=False)
 
 
-class FullDisk:
+class ConnectionStandIn:
+    """Stands in for a journal's SQLite connection (``self.connection``): every attribute and
+    the ``with`` block go to it; a subclass's ``execute`` decides which statements fail."""
+
+    def __getattr__(self, name):
+        return getattr(self.connection, name)
+
+    def __enter__(self):
+        return self.connection.__enter__()
+
+    def __exit__(self, *exc):
+        return self.connection.__exit__(*exc)
+
+
+class FullDisk(ConnectionStandIn):
     """A disk that refuses every write once :meth:`fill` ed, except into the space the
     journal's reserve frees if it was there to release (an injected fault: runs anywhere)."""
 
@@ -188,14 +202,6 @@ class FullDisk:
             raise sqlite3.OperationalError("database or disk is full")
         return self.connection.execute(sql, *parameters)
 
-    def __getattr__(self, name):
-        return getattr(self.connection, name)
-
-    def __enter__(self):
-        return self.connection.__enter__()
-
-    def __exit__(self, *exc):
-        return self.connection.__exit__(*exc)
 
 
 @pytest.fixture

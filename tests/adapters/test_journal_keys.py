@@ -18,6 +18,7 @@ from companion.core.buttons import Button
 from companion.core.game import Press
 from companion.protocol.lines import Line, line_digest
 from companion.testing.simulated import simulated_controller
+from tests.conftest import ConnectionStandIn
 
 WALL = "2026-11-28T02:00:00+00:00"
 PHONE = "token:phone"
@@ -133,7 +134,7 @@ def test_a_schema_2_journal_keeps_its_keys_as_digests(tmp_path):
     migrated.close()
 
 
-class FullUntilKeysGo:
+class FullUntilKeysGo(ConnectionStandIn):
     """A disk that refuses new rows, the reserve spent, until the kept keys are deleted
     (their pages then hold the row): an injected fault, so it runs anywhere."""
 
@@ -148,15 +149,6 @@ class FullUntilKeysGo:
         elif sql.startswith("INSERT INTO actions") and not self.keys_gone:
             raise sqlite3.OperationalError("database or disk is full")
         return self.connection.execute(sql, *parameters)
-
-    def __getattr__(self, name):
-        return getattr(self.connection, name)
-
-    def __enter__(self):
-        return self.connection.__enter__()
-
-    def __exit__(self, *exc):
-        return self.connection.__exit__(*exc)
 
 
 def test_a_full_disk_with_the_reserve_spent_drops_the_keys_and_keeps_the_action(tmp_path):
