@@ -59,6 +59,8 @@ def render(screen: Screen, width: int = WIDTH, height: int = HEIGHT) -> Image.Im
     rows: Rows = []
     if screen.matrix:
         _draw_matrix(draw, screen, width, height)
+    elif screen.picture is not None:
+        _draw_picture(image, draw, screen, width)
     else:
         rows = _draw_text(draw, screen, width)
     if screen.alert:
@@ -91,6 +93,24 @@ def _draw_text(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> Rows:
     if screen.status:
         draw.text((0, STATUS_TOP), fit(screen.status, STATUS_WIDTH), font=font("5x8"), fill=ON)
     return rows
+
+
+def _draw_picture(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen,
+                  width: int) -> None:
+    """The panel picture (its own title row), the mark in its title row, and the status
+    bar over its bottom rows."""
+    # Imported here: the pictures' rasteriser draws its labels with this module's fonts.
+    from companion.ui.pictures.raster import scene_panel
+
+    assert screen.picture is not None
+    image.paste(scene_panel(screen.picture), (0, 0))
+    if screen.mark:
+        mark_left = width - 6 * len(screen.mark) - 3
+        draw.rectangle((mark_left - 2, 1, width - 2, TITLE_HEIGHT - 2), fill=OFF)
+        draw.text((mark_left, 0), screen.mark, font=font("6x12"), fill=ON)
+    if screen.status:
+        draw.rectangle((0, STATUS_TOP - 2, width - 1, image.height - 1), fill=OFF)
+        draw.text((0, STATUS_TOP), fit(screen.status, STATUS_WIDTH), font=font("5x8"), fill=ON)
 
 
 Rows = list[tuple[int, int]]

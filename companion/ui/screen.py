@@ -26,6 +26,10 @@ Sizes on the 128x64 panel (Spleen bitmap fonts):
 - matrix: a QR code (at most 29 modules a side) drawn at 2 px a module, dark on a lit 64 x 64
   square on the left; the title (10 characters) and up to 5 lines of 12 small characters
   then share the right half, and there is no status bar.
+- picture: a drawing made for the panel (a 128 x 64 unit :class:`~companion.ui.pictures.scene.
+  Scene` with its own title row, such as the table set up) drawn in place of the title bar and
+  body; the status bar, the mark and an alert are drawn over it as on any screen. The title and
+  lines stay in the model: they are the ``screen`` reply's text and the terminal's.
 Longer text is cut at the edge; views keep to these widths.
 
 The full-text fields are for the table page, never drawn on the panel (the pixels and the
@@ -48,6 +52,7 @@ from dataclasses import dataclass, replace
 from typing import TypedDict
 
 from companion.core.words import plural
+from companion.ui.pictures.scene import Scene
 
 TITLE_WIDTH = 21
 LINE_WIDTH = 21
@@ -110,6 +115,7 @@ class Screen:
     more_above: bool = False
     more_below: bool = False
     matrix: tuple[tuple[bool, ...], ...] = ()
+    picture: Scene | None = None
     heading: str = ""
     say: str = ""
     then: str = ""
@@ -135,6 +141,12 @@ class Screen:
 
         if self.matrix and (self.big is not None or self.status):
             raise ValueError("a screen with a matrix has lines beside it, no big text or status")
+        if self.picture is not None:
+            if self.matrix or self.big is not None:
+                raise ValueError("a screen with a picture has no matrix or big text")
+            if (self.picture.width, self.picture.height) != (128, 64):
+                raise ValueError("a panel picture is 128x64 units, not "
+                                 f"{self.picture.width}x{self.picture.height}")
         if self.chosen is not None and not 0 <= self.chosen < len(self.choices):
             raise ValueError(f"choice {self.chosen} is not one of {len(self.choices)}")
         unknown = {key for key, _ in self.keys} - set(GESTURES)

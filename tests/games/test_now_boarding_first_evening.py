@@ -18,7 +18,7 @@ from companion.core.buttons import Button, Gesture
 from companion.games.now_boarding import NowBoarding
 from companion.ui.views.now_boarding import now_boarding_screen
 
-NEXT, UP = Button.NEXT, Button.UP
+NEXT, UP, DOWN = Button.NEXT, Button.UP, Button.DOWN
 
 #: A fact the table once had to guess -> words a card or a lesson says it with.
 PHYSICAL_FACTS = {
@@ -110,3 +110,34 @@ def test_a_game_journaled_before_the_short_flow_replays_its_full_pages():
     state, _ = app.new_game(AppState(), "now-boarding", {"players": "3"}, 1, 0.0)
     assert app.to_json(state, 0.0)["options"]["flow"] == "short"
     assert not state.session.state.full_flow
+
+
+@pytest.mark.parametrize(("players", "vip", "weather"), [
+    (2, "on", "cards"), (3, "off", "cards"), (4, "on", "digital"), (5, "off", "cards")])
+def test_the_panel_shows_the_table_picture_first_and_up_switches_to_the_words(players, vip,
+                                                                              weather):
+    """The setup's table page on the panel is the picture of the table set up (the same
+    drawing as the golden panel pictures); UP (or DOWN) shows its words and back, and only
+    the panel changes: the page's words, the books and the next NEXT stay as they were."""
+    from companion.ui.pictures.now_boarding import table_panel_scene
+
+    app = App([NowBoarding()])
+    state, _ = app.new_game(AppState(), "now-boarding",
+                            {"players": str(players), "vip": vip, "weather": weather}, 1, 0.0)
+    before = app.to_json(state, 0.0)
+    screen = now_boarding_screen(state.session.state, 0.0)
+    assert screen.picture == table_panel_scene(players, vip == "on", weather == "cards")
+    assert "UP words NEXT pg" in screen.status
+    words = (screen.heading, screen.say, screen.keys)
+    for button, shows_picture in ((UP, False), (DOWN, True), (DOWN, False)):
+        state, _ = app.gesture(state, Gesture("press", button, 1.0), 1.0)
+        assert state.notice is None
+        screen = now_boarding_screen(state.session.state, 1.0)
+        assert (screen.picture is not None) is shows_picture
+        assert (screen.heading, screen.say, screen.keys) == words
+        assert f"Board: {'2-3' if players < 4 else '4-5'} side up" in screen.text_lines()[1]
+    after = app.to_json(state, 1.0)
+    assert {key: value for key, value in after.items() if key != "elapsed"} == \
+        {key: value for key, value in before.items() if key != "elapsed"}
+    state, _ = app.gesture(state, Gesture("press", NEXT, 2.0), 2.0)
+    assert app.to_json(state, 2.0)["setup_page"]["key"] == "planes"

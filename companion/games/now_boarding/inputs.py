@@ -119,6 +119,8 @@ def up_down(state: NowBoardingState,
             raise RuleError("not-allowed", "NEXT starts the flight")
         case "setup":
             page = setup_page(state)
+            if page == "table" and not state.full_flow:  # the panel: picture or words
+                return replace(state, table_words=not state.table_words), ()
             if page == "planes" and not state.full_flow:  # UP / DOWN: the player row
                 return replace(state, row=(state.row - direction) % state.players), ()
             if page.startswith("free-"):

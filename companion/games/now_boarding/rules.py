@@ -182,6 +182,9 @@ class NowBoardingState:
     full_flow: bool = False
     #: Setup's planes page (short flow): the player row whose free tile hold NEXT swaps.
     row: int = 0
+    #: Setup's table page (short flow): the panel shows the page's words instead of its
+    #: picture of the table (UP / DOWN switch them; the table page shows both at once).
+    table_words: bool = False
 
     @property
     def stage(self) -> str:

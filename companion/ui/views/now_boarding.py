@@ -8,9 +8,8 @@ Each step the rulebook names is said on screen: the anger cubes before the compl
 asked, "flip every face-down passenger card" before each flight, the Preflight chart's flip
 before round 1, and "Serve a VIP?" before the VIP card is named. Every screen says what to do
 now in the 12-pixel font (three large lines, big digits, or a main line over small ones)
-within the Screen limits (tests check each screen of whole games); a body has at most 4
-lines: a 5th small line touches the status bar. :func:`now_boarding_screen` chooses the step
-once and pairs the step's panel (here) with its sentences for the page (now_boarding_words.py).
+within the Screen limits (tests check each screen of whole games); a body has at most 4 lines.
+:func:`now_boarding_screen` chooses the step once and pairs its panel and its sentences.
 """
 
 from __future__ import annotations
@@ -62,6 +61,7 @@ _ROUND = ("press next", "wait 15", "press next", "press next")  # start, fly, an
 
 SCENES: dict[str, tuple[str, ...]] = {
     "now-boarding-setup": (_NEW,),
+    "now-boarding-setup-words": (_NEW, "press up"),
     "now-boarding-weather": (_NEW, *("press next",) * 3),
     "now-boarding-flight": (_NEW, *_TO_FLIGHT, "wait 4.3"),
     "now-boarding-paused": (_NEW, *_TO_FLIGHT, "wait 9", "hold next"),

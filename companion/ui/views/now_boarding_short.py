@@ -14,7 +14,8 @@ and the cards go aside once their tokens are out; with ``weather=digital`` the p
 route of every token. One NEXT lays them all.
 
 Each page comes as the panel (``panel``: at most four lines of 21 characters, the status
-bar's key hint) and as whole sentences for the table page (``words``). What a label of the
+bar's key hint; the ``table`` page is first the picture of the table drawn for the panel,
+UP / DOWN switching to its lines and back) and as whole sentences for the table page (``words``). What a label of the
 picture cannot carry is said here in words: what a starting plane is made of, which passenger
 card goes with each plane and face up, where the temporary tokens and the tiles go.
 
@@ -27,9 +28,12 @@ in its card for it. A game of the full flow (journaled before issue #35) keeps i
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from companion.games.now_boarding import data
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
 from companion.games.now_boarding.rules import NowBoardingState, setup_page, setup_pages
+from companion.ui.pictures.now_boarding import table_panel_scene
 from companion.ui.screen import Screen, Words
 
 Keys = tuple[tuple[str, str], ...]
@@ -57,16 +61,21 @@ def panel(state: NowBoardingState) -> Screen:
     page = setup_page(state)
     players = state.players
     number = f"Setup {state.page + 1}/{len(pages)}"
-    status = f"C:0/{COMPLAINT_LIMIT} NEXT next page"
     if page == "table":
         weather = PREFLIGHT[players].weather[0]
         removed = _removed(players)
-        return Screen(f"{number} Table", (
+        screen = Screen(f"{number} Table", (
             f"Board: {data.board_side(players)} side up",
             f"Chart: Preflight, {players}P",
             f"Cards out: {removed}" if removed else "Keep every card",
             "Box draws weather" if state.digital_weather else f"{weather} weather by each deck",
-        ), status=status).with_main(0)
+        ), status=f"C:0/{COMPLAINT_LIMIT} UP {'picture' if state.table_words else 'words'} "
+                  "NEXT pg").with_main(0)
+        if state.table_words:
+            return screen
+        # The picture first (the table set up, drawn for the panel); UP / DOWN: the words.
+        return replace(screen, picture=table_panel_scene(players, state.vip_variant,
+                                                         not state.digital_weather))
     if page == "planes":
         def who(tile: str) -> str:
             return " ".join(f"P{player + 1}" for player, chosen in enumerate(state.free_tiles)
