@@ -167,7 +167,7 @@ BOOT_CONFIG_TEMPLATE = """\
 # [buzzer]
 # pin = 18
 # kind = "passive"         # "active" for a buzzer with its own oscillator
-# sounder = "piezo"        # "magnetic" or "speaker" (hardware/README.md, Sound)
+# sounder = "piezo"        # the budget piezo; "magnetic"; the default is the recommended "speaker"
 
 # The shutdown button: on this card the companion watches it (no gpio-shutdown overlay here).
 # [shutdown]
