@@ -117,7 +117,7 @@ def test_report_with_the_service_running_stops_it_tests_every_part_and_starts_it
     assert "- PASS panel (ssd1306, i2c): the maker saw the test picture" in text
     (shown,) = panels
     assert shown[0].tobytes() == hands_on.check_picture().tobytes()  # then a clear at close
-    assert "- PASS buzzer (passive, piezo) at 4000 Hz: heard" in text
+    assert "- PASS buzzer (passive, speaker) at 2500 Hz: heard" in text
     assert "- PASS LED (GPIO24): lit" in text
     assert "- level at 50 cm: 78 dB (measured by the maker)" in text
     assert "- PASS service restart: stopped for these tests, started again" in text
@@ -169,7 +169,7 @@ def test_report_names_a_dead_button_a_silent_buzzer_a_dark_led_and_what_the_pane
     assert "- PASS button UP (GPIO27): pressed and released" in text
     assert ("- FAIL panel (ssd1306, i2c): answered 'n'; the maker sees: snow on the right half"
             in text)
-    assert "- FAIL buzzer (passive, piezo) at 4000 Hz: answered 'n'" in text
+    assert "- FAIL buzzer (passive, speaker) at 2500 Hz: answered 'n'" in text
     assert "- FAIL LED (GPIO24): answered 'no'" in text
     assert "- level at 50 cm: not measured" in text
     summary = _summary(text)
@@ -250,7 +250,7 @@ def test_doctor_report_from_the_command_line_on_the_fake_backend(tmp_path, monke
     for section in SECTIONS:
         assert section in text
     assert "- PASS panel (ssd1306, i2c): the maker saw the test picture" in text
-    assert "- PASS buzzer (passive, piezo) at 4000 Hz: heard" in text
+    assert "- PASS buzzer (passive, speaker) at 2500 Hz: heard" in text
     assert "FAIL button NEXT (GPIO17): no press seen" in text  # nobody pressed the mock pins
     assert "not everything was tested" in _summary(text)
     assert status == 1
