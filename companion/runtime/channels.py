@@ -73,14 +73,15 @@ class PairCodeEvent:
 
 @dataclass(frozen=True)
 class PairCodeEntered:
-    """A code typed on the table page by ``client``: ``answer`` hears whether it is the one
-    on the display for that client."""
+    """A code typed on the table page by ``client`` (with ``secret``: the pairing window's
+    secret, read off the box's QR code): ``answer`` hears how the box judged it."""
 
     code: str
     answer: Callable[[PairOutcome], None]
     client: str = ""
     claim: Callable[[], bool] | None = None
     """Asked by the loop before it acts: False means the asker withdrew it (see LineEvent)."""
+    secret: bool = False
 
 
 class ReplyTarget(Protocol):

@@ -17,9 +17,10 @@ channel, a :class:`~companion.runtime.channels.LineSource` like the serial line:
   drop the oldest. A slow phone loses old news, never the box's time.
 - **The picture** is rendered from the latest screen model on a server worker thread when a client
   asks for it, once per frame, and cached.
-- **The pairing code stays on the box.** The snapshots the loop hands over are drawn without
-  it (companion/ui/views ``mirror_screen``) and say only whether a code is shown, which the
-  streams hear as a ``pair`` event when it changes.
+- **The pairing code and secret stay on the box.** The snapshots the loop hands over are
+  drawn without them (companion/ui/views ``mirror_screen``: the plain address's QR code) and
+  say only whether a code is shown, which the streams hear as a ``pair`` event when it
+  changes.
 """
 
 from __future__ import annotations
@@ -346,6 +347,16 @@ class WebChannel:
         code (a right one ends the window); :class:`Busy` as for :meth:`line`."""
         slot: ReplySlot[PairOutcome] = self._ask(
             lambda slot: PairCodeEntered(code, slot.answer, client, claim=slot.claim))
+        assert slot.reply is not None  # answered: wait() said so
+        return slot.reply
+
+    def enter_pair_secret(self, client: str, secret: str) -> PairOutcome:
+        """Ask the loop to judge ``secret`` (read off the box's QR code by ``client``)
+        against the pairing window's (a right one ends the window); :class:`Busy` as for
+        :meth:`line`."""
+        slot: ReplySlot[PairOutcome] = self._ask(
+            lambda slot: PairCodeEntered(secret, slot.answer, client, claim=slot.claim,
+                                         secret=True))
         assert slot.reply is not None  # answered: wait() said so
         return slot.reply
 
