@@ -115,6 +115,7 @@ from companion.core.menu import (
 )
 from companion.core.table_page import (
     PairOutcome,
+    ShowOutcome,
     TablePage,
     expire_pairing,
     judge_pair_code,
@@ -258,9 +259,10 @@ class App:
         state = expire_pairing(state, now)
         return replace(state, last_tick=now), effects
 
-    def show_pair_code(self, state: AppState, code: str, now: float) -> tuple[AppState, bool]:
-        """The pairing window's code on the display (the one shown stays); False while
-        pairing is closed. See companion/core/table_page.py's :func:`show_pair_code`."""
+    def show_pair_code(self, state: AppState, code: str,
+                       now: float) -> tuple[AppState, ShowOutcome]:
+        """The pairing window's code on the display (the one shown stays), or why not. See
+        companion/core/table_page.py's :func:`show_pair_code`."""
         return show_pair_code(state, code, now)
 
     def judge_pair_code(self, state: AppState, client: str, code: str,

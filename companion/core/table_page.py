@@ -93,6 +93,10 @@ pairing is closed; from a client out of wrong codes this window; past the window
 typed codes (not judged; the window stays open for its QR code). A secret: the window's
 ("paired"), another ("wrong-secret"), or sent while pairing is closed ("closed")."""
 
+ShowOutcome = Literal["shown", "closed", "spent"]
+"""A phone asked for the code: shown (made now or already); pairing closed; the window's
+typed codes used up (the QR code's secret is the way in)."""
+
 PAIRED_NOTICE = "Phone paired: pairing closed"
 ENDED_NOTICE = "Pairing closed"
 OPEN_LINES = ("Pairing open", "Scan it on", "the box, or", "type a code.", "BACK: close")
@@ -141,15 +145,23 @@ def typed_codes_spent(window: PairingWindow) -> bool:
     return sum(count for _, count in window.wrong) >= WINDOW_TYPED_CODES
 
 
-def show_pair_code(state: AppState, code: str, now: float) -> tuple[AppState, bool]:
+def code_shown(window: PairingWindow | None) -> bool:
+    """Whether the box shows ``window``'s code to type: asked for, and typed codes left."""
+    return window is not None and window.code is not None and not typed_codes_spent(window)
+
+
+def show_pair_code(state: AppState, code: str, now: float) -> tuple[AppState, ShowOutcome]:
     """The window's code on the display: ``code`` if none is shown yet, else the one shown
-    stays. False, and the state unchanged, while pairing is closed."""
+    stays (``shown``). The state unchanged while pairing is closed (``closed``) and once its
+    typed codes are used up (``spent``: no code to type is shown then)."""
     window = state.pairing
     if window is None or not pairing_open(state, now):
-        return state, False
+        return state, "closed"
+    if typed_codes_spent(window):
+        return state, "spent"
     if window.code is not None:
-        return state, True
-    return replace(state, pairing=replace(window, code=code)), True
+        return state, "shown"
+    return replace(state, pairing=replace(window, code=code)), "shown"
 
 
 def judge_pair_code(state: AppState, client: str, code: str,

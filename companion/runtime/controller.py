@@ -65,7 +65,7 @@ from companion.core.buttons import (
 )
 from companion.core.game import RuleError
 from companion.core.idle import IdlePolicy
-from companion.core.table_page import PairOutcome, TablePage, end_pairing
+from companion.core.table_page import PairOutcome, ShowOutcome, TablePage, end_pairing
 from companion.core.timer import TimerState
 from companion.core.tunes import SoundSettings, tunes_for
 from companion.protocol import commands as proto
@@ -341,11 +341,12 @@ class Controller:
         if self.idle is not None:
             self.idle.activity(self.now())
 
-    def show_pair_code(self, code: str | None) -> bool:
+    def show_pair_code(self, code: str | None) -> ShowOutcome:
         """The pairing window's code on the display (the one shown stays; None closes the
-        window); False while pairing is closed."""
+        window), or why not (companion/core/table_page.py)."""
+        shown: ShowOutcome
         if code is None:
-            self.state, shown = end_pairing(self.state), False
+            self.state, shown = end_pairing(self.state), "closed"
         else:
             self.state, shown = self.app.show_pair_code(self.state, code, self.now())
         self.refresh()

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TextIO, cast
 
 from companion.core.buttons import Button
+from companion.core.table_page import code_shown
 from companion.runtime.channels import (
     LineEvent,
     LineSource,
@@ -238,7 +239,7 @@ class EventLoop:
         screen = mirror_screen(controller.app, state, now, controller.last_screen)
         snapshot = Snapshot(state=controller.app.to_json(state, now),
                             lines=[] if screen is None else screen.text_lines(), screen=screen,
-                            pairing=state.pairing is not None and state.pairing.code is not None,
+                            pairing=code_shown(state.pairing),
                             pairing_open=state.pairing is not None)
         for observer in self.observers:
             try:

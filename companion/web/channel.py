@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from companion.core.table_page import PairOutcome
+from companion.core.table_page import PairOutcome, ShowOutcome
 from companion.errors import CompanionError
 from companion.protocol.lines import Item
 from companion.runtime.channels import LineEvent, PairCodeEntered, PairCodeEvent, Snapshot
@@ -360,12 +360,13 @@ class WebChannel:
         assert slot.reply is not None  # answered: wait() said so
         return slot.reply
 
-    def show_pair_code(self, client: str, code: str) -> bool:
+    def show_pair_code(self, client: str, code: str) -> ShowOutcome:
         """Ask the loop to show the pairing window's code (``code`` if none is shown yet):
-        whether one is shown (False: pairing is closed); :class:`Busy` as for :meth:`line`."""
-        slot: ReplySlot[bool] = self._ask(
+        whether one is shown, or why not; :class:`Busy` as for :meth:`line`."""
+        slot: ReplySlot[ShowOutcome] = self._ask(
             lambda slot: PairCodeEvent(code, client, slot.answer, claim=slot.claim))
-        return bool(slot.reply)
+        assert slot.reply is not None  # answered: wait() said so
+        return slot.reply
 
     @property
     def pairing_open(self) -> bool:

@@ -45,7 +45,13 @@ from companion.protocol.lines import BadEncoding, Line, NotOneLine, PhoneLine, o
 from companion.web.answers import Answer, HttpError, json_answer
 from companion.web.channel import Subscriber, WebChannel, screen_body
 from companion.web.idempotency import LineLedger, Pending, check_key
-from companion.web.pairing import CLOSED_MESSAGE, Pairing, PairingRefused, new_code
+from companion.web.pairing import (
+    CLOSED_MESSAGE,
+    SPENT_MESSAGE,
+    Pairing,
+    PairingRefused,
+    new_code,
+)
 from companion.web.policy import COOKIE, Route, Rules
 
 KEEPALIVE_SECONDS: Final = 15.0
@@ -238,8 +244,11 @@ def line(request: Request) -> Answer:
 
 
 def pair_start(request: Request) -> Answer:
-    if not request.context.channel.show_pair_code(request.client, new_code()):
+    shown = request.context.channel.show_pair_code(request.client, new_code())
+    if shown == "closed":
         raise PairingRefused("pairing-closed", CLOSED_MESSAGE)
+    if shown == "spent":
+        raise PairingRefused("codes-spent", SPENT_MESSAGE)
     return json_answer({"pending": True})
 
 

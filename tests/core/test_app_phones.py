@@ -101,7 +101,7 @@ def test_a_game_started_while_pairing_keeps_the_window():
 def test_no_code_is_shown_or_judged_while_pairing_is_closed():
     app = App([RoundTimer()])
     state, shown = app.show_pair_code(AppState(), "123456", 0.0)
-    assert (state, shown) == (AppState(), False)
+    assert (state, shown) == (AppState(), "closed")
     assert app.judge_pair_code(AppState(), PHONE, "123456", 0.0) == (AppState(), "closed")
 
 
@@ -163,6 +163,7 @@ def test_spent_typed_codes_leave_the_window_open_for_its_secret():
     for client in (PHONE, "10.9.9.9"):
         assert app.judge_pair_code(state, client, "123456", 2.0) == (state, "spent")
     assert screen_for(app, state, 2.0).title == "Pairing open 1:58"  # no code to type now
+    assert app.show_pair_code(state, "999999", 2.0) == (state, "spent")
     state, outcome = app.judge_pair_secret(state, SECRET, 3.0)
     assert outcome == "paired" and state.pairing is None
 

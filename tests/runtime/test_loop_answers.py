@@ -94,7 +94,7 @@ def test_loop_shows_a_code_judges_it_and_mirrors_a_screen_without_it(box):
     loop.post(PairCodeEntered("654321", outcomes.append, PHONE))
     loop.post(PairCodeEntered("000000", outcomes.append, "192.168.1.66"))
     run_until_stopped(loop)
-    assert shown_answers == [False, True, True]
+    assert shown_answers == ["closed", "shown", "shown"]
     assert outcomes == ["no-code", "wrong-code", "wrong-code"]
     assert controller.state.pairing.code == "123456"
     assert "Pair 123456 2:00" in controller.last_screen.text_lines()

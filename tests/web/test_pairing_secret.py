@@ -91,8 +91,8 @@ def test_fifty_guests_guessing_through_a_window_neither_close_it_nor_stop_the_ta
     """50 guest addresses send wrong codes, one after another, for the whole window (the
     box's clock moved through 114 of its 120 s while they guess): it never closes, 19 typed
     codes are judged in all, the rest are refused (``codes-spent``: scan the QR code), the
-    right code typed then is refused too, and the table's phone pairs with the QR code's
-    secret in under 10 s."""
+    right code typed then is refused too (and asking for it), and the table's phone pairs
+    with the QR code's secret in under 10 s."""
     box = make_web_box(pair_loopback=True)
     open_pairing_at_the_table_page(box)
     start = http_request(box.port, "POST", "/api/pair/start", source=GUESTS[0])
@@ -134,6 +134,8 @@ def test_fifty_guests_guessing_through_a_window_neither_close_it_nor_stop_the_ta
         typed = http_request(box.port, "POST", "/api/pair",
                              json.dumps({"code": window.code}).encode(), source=PHONE)
         assert (typed.status, typed.json["error"]) == (403, "codes-spent")
+        asking = http_request(box.port, "POST", "/api/pair/start", source=PHONE)
+        assert (asking.status, asking.json["message"]) == (403, SPENT_MESSAGE)
 
         asked = time.monotonic()  # the table's phone scans the box and opens the link
         link = link_on_the_box(box)

@@ -141,5 +141,7 @@ def test_past_nineteen_typed_codes_the_window_stays_open_and_says_scan_the_qr_co
     assert sum(count for _, count in box.controller.state.pairing.wrong) == WINDOW_TYPED_CODES
     assert box.pair_code() is None  # a code no one may type is not shown
     assert box.display_text()[0].startswith("Pairing open")
-    # Asking for the code again is still answered (the window is open), and changes nothing.
-    assert post_from(box, "127.0.0.3", "/api/pair/start")[0] == 200
+    # Asking for the code again says the same: no code to type, scan the QR code.
+    status, body, _ = post_from(box, "127.0.0.3", "/api/pair/start")
+    assert (status, body["error"], body["message"]) == (403, "codes-spent", SPENT_MESSAGE)
+    assert box.service.channel.pairing_open

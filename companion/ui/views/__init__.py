@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.core.app import App, AppState
 from companion.core.appstate import PairingWindow
-from companion.core.table_page import pairing_seconds_left, typed_codes_spent
+from companion.core.table_page import code_shown, pairing_seconds_left, typed_codes_spent
 from companion.games.registry import GAMES
 from companion.ui.screen import Screen, alert_lines
 from companion.ui.views.menu import menu_screen
@@ -69,7 +69,7 @@ def screen_for(app: App, state: AppState, now: float, mark: str = "") -> Screen:
         # the address's, and the column beside it says the rest (issue #38, 6).
         return replace(screen, lines=pairing_lines(window, left),
                        matrix=window.qr or screen.matrix)
-    code = None if typed_codes_spent(window) else window.code
+    code = window.code if code_shown(window) else None
     # Elsewhere the window takes the title bar (someone is typing the code in now), so the
     # game's main line, its body and an alert box all stay in view (issue #19).
     return replace(screen, title=pair_title(code, left))
