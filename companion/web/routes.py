@@ -260,10 +260,12 @@ def pair(request: Request) -> Answer:
         body = json.loads(request.body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         raise HttpError("bad-json", PAIR_BODY) from None
-    if not isinstance(body, dict) or len(body) != 1:
+    given = [key for key in ("code", "secret") if isinstance(body, dict) and key in body]
+    if len(given) != 1:  # one of the two (other keys are ignored, as they always were)
         raise HttpError("bad-json", PAIR_BODY)
-    ((name, value),) = body.items()
-    if name not in ("code", "secret") or not isinstance(value, str) or len(value) > 64:
+    name = given[0]
+    value = body[name]
+    if not isinstance(value, str) or len(value) > 64:
         raise HttpError("bad-json", PAIR_BODY)
     context = request.context
     if name == "secret":
