@@ -15,6 +15,11 @@ Promises:
   QR's alphanumeric characters once upper-cased (scheme and host are case-insensitive) is
   encoded upper-case, which fits ``http://raspberrypi.local:8080/`` in version 2 (25).
   A URL that fits no version 3 code raises :class:`ValueError`.
+- A pairing link (the address, ``P/`` and a window's secret of 16 characters:
+  companion/core/table_page.py) is upper-case alphanumeric too: :func:`pair_qr` encodes it at
+  error correction M or better where version 3 holds it (``raspberrypi.local:8080`` and host
+  names of up to 24 characters), else at L (up to 40), else not at all: an empty matrix, and
+  the panel keeps the address's code (the typed code is then the only way in).
 - Finding the IP address sends nothing: a UDP socket's ``connect`` only asks the kernel for
   the route. No route: no ``also``.
 """
@@ -47,14 +52,15 @@ def table_page(host: str, port: int, *, hostname: str | None = None,
     return TablePage(url=url, qr=qr_matrix(url), also=also)
 
 
-def qr_matrix(text: str, max_modules: int = MAX_MODULES) -> Matrix:
-    """The modules of the smallest QR code of ``text`` (True: dark), without quiet zone."""
+def qr_matrix(text: str, max_modules: int = MAX_MODULES, error: str = "m") -> Matrix:
+    """The modules of the smallest QR code of ``text`` (True: dark), without quiet zone, at
+    error correction ``error`` or better."""
     import segno
 
     upper = text.upper()
     content = upper if _ALPHANUMERIC.fullmatch(upper) else text
     try:
-        code = segno.make_qr(content, error="m", boost_error=True)
+        code = segno.make_qr(content, error=error, boost_error=True)
     except segno.DataOverflowError:
         raise ValueError(f"{text!r} is too long for any QR code") from None
     size = code.symbol_size(border=0)[0]
@@ -62,6 +68,17 @@ def qr_matrix(text: str, max_modules: int = MAX_MODULES) -> Matrix:
         raise ValueError(f"{text!r} needs a {size}-module QR code; at most {max_modules} "
                          "fit the panel")
     return tuple(tuple(bool(module) for module in row) for row in code.matrix)
+
+
+def pair_qr(link: str) -> Matrix:
+    """The QR code of a pairing link (see the module docstring): at error correction M where
+    it fits the panel, else L, else empty."""
+    for error in ("m", "l"):
+        try:
+            return qr_matrix(link, error=error)
+        except ValueError:
+            continue
+    return ()
 
 
 def primary_address() -> str | None:

@@ -50,7 +50,8 @@ Rules it enforces:
   open window and goes back, UP / DOWN go back (companion/core/table_page.py).
 - The table page (issue #15): with it on (``App(..., phones=True)``) the menu's last row is
   "Forget phones". The pairing window's code shows in the title bar ("Pair 123456 1:45") until
-  its deadline, which is a wake-up like any other; it never reaches the state JSON.
+  its deadline, which is a wake-up like any other; neither it nor the window's secret (on the
+  Table page's QR code) ever reaches the state JSON.
 
 Every input is routed here (:meth:`App.gesture`), to the game, the menu, the offer of a stale
 game or the sound, so reading the routes in one place shows that no input is lost or handled
@@ -114,9 +115,11 @@ from companion.core.menu import (
 )
 from companion.core.table_page import (
     PairOutcome,
+    ShowOutcome,
     TablePage,
     expire_pairing,
     judge_pair_code,
+    judge_pair_secret,
     pair_wake,
     show_pair_code,
 )
@@ -169,8 +172,7 @@ class App:
         remembered = {**state.remembered, name: remembered_options(game.options, options)}
         return (AppState(session=session, menu=None, last_tick=now, next_seed=state.next_seed,
                          sound=state.sound, resumable=state.resumable,
-                         pairing=state.pairing, pairing_closed=state.pairing_closed,
-                         remembered=remembered),
+                         pairing=state.pairing, remembered=remembered),
                 [JournalNew(name, dict(options), seed, now), Play("click")])
 
     def restore(self, name: str, options: Mapping[str, str], seed: int,
@@ -257,15 +259,21 @@ class App:
         state = expire_pairing(state, now)
         return replace(state, last_tick=now), effects
 
-    def show_pair_code(self, state: AppState, code: str, now: float) -> tuple[AppState, bool]:
-        """The pairing window's code on the display (the one shown stays); False while
-        pairing is closed. See companion/core/table_page.py's :func:`show_pair_code`."""
+    def show_pair_code(self, state: AppState, code: str,
+                       now: float) -> tuple[AppState, ShowOutcome]:
+        """The pairing window's code on the display (the one shown stays), or why not. See
+        companion/core/table_page.py's :func:`show_pair_code`."""
         return show_pair_code(state, code, now)
 
     def judge_pair_code(self, state: AppState, client: str, code: str,
                         now: float) -> tuple[AppState, PairOutcome]:
         """A code typed by ``client``: see companion/core/table_page.py."""
         return judge_pair_code(state, client, code, now)
+
+    def judge_pair_secret(self, state: AppState, secret: str,
+                          now: float) -> tuple[AppState, PairOutcome]:
+        """A secret read off the box's QR code: see companion/core/table_page.py."""
+        return judge_pair_secret(state, secret, now)
 
     def set_sound(self, state: AppState,
                   sound: SoundSettings) -> tuple[AppState, list[Effect]]:

@@ -75,12 +75,17 @@ class PairingWindow:
     """Pairing, open: opened at the box (the menu's "Pair a phone", or ``pair open`` on a
     trusted channel) until the game-clock instant ``until``. ``code`` is the one pairing code
     of this window once a phone asked for it (None before), ``wrong`` the wrong codes typed
-    in this window, per client (its address, or its IPv6 /64), oldest first
-    (companion/core/table_page.py owns it all)."""
+    in this window, per client (its address, or its IPv6 /64), oldest first. ``secret`` is
+    the window's long secret (None until the runtime drew it, before the window's first
+    frame) and ``qr`` the QR code of the pairing link that carries it (empty: none fits the
+    panel). companion/core/table_page.py owns it all; neither the code nor the secret is
+    ever in the state JSON, the mirror or a repr."""
 
     until: float
-    code: str | None = None
+    code: str | None = field(default=None, repr=False)
     wrong: tuple[tuple[str, int], ...] = ()
+    secret: str | None = field(default=None, repr=False)
+    qr: tuple[tuple[bool, ...], ...] = field(default=(), repr=False)
 
 
 @dataclass(frozen=True)
@@ -105,9 +110,6 @@ class AppState:
     resumable: tuple[PastGame, ...] = ()
     # The pairing window, while one is open (companion/core/table_page.py is its one owner).
     pairing: PairingWindow | None = None
-    # The last window closed after too many wrong codes: the "Table page" screen says so
-    # until the next "Pair a phone" opens a fresh one.
-    pairing_closed: bool = False
 
 
 @dataclass(frozen=True)

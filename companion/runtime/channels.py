@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.adapters.serial_link import WRITE_WAIT_SECONDS, Link
-from companion.core.table_page import PairOutcome
+from companion.core.table_page import PairOutcome, ShowOutcome
 from companion.protocol.lines import Item, LineSplitter
 from companion.runtime.health import RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS
 
@@ -62,25 +62,27 @@ STALLED_SECONDS = 5.0
 class PairCodeEvent:
     """The table page's fresh code, to show while pairing is open if no code is shown yet
     (None: close the pairing window, as "Forget phones" does). ``answer``, if given, hears
-    whether a code is shown (False: pairing is closed). ``client`` asked for it."""
+    whether a code is shown, or why not (companion/core/table_page.py ``ShowOutcome``).
+    ``client`` asked for it."""
 
     code: str | None
     client: str | None = None
-    answer: Callable[[bool], None] | None = None
+    answer: Callable[[ShowOutcome], None] | None = None
     claim: Callable[[], bool] | None = None
     """Asked by the loop before it acts: False means the asker withdrew it (see LineEvent)."""
 
 
 @dataclass(frozen=True)
 class PairCodeEntered:
-    """A code typed on the table page by ``client``: ``answer`` hears whether it is the one
-    on the display for that client."""
+    """A code typed on the table page by ``client`` (with ``secret``: the pairing window's
+    secret, read off the box's QR code): ``answer`` hears how the box judged it."""
 
     code: str
     answer: Callable[[PairOutcome], None]
     client: str = ""
     claim: Callable[[], bool] | None = None
     """Asked by the loop before it acts: False means the asker withdrew it (see LineEvent)."""
+    secret: bool = False
 
 
 class ReplyTarget(Protocol):
@@ -119,8 +121,8 @@ class Snapshot:
     lines: list[str]
     screen: Any = None
     pairing: bool = False
-    """A table-page pairing code is on the box's display (the core's ``AppState`` owns it;
-    the code itself is never in a snapshot)."""
+    """A table-page pairing code to type is on the box's display (the core's ``AppState``
+    owns it; the code itself is never in a snapshot): asked for, and typed codes left."""
     pairing_open: bool = False
     """Pairing is open (opened at the box; ``AppState.pairing``): a phone may ask for the
     code."""

@@ -65,7 +65,7 @@ from companion.core.buttons import (
 )
 from companion.core.game import RuleError
 from companion.core.idle import IdlePolicy
-from companion.core.table_page import PairOutcome, TablePage, end_pairing
+from companion.core.table_page import PairOutcome, ShowOutcome, TablePage, end_pairing
 from companion.core.timer import TimerState
 from companion.core.tunes import SoundSettings, tunes_for
 from companion.protocol import commands as proto
@@ -83,6 +83,7 @@ from companion.runtime.journaling import (
     KeepLine,
 )
 from companion.runtime.output import FrameSink, Output, StatusLed
+from companion.runtime.pair_secret import armed, new_pair_secret
 from companion.runtime.sound import Buzzer, SettingsStore, TunePlayer
 from companion.ui.screen import Screen
 from companion.ui.views import screen_for
@@ -111,6 +112,8 @@ class Controller:
         self.writer = JournalWriter(journal)
         self.state = AppState(next_seed=self.draw_seed(), last_tick=self.now())
         self.tunes = TunePlayer(buzzer, tunes_for(sounder))
+        # Draws each pairing window's secret (runtime/pair_secret.py; tests fix it).
+        self.draw_pair_secret: Callable[[], str] = new_pair_secret
         # Called when "Forget phones" is chosen (the table page revokes its pairings).
         self.forget_phones_listeners: list[Callable[[], None]] = []
         # Called when "Power off" is confirmed (bootstrap: adapters/power.py).
@@ -338,11 +341,12 @@ class Controller:
         if self.idle is not None:
             self.idle.activity(self.now())
 
-    def show_pair_code(self, code: str | None) -> bool:
+    def show_pair_code(self, code: str | None) -> ShowOutcome:
         """The pairing window's code on the display (the one shown stays; None closes the
-        window); False while pairing is closed."""
+        window), or why not (companion/core/table_page.py)."""
+        shown: ShowOutcome
         if code is None:
-            self.state, shown = end_pairing(self.state), False
+            self.state, shown = end_pairing(self.state), "closed"
         else:
             self.state, shown = self.app.show_pair_code(self.state, code, self.now())
         self.refresh()
@@ -351,6 +355,12 @@ class Controller:
     def judge_pair_code(self, client: str, code: str) -> PairOutcome:
         """A code typed on the table page by ``client`` (companion/core/table_page.py)."""
         self.state, outcome = self.app.judge_pair_code(self.state, client, code, self.now())
+        self.refresh()
+        return outcome
+
+    def judge_pair_secret(self, secret: str) -> PairOutcome:
+        """A secret read off the box's QR code (companion/core/table_page.py)."""
+        self.state, outcome = self.app.judge_pair_secret(self.state, secret, self.now())
         self.refresh()
         return outcome
 
@@ -370,6 +380,8 @@ class Controller:
         ``now`` is the instant being processed (``advance`` passes the exact wake-up, so a
         retry due then is made then, whatever the float rounding of the clock)."""
         now = self.now() if now is None else now
+        # A pairing window just opened gets its secret before its first frame.
+        self.state = armed(self.state, self.app.table_page, self.draw_pair_secret)
         running = self.countdown_running()
         changed = self.output.show(screen_for(self.app, self.state, now, self._mark()), now,
                                    countdown_running=running)

@@ -31,10 +31,10 @@ What it promises:
   only then does it take the next event, so replies keep the order of the lines and nothing
   is acknowledged before it is on disk (DESIGN.md rule 6).
 - **A pairing code is the core's.** The table page posts a new code to show
-  (:class:`PairCodeEvent`) and asks whether an entered code is the one shown
-  (:class:`PairCodeEntered`); the answer comes from the state alone
-  (:func:`companion.core.table_page.judge_pair_code`, which also counts the window's wrong
-  codes and closes it when they are spent); a right code ends the window. A snapshot's
+  (:class:`PairCodeEvent`) and asks whether an entered code, or a secret read off the box's
+  QR code, is the window's (:class:`PairCodeEntered`); the answer comes from the state alone
+  (:func:`companion.core.table_page.judge_pair_code`, which also counts the window's typed
+  codes, and ``judge_pair_secret``); a right one ends the window. A snapshot's
   ``pairing_open`` tells the page whether a phone may ask.
 """
 
@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TextIO, cast
 
 from companion.core.buttons import Button
+from companion.core.table_page import code_shown
 from companion.runtime.channels import (
     LineEvent,
     LineSource,
@@ -238,7 +239,7 @@ class EventLoop:
         screen = mirror_screen(controller.app, state, now, controller.last_screen)
         snapshot = Snapshot(state=controller.app.to_json(state, now),
                             lines=[] if screen is None else screen.text_lines(), screen=screen,
-                            pairing=state.pairing is not None and state.pairing.code is not None,
+                            pairing=code_shown(state.pairing),
                             pairing_open=state.pairing is not None)
         for observer in self.observers:
             try:
@@ -260,6 +261,8 @@ class EventLoop:
                 was_shown = controller.show_pair_code(code)
                 if shown is not None:
                     shown(was_shown)
+            case PairCodeEntered(code, answer, client, secret=True):
+                answer(controller.judge_pair_secret(code))
             case PairCodeEntered(code, answer, client):
                 answer(controller.judge_pair_code(client, code))
             case LineEvent(item, reply_to, _claim, key):

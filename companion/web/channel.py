@@ -17,9 +17,10 @@ channel, a :class:`~companion.runtime.channels.LineSource` like the serial line:
   drop the oldest. A slow phone loses old news, never the box's time.
 - **The picture** is rendered from the latest screen model on a server worker thread when a client
   asks for it, once per frame, and cached.
-- **The pairing code stays on the box.** The snapshots the loop hands over are drawn without
-  it (companion/ui/views ``mirror_screen``) and say only whether a code is shown, which the
-  streams hear as a ``pair`` event when it changes.
+- **The pairing code and secret stay on the box.** The snapshots the loop hands over are
+  drawn without them (companion/ui/views ``mirror_screen``: the plain address's QR code) and
+  say only whether a code is shown, which the streams hear as a ``pair`` event when it
+  changes.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from companion.core.table_page import PairOutcome
+from companion.core.table_page import PairOutcome, ShowOutcome
 from companion.errors import CompanionError
 from companion.protocol.lines import Item
 from companion.runtime.channels import LineEvent, PairCodeEntered, PairCodeEvent, Snapshot
@@ -349,12 +350,23 @@ class WebChannel:
         assert slot.reply is not None  # answered: wait() said so
         return slot.reply
 
-    def show_pair_code(self, client: str, code: str) -> bool:
+    def enter_pair_secret(self, client: str, secret: str) -> PairOutcome:
+        """Ask the loop to judge ``secret`` (read off the box's QR code by ``client``)
+        against the pairing window's (a right one ends the window); :class:`Busy` as for
+        :meth:`line`."""
+        slot: ReplySlot[PairOutcome] = self._ask(
+            lambda slot: PairCodeEntered(secret, slot.answer, client, claim=slot.claim,
+                                         secret=True))
+        assert slot.reply is not None  # answered: wait() said so
+        return slot.reply
+
+    def show_pair_code(self, client: str, code: str) -> ShowOutcome:
         """Ask the loop to show the pairing window's code (``code`` if none is shown yet):
-        whether one is shown (False: pairing is closed); :class:`Busy` as for :meth:`line`."""
-        slot: ReplySlot[bool] = self._ask(
+        whether one is shown, or why not; :class:`Busy` as for :meth:`line`."""
+        slot: ReplySlot[ShowOutcome] = self._ask(
             lambda slot: PairCodeEvent(code, client, slot.answer, claim=slot.claim))
-        return bool(slot.reply)
+        assert slot.reply is not None  # answered: wait() said so
+        return slot.reply
 
     @property
     def pairing_open(self) -> bool:

@@ -1,19 +1,21 @@
-"""Pairing: a code on the box's display buys a browser a long-lived token.
+"""Pairing: a secret on the box's QR code, or a code on its display, buys a browser a token.
 
-The pairing window and its code are the core's (``AppState.pairing``,
-companion/core/table_page.py): pairing opens only at the box, for two minutes; the web makes
-a fresh code (:func:`new_code`) for the loop to show, and the loop judges a typed code, counts
-the window's wrong codes per client and in all, and closes the window when they are spent.
-What this module keeps is what only the web needs: the tokens, and what each refusal says.
+The pairing window, its code and its secret are the core's (``AppState.pairing``,
+companion/core/table_page.py): pairing opens only at the box, for two minutes; the box's
+Table page shows a QR code whose link carries the window's secret, the web makes a fresh
+code (:func:`new_code`) for the loop to show, and the loop judges a typed code (counting the
+window's typed codes per client and in all) or a secret. What this module keeps is what only
+the web needs: the tokens, and what each refusal says.
 
-Rules it enforces (issue #28; docs/web.md has the arithmetic):
+Rules it enforces (issues #28 and #38; docs/web.md has the arithmetic):
 - A code is :data:`CODE_DIGITS` digits from ``secrets``; a window shows one.
-- A right code gives a token of 32 random bytes (URL-safe text); the window ends with it, so
-  the code cannot be used twice.
+- A right code or secret gives a token of 32 random bytes (URL-safe text); the window ends
+  with it, so neither can be used twice.
 - Every refusal is a :class:`PairingRefused` with a sentence the page shows as it is:
-  ``pairing-closed`` (no window open: :data:`CLOSED_MESSAGE` says how to open one, or the
-  window closed on its wrong codes: :data:`SPENT_MESSAGE`), ``locked`` (this client's wrong
-  codes for the window are spent), ``bad-code``.
+  ``pairing-closed`` (no window open: :data:`CLOSED_MESSAGE` says how to open one),
+  ``codes-spent`` (the window's typed codes are used up: :data:`SPENT_MESSAGE` says to scan
+  the QR code), ``locked`` (this client's wrong codes for the window are spent),
+  ``bad-code``, ``bad-secret`` (a link from another window).
 - Tokens are kept as SHA-256 hashes, through the :class:`TokenStore` the composition root
   hands in (companion/adapters/token_file.py: ``web-tokens.json``, mode 0600), so pairings
   survive a restart and a copy of the file pairs nobody. At most :data:`MAX_TOKENS` are kept
@@ -39,9 +41,12 @@ MAX_TOKENS: Final = 64
 TOKEN_BYTES: Final = 32
 CLOSED_MESSAGE: Final = ("Ask someone at the box to open pairing: Menu, Table page, "
                          "Pair a phone")
-SPENT_MESSAGE: Final = ("Too many wrong codes closed pairing. " + CLOSED_MESSAGE)
-LOCKED_MESSAGE: Final = ("This phone typed too many wrong codes. " + CLOSED_MESSAGE
-                         + " again")
+SCAN: Final = "scan the QR code on the box with this phone's camera"
+SPENT_MESSAGE: Final = f"Typed codes are used up for this pairing: {SCAN}"
+LOCKED_MESSAGE: Final = (f"This phone typed too many wrong codes: {SCAN}, or ask someone "
+                         "at the box to open pairing again")
+SECRET_MESSAGE: Final = (f"This link is from another pairing: {SCAN} now, or type the code "
+                         "it shows")
 RETRY_SECONDS: Final = 120
 """What a locked phone is told to wait: a window's length (the next one starts it afresh)."""
 
@@ -81,7 +86,7 @@ class Pairing:
         self._hashes: list[str] = [] if tokens is None else tokens.load()[-MAX_TOKENS:]
 
     def settle(self, outcome: PairOutcome) -> str:
-        """After the box judged a typed code: a new token for ``paired``, else
+        """After the box judged a typed code or a secret: a new token for ``paired``, else
         :class:`PairingRefused` saying why."""
         match outcome:
             case "paired":
@@ -93,11 +98,13 @@ class Pairing:
             case "closed":
                 raise PairingRefused("pairing-closed", CLOSED_MESSAGE)
             case "spent":
-                raise PairingRefused("pairing-closed", SPENT_MESSAGE)
+                raise PairingRefused("codes-spent", SPENT_MESSAGE)
             case "locked":
                 raise PairingRefused("locked", LOCKED_MESSAGE, RETRY_SECONDS)
             case "no-code":
                 raise PairingRefused("bad-code", "no code is shown yet: ask for one first")
+            case "wrong-secret":
+                raise PairingRefused("bad-secret", SECRET_MESSAGE)
         raise PairingRefused("bad-code", "wrong code")
 
     # -- tokens ------------------------------------------------------------------------------

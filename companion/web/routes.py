@@ -21,9 +21,12 @@ What the handlers promise:
   pairing code, and a press that would be "Pair a phone" is ``err box-only``.
 - ``POST /api/pair/start`` asks the loop to show the pairing window's code (a fresh one if
   none is shown yet); while pairing is closed it answers 403 ``pairing-closed`` with the
-  sentence that says how to open it. ``POST /api/pair`` asks the loop to judge the code (the
-  core counts the window's wrong codes, companion/core/table_page.py) and answers with the
-  cookie, or the refusal's sentence (see companion/web/pairing.py).
+  sentence that says how to open it. ``POST /api/pair`` asks the loop to judge the typed
+  code (the core counts the window's typed codes, companion/core/table_page.py) or the
+  secret of the QR code's link, and answers with the cookie, or the refusal's sentence (see
+  companion/web/pairing.py). The link itself (``GET /P/<secret>``) is the page, whatever
+  follows ``/P/``: a GET judges nothing (a QR reader's preview spends nothing), the page
+  sends the secret.
 - Static files are only the page's own (no ``..``, no hidden files); nothing is listed.
 """
 
@@ -36,12 +39,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from companion.core.table_page import PAIR_PATH
 from companion.protocol.commands import opens_pairing
 from companion.protocol.lines import BadEncoding, Line, NotOneLine, PhoneLine, one_line
 from companion.web.answers import Answer, HttpError, json_answer
 from companion.web.channel import Subscriber, WebChannel, screen_body
 from companion.web.idempotency import LineLedger, Pending, check_key
-from companion.web.pairing import CLOSED_MESSAGE, Pairing, PairingRefused, new_code
+from companion.web.pairing import (
+    CLOSED_MESSAGE,
+    SPENT_MESSAGE,
+    Pairing,
+    PairingRefused,
+    new_code,
+)
 from companion.web.policy import COOKIE, Route, Rules
 
 KEEPALIVE_SECONDS: Final = 15.0
@@ -234,21 +244,35 @@ def line(request: Request) -> Answer:
 
 
 def pair_start(request: Request) -> Answer:
-    if not request.context.channel.show_pair_code(request.client, new_code()):
+    shown = request.context.channel.show_pair_code(request.client, new_code())
+    if shown == "closed":
         raise PairingRefused("pairing-closed", CLOSED_MESSAGE)
+    if shown == "spent":
+        raise PairingRefused("codes-spent", SPENT_MESSAGE)
     return json_answer({"pending": True})
+
+
+PAIR_BODY: Final = 'send {"code": "NNNNNN"} (typed) or {"secret": "..."} (the QR code\'s)'
 
 
 def pair(request: Request) -> Answer:
     try:
         body = json.loads(request.body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise HttpError("bad-json", 'send {"code": "NNNNNN"}') from None
-    code = body.get("code") if isinstance(body, dict) else None
-    if not isinstance(code, str) or len(code) > 16:
-        raise HttpError("bad-json", 'send {"code": "NNNNNN"}')
+        raise HttpError("bad-json", PAIR_BODY) from None
+    given = [key for key in ("code", "secret") if isinstance(body, dict) and key in body]
+    if len(given) != 1:  # one of the two (other keys are ignored, as they always were)
+        raise HttpError("bad-json", PAIR_BODY)
+    name = given[0]
+    value = body[name]
+    if not isinstance(value, str) or len(value) > 64:
+        raise HttpError("bad-json", PAIR_BODY)
     context = request.context
-    outcome = context.channel.enter_pair_code(request.client, code.strip().replace(" ", ""))
+    if name == "secret":
+        outcome = context.channel.enter_pair_secret(request.client, value.strip())
+    else:
+        outcome = context.channel.enter_pair_code(request.client,
+                                                  value.strip().replace(" ", ""))
     token = context.pairing.settle(outcome)
     cookie = f"{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={COOKIE_MAX_AGE}"
     return json_answer({"paired": True}, headers=(("Set-Cookie", cookie),))
@@ -263,6 +287,7 @@ journal or a picture, and runs on a worker."""
 ROUTES: Final[tuple[Route, ...]] = (
     Route("GET", "/", "open", page),
     Route("GET", "/index.html", "open", page),
+    Route("GET", "/" + PAIR_PATH, "open", page, prefix=True),  # the QR code's pairing link
     Route("GET", "/static/", "open", static, prefix=True),
     Route("GET", "/api/whoami", "open", whoami),
     Route("GET", "/api/state", "mirror", state),

@@ -1,6 +1,6 @@
-"""The table page's marks on the box (core/app.py, issues #15 and #28): the pairing window
-opened at the box, its code and countdown in the title bar, its budgets of wrong codes, and
-"Forget phones" as the menu's last row."""
+"""The table page's marks on the box (core/app.py, issues #15, #28 and #38): the pairing
+window opened at the box, its code and countdown in the title bar, its budgets of typed
+codes, its secret (the QR code's), and "Forget phones" as the menu's last row."""
 
 from dataclasses import replace
 
@@ -12,9 +12,12 @@ from companion.core.app import FORGET_PHONES, App, AppState, ForgetPhones
 from companion.core.buttons import Button, Gesture
 from companion.core.table_page import (
     CLIENT_WRONG_CODES,
-    CLOSED_NOTICE,
-    WINDOW_WRONG_CODES,
+    SECRET_ALPHABET,
+    SECRET_LENGTH,
+    WINDOW_TYPED_CODES,
+    arm_pairing,
     open_pairing,
+    pair_link,
 )
 from companion.games.timer import RoundTimer
 from companion.ui.views import screen_for
@@ -98,7 +101,7 @@ def test_a_game_started_while_pairing_keeps_the_window():
 def test_no_code_is_shown_or_judged_while_pairing_is_closed():
     app = App([RoundTimer()])
     state, shown = app.show_pair_code(AppState(), "123456", 0.0)
-    assert (state, shown) == (AppState(), False)
+    assert (state, shown) == (AppState(), "closed")
     assert app.judge_pair_code(AppState(), PHONE, "123456", 0.0) == (AppState(), "closed")
 
 
@@ -138,40 +141,92 @@ def test_guests_spending_wrong_codes_cannot_stop_the_tables_phone():
     assert outcome == "paired"
 
 
-def test_the_windows_budget_closes_it_says_why_and_the_next_press_starts_afresh():
-    app = App([RoundTimer()])
-    state = showing(app, AppState(), "123456")
+def spend_typed_codes(app, state, code="000000"):
+    """Guests, three wrong codes each, until the window's typed codes are used up."""
     outcomes = []
-    for number in range(WINDOW_WRONG_CODES):
+    for number in range(WINDOW_TYPED_CODES):
         guest = f"10.0.{number // CLIENT_WRONG_CODES}.1"
-        state, outcome = app.judge_pair_code(state, guest, "000000", 1.0)
+        state, outcome = app.judge_pair_code(state, guest, code, 1.0)
         outcomes.append(outcome)
-    assert outcomes[-1] == "spent" and "spent" not in outcomes[:-1]
-    assert state.pairing is None and state.pairing_closed
-    assert state.notice == CLOSED_NOTICE
-    assert app.judge_pair_code(state, PHONE, "123456", 1.0)[1] == "closed"
-    state = showing(app, state, "654321", 5.0)
-    assert not state.pairing_closed and state.pairing.wrong == ()
-    assert app.judge_pair_code(state, PHONE, "654321", 6.0)[1] == "paired"
+    return state, outcomes
 
 
-@given(st.lists(st.integers(0, 30), max_size=80))
-def test_a_window_judges_at_most_its_budget_of_wrong_codes(clients):
-    """Whatever the guests do in one window, at most 19 wrong codes are counted in all, at
-    most 3 from one client, and once it closed on them nothing more is judged."""
+def test_spent_typed_codes_leave_the_window_open_for_its_secret():
+    """Issue #38, 6: the window's 19th wrong code closed it, so 7 guest addresses closed
+    every window. Now nothing typed closes it: past its budget a typed code, even the right
+    one, is not judged ("spent"), and the secret on the box's QR code still pairs."""
+    app = App([RoundTimer()])
+    state = arm_pairing(showing(app, AppState(), "123456"), SECRET, ())
+    state, outcomes = spend_typed_codes(app, state)
+    assert "spent" not in outcomes and set(outcomes) == {"wrong-code", "locked"}
+    assert state.pairing is not None and state.notice is None
+    for client in (PHONE, "10.9.9.9"):
+        assert app.judge_pair_code(state, client, "123456", 2.0) == (state, "spent")
+    assert screen_for(app, state, 2.0).title == "Pairing open 1:58"  # no code to type now
+    assert app.show_pair_code(state, "999999", 2.0) == (state, "spent")
+    state, outcome = app.judge_pair_secret(state, SECRET, 3.0)
+    assert outcome == "paired" and state.pairing is None
+
+
+@given(st.lists(st.integers(0, 60), max_size=120))
+def test_a_window_judges_at_most_its_budget_of_typed_codes(clients):
+    """Whatever the guests do in one window, at most 19 typed codes are judged in all, at
+    most 3 wrong ones from one client, and the window stays open through all of them."""
     app = App([RoundTimer()])
     state = showing(app, AppState(), "123456")
+    judged = 0
     for number in clients:
         before = state
         state, outcome = app.judge_pair_code(state, f"10.1.0.{number}", "000001", 1.0)
-        if before.pairing is None:
-            assert outcome == "closed" and state == before
-        elif state.pairing is not None:
-            counts = dict(state.pairing.wrong)
-            assert sum(counts.values()) < WINDOW_WRONG_CODES
-            assert max(counts.values()) <= CLIENT_WRONG_CODES
-        else:
-            assert outcome == "spent" and state.pairing_closed
+        judged += state != before
+        assert state.pairing is not None
+        counts = dict(state.pairing.wrong)
+        assert sum(counts.values()) == judged <= WINDOW_TYPED_CODES
+        assert max(counts.values(), default=0) <= CLIENT_WRONG_CODES
+        if outcome == "spent":
+            assert judged == WINDOW_TYPED_CODES and state == before
+
+
+SECRET = "0123456789ABCDEF"  # noqa: S105 (a test window's secret)
+
+
+def test_the_secret_pairs_once_only_in_its_window_and_a_wrong_one_spends_nothing():
+    app = App([RoundTimer()])
+    state = arm_pairing(showing(app, AppState(), "123456"), SECRET, ())
+    for wrong in ("", "0123456789ABCDEE", SECRET[:-1], "123456", SECRET + "0"):
+        assert app.judge_pair_secret(state, wrong, 1.0) == (state, "wrong-secret")
+    assert app.judge_pair_secret(state, SECRET.lower(), 1.0)[1] == "paired"  # case is free
+    paired, outcome = app.judge_pair_secret(state, SECRET, 1.0)
+    assert outcome == "paired" and paired.pairing is None
+    assert app.judge_pair_secret(paired, SECRET, 1.0)[1] == "closed"
+    again = arm_pairing(open_pairing(paired, 2.0), "FEDCBA9876543210", ())
+    assert app.judge_pair_secret(again, SECRET, 3.0)[1] == "wrong-secret"  # another window's
+    expired, _ = app.tick(state, 120.0)
+    assert app.judge_pair_secret(expired, SECRET, 120.0)[1] == "closed"
+
+
+def test_a_window_not_armed_yet_pairs_by_no_secret():
+    app = App([RoundTimer()])
+    state = open_pairing(AppState(), 0.0)
+    assert app.judge_pair_secret(state, SECRET, 1.0)[1] == "wrong-secret"
+
+
+def test_a_window_is_armed_once_and_its_secret_is_not_in_the_state_json_or_repr():
+    app = App([RoundTimer()])
+    state = arm_pairing(showing(app, AppState(), "123456"), SECRET, ((True,),))
+    assert state.pairing.secret == SECRET and state.pairing.qr == ((True,),)
+    assert arm_pairing(state, "FEDCBA9876543210", ()) is state
+    assert arm_pairing(AppState(), SECRET, ()) == AppState()
+    for text in (str(app.to_json(state, 0.0)), repr(state)):
+        assert SECRET not in text and "123456" not in text
+    with pytest.raises(ValueError, match="secret"):
+        arm_pairing(open_pairing(AppState(), 0.0), "short", ())
+
+
+def test_the_pairing_link_is_the_address_then_p_then_the_secret():
+    assert pair_link("http://raspberrypi.local:8080/", SECRET) == (
+        "http://raspberrypi.local:8080/P/0123456789ABCDEF")
+    assert len(SECRET) == SECRET_LENGTH and set(SECRET) <= set(SECRET_ALPHABET)
 
 
 @given(st.text(alphabet="0123456789", max_size=8), st.text(alphabet="0123456789", max_size=8))

@@ -94,7 +94,7 @@ def test_loop_shows_a_code_judges_it_and_mirrors_a_screen_without_it(box):
     loop.post(PairCodeEntered("654321", outcomes.append, PHONE))
     loop.post(PairCodeEntered("000000", outcomes.append, "192.168.1.66"))
     run_until_stopped(loop)
-    assert shown_answers == [False, True, True]
+    assert shown_answers == ["closed", "shown", "shown"]
     assert outcomes == ["no-code", "wrong-code", "wrong-code"]
     assert controller.state.pairing.code == "123456"
     assert "Pair 123456 2:00" in controller.last_screen.text_lines()
@@ -124,3 +124,28 @@ def test_loop_a_code_is_judged_against_the_windows_end(box):
     run_until_stopped(loop)
     assert outcomes == ["closed"]
     assert controller.state.pairing is None
+
+
+SECRET, OTHER_SECRET = "0123456789ABCDEF", "FEDCBA9876543210"
+
+
+def test_loop_judges_a_secret_from_the_qr_code_apart_from_typed_codes(box):
+    """Issue #38, 6: a secret (``secret=True``) is judged against the window's, which the
+    controller drew before the window's first frame; it never reaches a snapshot."""
+    from companion.adapters.qr import table_page
+
+    controller, loop, mirror, _ = box
+    controller.set_table_page(table_page("127.0.0.1", 8080))
+    controller.draw_pair_secret = lambda: SECRET
+    outcomes = []
+    loop.post(PairCodeEntered(SECRET, outcomes.append, PHONE, secret=True))
+    loop.post(LineEvent(Line("pair open")))
+    loop.post(PairCodeEntered(SECRET, outcomes.append, PHONE))  # typed: no code
+    loop.post(PairCodeEntered(OTHER_SECRET, outcomes.append, PHONE, secret=True))
+    run_until_stopped(loop)
+    assert outcomes == ["closed", "no-code", "wrong-secret"]
+    assert controller.state.pairing.secret == SECRET
+    assert not any(SECRET in repr(snapshot) for snapshot in mirror.snapshots)
+    loop.post(PairCodeEntered(SECRET, outcomes.append, PHONE, secret=True))
+    run_until_stopped(loop)
+    assert outcomes[-1] == "paired" and controller.state.pairing is None

@@ -14,7 +14,8 @@ from importlib import import_module
 from typing import Any
 
 from companion.core.app import App, AppState
-from companion.core.table_page import pairing_seconds_left
+from companion.core.appstate import PairingWindow
+from companion.core.table_page import code_shown, pairing_seconds_left, typed_codes_spent
 from companion.games.registry import GAMES
 from companion.ui.screen import Screen, alert_lines
 from companion.ui.views.menu import menu_screen
@@ -60,29 +61,39 @@ def screen_for(app: App, state: AppState, now: float, mark: str = "") -> Screen:
     """What the display shows for ``state`` at ``now``; ``mark`` flags a lasting fault."""
     screen = table_screen(app, state, now, mark)
     left = pairing_seconds_left(state, now)
-    if not left or state.pairing is None:
+    window = state.pairing
+    if not left or window is None:
         return screen
-    code = state.pairing.code
     if screen.matrix:
-        # The table page's own screen (its QR code): the column beside the code says it.
-        return replace(screen, lines=pairing_lines(code, left))
-    title = pair_title(code, left)
+        # The table page's own screen: the pairing link's QR code (its secret) in place of
+        # the address's, and the column beside it says the rest (issue #38, 6).
+        return replace(screen, lines=pairing_lines(window, left),
+                       matrix=window.qr or screen.matrix)
+    code = window.code if code_shown(window) else None
     # Elsewhere the window takes the title bar (someone is typing the code in now), so the
     # game's main line, its body and an alert box all stay in view (issue #19).
-    return replace(screen, title=title)
+    return replace(screen, title=pair_title(code, left))
 
 
 def pair_title(code: str | None, seconds_left: int) -> str:
     """The title bar while pairing is open: ``Pair 123456 1:45`` (``Pairing open 1:45``
-    before any phone asked for the code)."""
+    before any phone asked for the code, and once typed codes are used up)."""
     clock = minutes(seconds_left)
     return f"Pairing open {clock}" if code is None else f"Pair {code} {clock}"
 
 
-def pairing_lines(code: str | None, seconds_left: int) -> tuple[str, ...]:
-    """The "Table page" column while pairing is open (12 characters a line)."""
-    shown = ("Ask for it", "on a phone") if code is None else ("Code:", code)
-    return ("Pairing open", f"{minutes(seconds_left)} left", *shown, "BACK: close")
+def pairing_lines(window: PairingWindow, seconds_left: int) -> tuple[str, ...]:
+    """The "Table page" column while pairing is open (12 characters a line): scan the QR code
+    (when it carries the window's secret), or type the code once a phone asked for it; once
+    the window's typed codes are used up, only the QR code."""
+    if typed_codes_spent(window):
+        shown = ("Typed codes", "used up")
+    elif window.code is not None:
+        shown = ("Code:", window.code)
+    else:
+        shown = ("or ask for", "a code") if window.qr else ("Ask for it", "on a phone")
+    first = "Scan to pair" if window.qr else "Pairing open"
+    return (first, f"{minutes(seconds_left)} left", *shown, "BACK: close")
 
 
 def minutes(seconds: int) -> str:
@@ -92,8 +103,9 @@ def minutes(seconds: int) -> str:
 def mirror_screen(app: App, state: AppState, now: float,
                   shown: Screen | None) -> Screen | None:
     """What the table page mirrors of ``shown`` (the panel's screen, None before the first
-    frame): the same, but while pairing is open, the screen drawn without the window's code
-    and countdown. Whoever can read the mirror must not be able to pair with it."""
+    frame): the same, but while pairing is open, the screen drawn without the window's code,
+    secret (the plain address's QR code) and countdown. Whoever can read the mirror must not
+    be able to pair with it."""
     if shown is None or state.pairing is None:
         return shown
     return table_screen(app, state, now, shown.mark)

@@ -22,7 +22,7 @@ import textwrap
 
 from companion.core.app import TABLE_PAGE_ITEM, App, AppState, Menu, PastGame
 from companion.core.power import POWER_OFF_ITEM
-from companion.core.table_page import CLOSED_LINES, OPEN_LINES, TablePage
+from companion.core.table_page import OPEN_LINES, TablePage
 from companion.ui.screen import (
     LINE_WIDTH,
     MATRIX_LINE_WIDTH,
@@ -63,8 +63,7 @@ def menu_screen(app: App, state: AppState) -> Screen:
     if menu.page == "power-off":
         return _power_off()
     if menu.page == "table-page" and app.table_page is not None:
-        return table_page_screen(app.table_page, closed=state.pairing_closed,
-                                 pairing=state.pairing is not None)
+        return table_page_screen(app.table_page, pairing=state.pairing is not None)
     if menu.page == "games" or menu.game is None:
         items = app.menu_items(state)
         # The page lists every row, not the panel's window of three (issue #27).
@@ -138,21 +137,18 @@ def _power_off() -> Screen:
         {"heading": POWER_OFF_ITEM, "say": "Power off the box? Every game stays saved."})
 
 
-def table_page_screen(page: TablePage, closed: bool = False, pairing: bool = False) -> Screen:
+def table_page_screen(page: TablePage, pairing: bool = False) -> Screen:
     """The QR code of the page's address, and the addresses as text beside it (without
     ``http://`` and the final ``/``, broken at dots and colons to the narrow column), then
-    what NEXT does ("Pair a phone"). While pairing is open the column says so (the code and
-    the countdown are in the title bar: companion/ui/views ``screen_for``); after a window
-    closed on its wrong codes (issue #28) it says that instead."""
+    what NEXT does ("Pair a phone"). While pairing is open the column says so: this is the
+    screen the mirror shows; the box's own draws the pairing link's QR code, the code and the
+    countdown over it (companion/ui/views ``screen_for``)."""
     addresses = " or ".join((page.url, *page.also))
     if pairing:
         return Screen(TABLE_PAGE_ITEM, OPEN_LINES, matrix=page.qr).with_words(
-            {"heading": TABLE_PAGE_ITEM, "say": "Pairing is open: type the code the box "
-                                                "shows on the phone."})
-    if closed:
-        return Screen(TABLE_PAGE_ITEM, CLOSED_LINES, matrix=page.qr).with_words(
-            {"heading": TABLE_PAGE_ITEM, "say": "Pairing closed after too many wrong codes. "
-                                                "Open it again to pair a phone."})
+            {"heading": TABLE_PAGE_ITEM, "say": "Pairing is open: scan the QR code on the "
+                                                "box with the phone's camera, or type the "
+                                                "code the box shows."})
     lines: list[str] = []
     for url in (page.url, *page.also):
         lines += address_lines(url)

@@ -72,7 +72,7 @@ import { $, $$, el, fill, page, sendLine, loadGames, gameTitle, keyLabel, wireSe
   plural } from "./common.js";
 import { renderTimer, wireTimer } from "./timer.js";
 import { keepAwake, wireAwake } from "./awake.js";
-import { checkWhoami, forgotten, wirePairing } from "./pairing.js";
+import { checkWhoami, forgotten, pairWithLink, wirePairing } from "./pairing.js";
 import { openScore, wireScore } from "./score.js";
 import { loadHistory } from "./history.js";
 import { openRules, wireRules } from "./rules.js";
@@ -126,7 +126,9 @@ function connectEvents() {
 /** Ask the box who this page is, then open what it may use: everything when trusted or
  * paired, the screen alone when the box lets anyone watch, only the pairing form else. */
 async function admit() {
-  const access = await checkWhoami();
+  let access = await checkWhoami();
+  // Opened from the QR code on the box: it pairs with the secret of the link.
+  if (await pairWithLink(access)) access = "paired";
   if (access === "unpaired") {
     setLinkStatus("Not paired yet", false);
     return;

@@ -9,12 +9,20 @@
 //   which neither button can be used. It never says a code is waiting when it asked for none.
 // - Pairing opens at the box (issue #28): asked while it is closed, the box's own sentence
 //   says how to open it ("Menu, Table page, Pair a phone"), and the form shows it as it is.
+// - Opened from the box's QR code while pairing is open (issue #38, 6), the page's address
+//   ends in /P/<secret>: the page takes the secret out of the address bar at once
+//   (history.replaceState, so neither history nor a reload keeps it) and pairs with it, with
+//   no code to ask for or type. A refusal (the window over, a link from another window)
+//   shows on the form like a typed code's; typed codes used up say to scan the QR code.
 // - No API paths and no HTTP statuses in what it says; a success clears every error.
 
 import { $, getJson } from "./common.js";
 
 const CODE_SECONDS = 120;
-const pairing = { codeUntil: 0, lockedUntil: 0, ticker: null, onPaired: () => {} };
+// The link on the QR code of the box: its address, then P/ and the secret of the window.
+const LINK = /^\/P\/([0-9A-Za-z]{1,64})$/;
+const pairing = { codeUntil: 0, lockedUntil: 0, ticker: null, onPaired: () => {},
+                  linkSecret: null };
 
 function minutes(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
@@ -97,6 +105,34 @@ async function post(path, body) {
   return { ok: response.ok, answer: answer ?? {} };
 }
 
+// The secret of the QR code on the box when the page was opened from it (else null), taken
+// out of the address bar at once: the page stays where it is, at "/".
+function takeLinkSecret() {
+  const found = LINK.exec(location.pathname);
+  if (!found) return null;
+  history.replaceState(history.state, "", `/${location.search}${location.hash}`);
+  return found[1];
+}
+
+// Pair with the secret of the QR code if the page was opened from it and `access` (what
+// checkWhoami said) is not paired yet; resolves to whether it paired. The secret is sent
+// once: a refusal shows on the form, and a page already paired drops it unsent.
+export async function pairWithLink(access) {
+  const secret = pairing.linkSecret;
+  if (!secret || access === "offline") return false;
+  pairing.linkSecret = null;
+  if (access === "paired") return false;
+  let result;
+  try { result = await post("/api/pair", { secret }); } catch { result = { ok: false, answer: {} }; }
+  if (result.ok && result.answer.paired) {
+    $("#pair-message").textContent = "";
+    setAccess("paired");
+    return true;
+  }
+  $("#pair-message").textContent = refused(result.answer);
+  return false;
+}
+
 function refused(answer) {
   if (answer.error === "locked") {
     lock(answer.retry_after);
@@ -105,6 +141,10 @@ function refused(answer) {
   if (answer.error === "pairing-closed") {
     pairing.codeUntil = 0;
     renderState();
+    return answer.message;
+  }
+  if (answer.error === "codes-spent" || answer.error === "bad-secret") {
+    // Scan the QR code on the box: the sentence of the box, as it is.
     return answer.message;
   }
   if (answer.error === "bad-code") {
@@ -117,6 +157,7 @@ function refused(answer) {
 
 export function wirePairing(onPaired) {
   pairing.onPaired = onPaired;
+  pairing.linkSecret = takeLinkSecret();
   $("#pair-start").addEventListener("click", async () => {
     let result;
     try { result = await post("/api/pair/start"); } catch { result = { ok: false, answer: {} }; }
