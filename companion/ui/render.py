@@ -1,21 +1,13 @@
-"""Screen model -> 1-bit PIL image of the panel's size, with the fonts shipped in the package.
-
-The fonts are Spleen bitmap fonts (BSD-2-Clause, see fonts/LICENSE.spleen) converted to
-Pillow's own format, so every machine draws the same pixels. Reading them from the package
-is the only I/O here: package data, loaded once per process on first use, with only the PNG
-reader their glyph images need (they are PNG data, though Pillow's font tools name them
-``.pbm``). ``ImageFont.load`` would go through ``Image.open``, which first imports five image
-plugins, JPEG's and TIFF's among them: 11 ms on x86, a fifth of a second on a Pi Zero, for
-nothing the box uses (issue #12).
+"""Screen model -> 1-bit PIL image of the panel's size, with the fonts shipped in the package
+(companion/ui/spleen.py: the same pixels on every machine) and the panel's pictures
+(companion/ui/pictures/raster.py).
 """
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
+from PIL import Image, ImageDraw
 
-from PIL import Image, ImageDraw, ImageFont, PngImagePlugin
-
+from companion.ui.pictures.raster import scene_panel
 from companion.ui.screen import (
     BIG_WIDTH,
     LINE_WIDTH,
@@ -27,29 +19,17 @@ from companion.ui.screen import (
     Screen,
     fit,
 )
+from companion.ui.spleen import Font, font
+
+__all__ = ["HEIGHT", "OFF", "ON", "WIDTH", "Font", "font", "render"]
 
 WIDTH = 128
 HEIGHT = 64
 TITLE_HEIGHT = 12
 STATUS_TOP = 56
 
-Font = ImageFont.ImageFont
-
 # Pixel values of a mode "1" image: a lit OLED pixel is 255.
 ON, OFF = 255, 0
-
-
-@cache
-def font(size: str) -> Font:
-    """A shipped Spleen font by size name: 5x8, 6x12, 8x16, 12x24 or 16x32."""
-    folder = resources.files("companion.ui") / "fonts"
-    loaded = ImageFont.ImageFont()
-    with (folder / f"spleen-{size}.pil").open("rb") as metrics, \
-            resources.as_file(folder / f"spleen-{size}.pbm") as glyphs_path, \
-            PngImagePlugin.PngImageFile(glyphs_path) as glyphs:
-        # What ImageFont.load does once Image.open has found the glyph image.
-        loaded._load_pilfont_data(metrics, glyphs)
-    return loaded
 
 
 def render(screen: Screen, width: int = WIDTH, height: int = HEIGHT) -> Image.Image:
@@ -99,9 +79,6 @@ def _draw_picture(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen,
                   width: int) -> None:
     """The panel picture (its own title row), the mark in its title row, and the status
     bar over its bottom rows."""
-    # Imported here: the pictures' rasteriser draws its labels with this module's fonts.
-    from companion.ui.pictures.raster import scene_panel
-
     assert screen.picture is not None
     image.paste(scene_panel(screen.picture), (0, 0))
     if screen.mark:

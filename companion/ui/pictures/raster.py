@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from companion.ui.pictures.scene import Circle, Label, Line, Rect, Role, Scene, Shape
 from companion.ui.pictures.svg import PALETTE
-from companion.ui.render import font
+from companion.ui.spleen import font
 
 FONTS: Final = {(1, "normal"): "6x12", (1, "small"): "5x8", (2, "normal"): "12x24",
                 (2, "small"): "8x16"}

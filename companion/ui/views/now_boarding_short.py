@@ -15,9 +15,10 @@ route of every token. One NEXT lays them all.
 
 Each page comes as the panel (``panel``: at most four lines of 21 characters, the status
 bar's key hint; the ``table`` page is first the picture of the table drawn for the panel,
-UP / DOWN switching to its lines and back) and as whole sentences for the table page (``words``). What a label of the
-picture cannot carry is said here in words: what a starting plane is made of, which passenger
-card goes with each plane and face up, where the temporary tokens and the tiles go.
+UP / DOWN switching to its lines and back) and as whole sentences for the table page
+(``words``). What a label of the picture cannot carry is said here in words: what a starting
+plane is made of, which passenger card goes with each plane and face up, where the temporary
+tokens and the tiles go.
 
 The setup picture (the table set up for the player count, with the VIP cards when they are
 on, and a plane with its free tile) belongs on the ``table`` page: the state JSON's
