@@ -164,7 +164,9 @@ let moving = false;
 
 /** A list whose rows are tapped, UP / DOWN moving the box's cursor (DOWN: the row after):
  * the upgrades page of the short flow (every player's rows, one after another; `per` a
- * player's), the planes page of setup (a row a player) and "which VIP?" (a row a card). */
+ * player's), the planes page of setup (a row a player) and "which VIP?" (a row a card).
+ * "Which VIP?" opens with no row chosen (`chosen` null, issue #36): DOWN then goes to the
+ * first row, UP to the last, as if "none" were a row after the last (`count` one more). */
 function upgradeRows(state, screen = page.screen) {
   if (state?.game !== "now-boarding" || state.lesson || !screen?.choices?.length) return null;
   const upgrade = state.upgrade;
@@ -175,7 +177,9 @@ function upgradeRows(state, screen = page.screen) {
   }
   if ((state.step === "vip" && state.ask === "which")
       || (state.step === "setup" && state.setup_page?.key === "planes")) {
-    return { cursor: screen.chosen ?? 0, count: screen.choices.length, base: 0 };
+    const count = screen.choices.length;
+    if (typeof screen.chosen !== "number") return { cursor: count, count: count + 1, base: 0 };
+    return { cursor: screen.chosen, count, base: 0 };
   }
   return null;
 }
