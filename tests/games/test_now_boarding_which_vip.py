@@ -78,7 +78,7 @@ def test_which_vip_opens_with_no_card_chosen_and_next_is_refused() -> None:
     assert not any(name in " ".join(screen.text_lines()) for name in MORNING)
     assert screen.chosen is None and len(screen.choices) == len(MORNING)
     keys = dict(screen.keys)
-    assert keys["next"] == "Tap the card it is"
+    assert keys["next"] == "Tap the card"
     assert (keys["up"], keys["down"]) == ("Last card", "First card")
     assert not any(name in f"{screen.heading} {screen.say}" for name in MORNING)
 
@@ -166,7 +166,7 @@ def test_at_brisk_the_answer_starts_the_flight_and_the_words_say_so_first() -> N
     assert "then NEXT starts flight" in panel.text_lines()
     assert panel.say.startswith("Turn the VIP card over and put it by the last passenger")
     assert panel.say.endswith("the answer starts the flight.")
-    assert dict(panel.keys)["next"] == "Tap the card it is"
+    assert dict(panel.keys)["next"] == "Tap the card"
     assert table.refused(NEXT) == REFUSAL
     table.press(DOWN)
     assert dict(table.screen().keys)["next"] == "It is Impatient: start the flight"

@@ -258,7 +258,7 @@ def test_which_vip_rows_are_tapped_and_the_result_card_splits_the_complaints(
     expect(page.locator("#timer-choices li.chosen")).to_have_count(0)
     expect(page.locator("#timer-choices [aria-current]")).to_have_count(0)
     assert box.state()["vip_offer"] is None
-    expect(page.locator("#timer-primary")).to_have_text("Tap the card it is")
+    expect(page.locator("#timer-primary")).to_have_text("Tap the card")
     text_inside(page, "#view-timer")
     assert tap(page, "#timer-primary").startswith("err not-allowed")
     expect(page.locator("#timer-reply")).to_contain_text("The box refused: which VIP card?")

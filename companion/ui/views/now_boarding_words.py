@@ -241,15 +241,14 @@ def vip(state: NowBoardingState) -> Words:
     if len(choices) > 1:
         # Every game started now opens the question with no card chosen (issue #36): the
         # table taps (or UP / DOWN) the card it turned over; NEXT is refused until then.
+        # The same sentence before and after the choice (a first evening's reading is
+        # counted): the big button says to tap the card while none is chosen.
         none = not card
-        answer = "Tap the card it is" if none else f"It is {card}{fly}"
-        say = "Which is it? Put it by the last card drawn" + (
-            ", then tap it in the list." if none else ".")
-        if flies:
-            which = "tap it in the list and say it is that one" if none else "say which it is"
-            say = ("Turn the VIP card over and put it by the last passenger card drawn, then "
-                   f"{which}: the answer starts the flight.")
-        return {"heading": f"{_before(state)}: which VIP?", "say": say,
+        answer = "Tap the card" if none else f"It is {card}{fly}"
+        return {"heading": f"{_before(state)}: which VIP?",
+                "say": ("Turn the VIP card over and put it by the last passenger card drawn, "
+                        "then say which it is: the answer starts the flight." if flies
+                        else "Which is it? Put it by the last card drawn."),
                 "then": after if flies else "",
                 "choices": tuple(f"{name}: {data.VIP_BY_NAME[name].effect}"
                                  for name in choices),
@@ -389,7 +388,8 @@ def upgrades(state: NowBoardingState) -> Words:
     rows = [row_words(state, player, name) for name in data.UPGRADE_ITEMS]
     cursor = data.UPGRADE_ITEMS.index(item)
     last = player + 1 >= state.players or not state.full_flow  # short: one page for all
-    following = "Done: next flight" if last else f"Done: P{player + 2} buys"
+    back = "Done: back to the card" if state.pace == "brisk" else "Done: next flight"  # brisk
+    following = back if last else f"Done: P{player + 2} buys"
     keys: Keys = (("next", following),)
     buy = rows[cursor][1]
     if buy is not None:
