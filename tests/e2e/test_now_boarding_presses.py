@@ -2,9 +2,11 @@
 
 One ``companion simulate`` process on standard input plays whole games, a line at a time,
 deciding each press from the ``state`` it answers, as a table accepting every default would
-(NEXT everywhere: a VIP served whenever one is offered, the card the box offers first; every
-flight ended by NEXT). Counted: the setup, from ``new`` to the first flight's ``ready`` (at
-most 8 presses, VIP cards on, 2 to 5 players), and every ordinary round (no VIP offered, no
+(NEXT everywhere: a VIP served whenever one is offered; every flight ended by NEXT). "Which
+VIP?" has no default (issue #36: no card is preselected), so there the table chooses the first
+card (DOWN) before NEXT: that choice is counted apart. Counted: the setup, from ``new`` to the
+first flight's ``ready`` (at most 8 presses, VIP cards on, 2 to 5 players, plus the one that
+chooses the first VIP served), and every ordinary round (no VIP offered, no
 stage change, not the final round), from one ``ready`` to the next: at most 5 at
 ``pace=steps`` (start, end, the anger page, the draw, the upgrades page) and exactly 2 at
 ``pace=brisk`` (start and end: the brisk card's NEXT starts the next flight).
@@ -59,19 +61,21 @@ def _special(body: dict[str, Any]) -> bool:
             or bool(card.get("vip_offer") or card.get("new_stage") or card.get("final_next")))
 
 
-def whole_game(box: Simulated, options: str) -> tuple[int, list[int]]:
-    """A whole game with every default: the setup's presses (``new`` to the first ``ready``)
-    and each ordinary round's (from one flight's start to the next's)."""
+def whole_game(box: Simulated, options: str) -> tuple[int, int, list[int]]:
+    """A whole game with every default: the setup's presses (``new`` to the first ``ready``),
+    those of them that chose which VIP card it is, and each ordinary round's (from one
+    flight's start to the next's)."""
     box.presses = 0
     box.line(f"new now-boarding {options}")
     setup: int | None = None
+    chose = 0  # presses that chose a VIP card before the first flight
     ordinary: list[int] = []
     started: int | None = None  # presses when the current flight started
     plain, before = True, ""
     for _ in range(3000):
         body = box.state()
         if body["phase"] == "over":
-            return setup or 0, ordinary
+            return setup or 0, chose, ordinary
         if body["step"] == "ready" and setup is None:
             setup = box.presses
         if body["step"] == "flight" and before != "flight":
@@ -79,6 +83,10 @@ def whole_game(box: Simulated, options: str) -> tuple[int, list[int]]:
                 ordinary.append(box.presses - started)
             started, plain = box.presses, True
         plain, before = plain and not _special(body), body["step"]
+        if body["ask"] == "which" and body["vip_offer"] is None:  # no card chosen yet
+            chose += setup is None
+            box.line("press down")
+            continue
         box.line("press up" if body["step"] == "exit" and body["pending"] == 0 else
                  "press next")
     raise AssertionError("the game did not end")
@@ -88,10 +96,12 @@ def whole_game(box: Simulated, options: str) -> tuple[int, list[int]]:
 def test_setup_takes_at_most_8_presses_and_an_ordinary_round_at_most_5(tmp_path, players):
     box = Simulated(tmp_path)
     try:
-        setup, rounds = whole_game(box, f"players={players} vip=on timer=off seed=7")
-        assert setup <= 8, setup
+        setup, chose, rounds = whole_game(box, f"players={players} vip=on timer=off seed=7")
+        assert chose == 1, chose  # the first draw's VIP, served: the table said which card
+        assert setup - chose <= 8, setup
         assert rounds and max(rounds) <= 5, rounds
-        plain, plain_rounds = whole_game(box, f"players={players} timer=off seed=7")
+        plain, chose, plain_rounds = whole_game(box, f"players={players} timer=off seed=7")
+        assert chose == 0
         assert plain <= 5, plain  # no VIP cards: the table, the planes, the draw, the weather
         assert plain_rounds and set(plain_rounds) == {5}, plain_rounds
     finally:
@@ -102,8 +112,10 @@ def test_setup_takes_at_most_8_presses_and_an_ordinary_round_at_most_5(tmp_path,
 def test_brisk_stays_at_2_presses_a_round_with_the_short_setup(tmp_path, players):
     box = Simulated(tmp_path)
     try:
-        setup, rounds = whole_game(box, f"players={players} vip=on pace=brisk timer=off seed=7")
-        assert setup <= 8, setup
+        setup, chose, rounds = whole_game(box, f"players={players} vip=on pace=brisk timer=off "
+                                                "seed=7")
+        assert chose == 1, chose
+        assert setup - chose <= 8, setup
         assert rounds and set(rounds) == {2}, rounds
     finally:
         box.close()

@@ -1,9 +1,10 @@
 """Whole games of Now Boarding through `companion simulate`, for 2, 3, 4 and 5 players.
 
 The button script is found by playing the game in-process (NEXT at every step, the flight
-timer left to run out, no complaints); the assertions are ``expect`` lines computed from the
-rulebook's Preflight chart and CLARIFICATIONS.md, independently of the game's code, and
-checked by the simulate subprocess itself at every stage boundary. The in-process play also
+timer left to run out, no complaints; at "which VIP?" DOWN chooses the first card first); the
+assertions are ``expect`` lines computed from the rulebook's Preflight chart and
+CLARIFICATIONS.md, independently of the game's code, and checked by the simulate subprocess
+itself at every stage boundary. The in-process play also
 reads the screen at the steps the rulebook names (``REMINDERS``): the anger cubes with
 the complaints, the flip of every face-down passenger card before each flight, the Preflight
 chart's flip before round 1, the upgrades, and the progress on every screen.
@@ -54,7 +55,8 @@ def check_screen(model, state, players):
         assert ("Baby 2" in text) is baby, text
     if state["step"] == "vip":  # face-down until the table says yes, then the card chosen
         served = {row["card"] for row in state["vips_served"]}
-        chosen = {state["vip_offer"]} if state["ask"] in ("which", "named") else set()
+        # "Which VIP?" opens with no card chosen (issue #36): then the panel names none.
+        chosen = {state["vip_offer"]} - {None} if state["ask"] in ("which", "named") else set()
         named = {card for card in VIP_NAMES if card in text}
         assert chosen <= named <= chosen | served, text
     if state["step"] not in ("setup", "over"):
@@ -117,8 +119,12 @@ def game_script(players, tmp_path, vip="off"):
             lines.append("wait 60")
             model.command_line("wait 60")
         else:
-            lines.append("press next")
-            assert model.command_line("press next") == "ok", state
+            # "Which VIP?" opens with none chosen: the table chooses its card (DOWN: the
+            # first) before NEXT says it.
+            press = ("press down" if state.get("ask") == "which" and state["vip_offer"] is None
+                     else "press next")
+            lines.append(press)
+            assert model.command_line(press) == "ok", state
     assert not expectations, f"stage boundaries never reached: {expectations}"
     assert set(REMINDERS) <= seen
     assert (set(VIP_REMINDERS) <= seen) is (vip == "on")

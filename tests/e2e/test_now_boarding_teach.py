@@ -46,6 +46,8 @@ def choose(state):
         return "press up"  # one passenger got a 4th cube
     if state["step"] == "exit" and state["pending"] < 2:
         return "press up"  # two passengers left undelivered: one more complaint
+    if state["ask"] == "which" and state["vip_offer"] is None:
+        return "press down"  # "which VIP?" opens with none chosen: the table chooses the first
     return "press next"  # serve every VIP (NEXT yes), end every flight, go on
 
 
@@ -117,7 +119,7 @@ def to_first_ready(model):
         state = state_of(model)
         if state["step"] == "ready":
             return
-        assert model.command_line("press next") == "ok"
+        assert model.command_line(choose(state)) == "ok"  # (which VIP? the first card)
 
 
 def test_undo_never_shows_a_seen_lesson_again(tmp_path):
@@ -188,5 +190,6 @@ def test_the_default_pace_never_shows_a_lesson(tmp_path, pace):
     while (state := state_of(model))["phase"] != "over":
         assert state["lesson"] is None
         assert "got it" not in " ".join(screen_of(model)["lines"])
-        assert model.command_line("press next") == "ok"
+        choosing = state["ask"] == "which" and state["vip_offer"] is None  # the first card
+        assert model.command_line("press down" if choosing else "press next") == "ok"
     model.journal.close()

@@ -79,14 +79,15 @@ def test_power_cut_after_a_frame_loses_only_that_press_never_an_acknowledged_one
 
         box.tell("hold")
         assert box.read_output() == "armed"
-        box.tell("press next")
+        # "Which VIP?" (the table said yes): nothing chosen yet, DOWN chooses the first card.
+        box.tell("press down")
         # Two threads print these two (the loop may hold the write before "posted" is out).
         printed = sorted([box.read_output(), box.read_output()])
-        assert printed[1] == "posted next"
+        assert printed[1] == "posted down"
         held = printed[0]
         assert held.startswith("held ")
         drawn = json.loads(held.removeprefix("held "))
-        _, lines_after_press = model([*acknowledged, "press next"])
+        _, lines_after_press = model([*acknowledged, "press down"])
         assert drawn == lines_after_press  # the frame came before the write
     finally:
         box.stop(signal.SIGKILL)

@@ -97,8 +97,8 @@ def scene_steps(tmp_path: Path) -> dict[str, set[str]]:
 
 
 def whole_game_steps(name: str, options: Mapping[str, str]) -> set[str]:
-    """Every step of a game played to its end with NEXT at every step, the timer let run out
-    where NEXT would only start it."""
+    """Every step of a game played to its end with NEXT at every step (DOWN where NEXT waits
+    for a choice), the timer let run out where NEXT would only start it."""
     game = GAMES[name][0]
     state = game.new(resolve_options(game.options, options), 7)
     now = 0.0
@@ -106,7 +106,10 @@ def whole_game_steps(name: str, options: Mapping[str, str]) -> set[str]:
     for _ in range(MOST_PRESSES):
         if game.result(state) is not None:
             return reached
-        state, _ = game.step(state, Press(Button.NEXT), now)
+        try:
+            state, _ = game.step(state, Press(Button.NEXT), now)
+        except RuleError:  # a choice first (Now Boarding's "which VIP?"): DOWN makes it
+            state, _ = game.step(state, Press(Button.DOWN), now)
         reached.add(state.step)
         now += 1.0
     raise AssertionError(f"{name} {dict(options)}: no end after {MOST_PRESSES} presses")

@@ -163,8 +163,12 @@ def play(pace: str, players: int, seed: int, decisions: Decisions,  # noqa: PLR0
             if ask == "serve?":
                 game.gesture(NEXT if serve else DOWN)
             else:
-                for _ in range(choice % len(body["vip_choices"])):
+                # Nothing is chosen as the question opens (flow=full: the first card is):
+                # DOWN from none reaches the first card, each one more the card after.
+                card = choice % len(body["vip_choices"])
+                for _ in range(card + 1 if body["vip_offer"] is None else card):
                     game.gesture(DOWN)
+                assert game.json()["vip_offer"] == body["vip_choices"][card]
                 game.gesture(NEXT)
         elif step == "exit":
             game.gesture(UP)

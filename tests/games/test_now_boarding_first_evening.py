@@ -33,7 +33,8 @@ PHYSICAL_FACTS = {
 
 def play_teach_game(players: int = 3) -> list[tuple[str, str, str, str]]:
     """A whole teach game with the VIP cards, NEXT at every step (one complaint in round 3,
-    two passengers undelivered): every card shown, as (step, heading, words, panel)."""
+    two passengers undelivered, the first card chosen at "which VIP?"): every card shown, as
+    (step, heading, words, panel)."""
     app = App([NowBoarding()])
     t = 0.0
     state, _ = app.new_game(AppState(), "now-boarding",
@@ -52,6 +53,8 @@ def play_teach_game(players: int = 3) -> list[tuple[str, str, str, str]]:
                                         and body["pending"] == 0 and body["complaints"] == 0)
                                        or (body["step"] == "exit" and body["pending"] < 2)):
             button = UP
+        if body["lesson"] is None and body["ask"] == "which" and body["vip_offer"] is None:
+            button = DOWN  # "which VIP?" opens with none chosen: the table chooses the first
         t += 16.0 if body["step"] == "flight" else 1.0
         state, _ = app.gesture(state, Gesture("press", button, t), t)
     raise AssertionError("the game did not end")

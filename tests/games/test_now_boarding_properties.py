@@ -131,6 +131,13 @@ class Run:
                 self.t += 0.25
                 self.gesture(move)
 
+    def choose_vip(self) -> None:
+        """At "which VIP?" with no card chosen (NEXT is refused there), choose one as a table
+        would: DOWN, the first card (refused while a lesson shows: NEXT takes it first)."""
+        body = self.json()
+        if body["ask"] == "which" and body["vip_offer"] is None:
+            self.gesture("down")
+
     def finish(self) -> None:
         """NEXT (and time) until the game is over; it must end within the computed rounds."""
         for _ in range(2000):
@@ -140,6 +147,7 @@ class Run:
             if self.json()["step"] == "exit" or self.json()["step"] == "anger":
                 while self.json()["pending"] and self.json()["lesson"] is None:
                     self.gesture("down")  # (a lesson showing takes NEXT first)
+            self.choose_vip()
             self.gesture("next")
         after = self.json()
         assert after["step"] == "over"
@@ -190,6 +198,7 @@ def test_now_boarding_every_game_ends_within_its_rounds(options: dict[str, str],
         if step == "flight" and run.json()["timer"]["state"] == "running":  # (practice: none)
             run.tick(700.0)
             continue
+        run.choose_vip()
         run.gesture("next")
     end = run.json()
     assert end["step"] == "over"

@@ -70,6 +70,8 @@ def play(pace: str, players: int, seed: int) -> list[str]:
             button, kind = (NEXT, "hold") if choice < 0.15 else (DOWN, "press")
         elif body["step"] == "vip" and body["ask"] == "serve?" and choice < 0.4:
             button = DOWN
+        elif body["ask"] == "which" and body["vip_offer"] is None:  # none chosen yet
+            button = DOWN if choice < 0.5 else UP  # the table chooses a card, first or last
         now += 1.0
         try:
             state, _ = app.gesture(state, Gesture(kind, button, now), now)

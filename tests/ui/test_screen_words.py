@@ -87,8 +87,12 @@ def check_words(screen: Screen, state: dict[str, object], options: dict[str, str
     check_no_time_up(screen)
     words = words_of(screen)
     step = state["step"]
-    if step == "vip" and state["vip_offer"] is None:  # face-down: no card named yet
+    if step == "vip" and state["ask"] == "serve?":  # face-down: no card named yet
         assert not any(name in words for name in data.VIP_BY_NAME), words
+    if state["ask"] == "which" and state["vip_offer"] is None:  # said yes, no card chosen yet
+        assert screen.chosen is None, screen.chosen  # (the list names every card possible)
+        said = " ".join((screen.heading, screen.say, *keys.values()))
+        assert not any(name in said for name in data.VIP_BY_NAME), said
     # The words are for the page: the panel's pixels are the same without them.
     assert render(screen).tobytes() == render(replace(screen, **BLANK)).tobytes()
     if state["lesson"] is not None:  # pace=teach: a lesson's card stands before the step's
@@ -122,6 +126,8 @@ def play(played: Played, players: int) -> None:
             return
         if step == "vip":
             played.gesture(NEXT)  # serve every VIP: the card is named after the yes
+            if played.json["ask"] == "which" and played.json["vip_offer"] is None:
+                played.gesture(DOWN)  # none is chosen as it opens: the table chooses the first
         elif step == "flight":
             flights += 1
             if played.options.get("timer") == "off":

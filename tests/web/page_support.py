@@ -128,9 +128,13 @@ def settle(page, box):
 
 def tap_until(page, box, step):
     """Tap the Timer view's big button until the box's game is at ``step``, each tap on the
-    screen the page shows settled first; the page then showing that step."""
-    while box.state()["step"] != step:
+    screen the page shows settled first (Now Boarding's "which VIP?", which opens with no card
+    chosen: the first row tapped before the big button); the page then showing that step."""
+    while (state := box.state())["step"] != step:
         settle(page, box)
+        if state["ask"] == "which" and state["vip_offer"] is None:  # Now Boarding's which VIP?
+            assert tap(page, "#timer-choices .choice-pick >> nth=0") == "ok"  # none chosen yet
+            continue
         assert tap(page, "#timer-primary") == "ok"
     settle(page, box)
 

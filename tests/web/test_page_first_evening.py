@@ -1,14 +1,14 @@
 """The first evening (issue #35): the reading before a new table's first flights, counted.
 
-Debian's Chromium, driven by Playwright, as a phone, against a real `companion run --web`:
-from the Timer view's game list to the first timed countdown, a table new to the game chooses
-Now Boarding, answers "How well does the table know Now Boarding?" with teach, keeps 3
-players, turns the VIP cards on under "More options" (or leaves them off) and then accepts
-every default, tapping the big button. At every screen the Timer view's lines that were not
-on the screen before are new reading; their words are counted. Held: at most 700 new words
-before the practice flight and at most 1,000 before the first timed countdown. At 360 x 740
-the options form keeps "Start game" in view, and a first game at pace=teach turns the VIP
-cards off and says why.
+Debian's Chromium, driven by Playwright, as a phone, against a real `companion run --web`: from
+the Timer view's game list to the first timed countdown, a table new to the game chooses Now
+Boarding, answers "How well does the table know Now Boarding?" with teach, keeps 3 players,
+turns the VIP cards on under "More options" (or leaves them off) and then accepts every
+default, tapping the big button ("which VIP?" has none: there it taps the first card). At every
+screen the Timer view's lines that were not on the screen before are new reading; their words
+are counted. Held: at most 700 new words before the practice flight and at most 1,000 before
+the first timed countdown. At 360 x 740 the options form keeps "Start game" in view, and a
+first game at pace=teach turns the VIP cards off and says why.
 """
 
 import re
@@ -16,7 +16,15 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.page_support import LANDSCAPE, PORTRAIT, settle, tap, tap_until
+from tests.web.page_support import (
+    LANDSCAPE,
+    PORTRAIT,
+    axe_violations,
+    page_fits,
+    settle,
+    tap,
+    tap_until,
+)
 
 BEFORE_PRACTICE = 700
 BEFORE_COUNTDOWN = 1000
@@ -90,6 +98,10 @@ def test_a_new_table_reads_at_most_700_words_before_its_practice_flight(
         if state["step"] == "setup" and state["setup_page"]["key"] == "table":
             name = "portrait" if viewport is PORTRAIT else "landscape"
             shoot(page, f"first-evening-table-{name}")
+        if state["lesson"] is None and state["ask"] == "which" and state["vip_offer"] is None:
+            # "Which VIP?" has no default (issue #36): the table taps the card, the first.
+            assert tap(page, "#timer-choices .choice-pick >> nth=0") == "ok"
+            continue
         assert tap(page, "#timer-primary") == "ok"
     else:
         raise AssertionError("no timed flight")
@@ -119,4 +131,51 @@ def test_a_purchase_on_the_page_takes_three_taps(running_box, phone):
     body = box.state()
     assert [plane["speed"] for plane in body["planes"]] == [3, 4, 3]
     assert body["step"] == "upgrades"  # the others may still buy; one NEXT ends the page
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("viewport", [PORTRAIT, LANDSCAPE], ids=["portrait", "landscape"])
+def test_a_purchase_at_brisk_takes_three_taps_from_the_card(running_box, phone, viewport):
+    """Issue #36, item 6: at pace=brisk too, who (a player's button on the maintenance card,
+    which opens the upgrades at that player's rows), what (the row), buy: three taps. (Before,
+    "Buy" opened the upgrades at P1 and the player, the row and the buy followed: four.) One
+    more tap, "Done: back to the card", returns to the card, whose "done" starts the flight,
+    as the steps' upgrades page ends with one NEXT."""
+    box = running_box
+    page = phone(viewport, bypass_csp=True)  # axe is injected
+    assert box.line("new now-boarding players=3 pace=brisk timer=off seed=3") == "ok"
+    tap_until(page, box, "turnaround")  # the setup, round 1's flight: the maintenance card
+    players = page.locator("#timer-players button")
+    expect(players).to_have_text(["P1", "P2", "P3"])
+    expect(page.locator("#timer-players")).to_contain_text("Buy for")
+    expect(page.locator("#timer-pause")).to_be_hidden()  # "Buy for" a player replaces Buy
+    for index in range(3):  # each button whole in the viewport, the page never sideways
+        box_of = players.nth(index).bounding_box()
+        assert box_of is not None and box_of["x"] >= 0, box_of
+        assert box_of["x"] + box_of["width"] <= viewport["width"], box_of
+    page_fits(page)
+    assert axe_violations(page) == []
+    taps = 0
+    players.nth(1).tap()  # who: opens the upgrades at P2's rows
+    taps += 1
+    expect(page.locator("#timer-players .chosen")).to_have_text("P2")
+    assert box.state()["step"] == "upgrades" and box.state()["upgrade"]["player"] == 2
+    page.locator("#timer-choices .choice-pick", has_text=re.compile("^Speed")).tap()  # what
+    taps += 1
+    expect(page.locator("#timer-choices li.chosen")).to_contain_text("Speed")
+    expect(page.locator("#timer-pause")).to_have_text(re.compile(r"^Buy a speed for \$\d+$"))
+    assert tap(page, "#timer-pause") == "ok"  # buy
+    taps += 1
+    assert taps == 3
+    body = box.state()
+    assert [plane["speed"] for plane in body["planes"]] == [3, 4, 3]
+    assert body["step"] == "upgrades"  # the others may still buy; one tap goes back
+    expect(page.locator("#timer-primary")).to_have_text("Done: back to the card")
+    assert tap(page, "#timer-primary") == "ok"
+    settle(page, box)
+    assert box.state()["step"] == "turnaround"
+    expect(page.locator("#timer-primary")).to_have_text("Done: start the flight")
+    assert tap(page, "#timer-primary") == "ok"
+    assert box.state()["step"] == "flight"
+    assert [plane["speed"] for plane in box.state()["planes"]] == [3, 4, 3]
     assert page.errors == []

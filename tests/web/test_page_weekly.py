@@ -253,7 +253,17 @@ def test_which_vip_rows_are_tapped_and_the_result_card_splits_the_complaints(
     settle(page, box)
     rows = page.locator("#timer-choices .choice-row")
     expect(rows).to_have_count(3)
-    rows.nth(2).tap()  # the row itself, not UP / DOWN
+    # No card is chosen for the table (issue #36, item 5): no row chosen, the big button says
+    # to tap the card, and a hurried tap on it is refused, never a card served.
+    expect(page.locator("#timer-choices li.chosen")).to_have_count(0)
+    expect(page.locator("#timer-choices [aria-current]")).to_have_count(0)
+    assert box.state()["vip_offer"] is None
+    expect(page.locator("#timer-primary")).to_have_text("Tap the card")
+    text_inside(page, "#view-timer")
+    assert tap(page, "#timer-primary").startswith("err not-allowed")
+    expect(page.locator("#timer-reply")).to_contain_text("The box refused: which VIP card?")
+    assert box.state()["vips_served"] == [] and box.state()["ask"] == "which"
+    rows.nth(2).tap()  # the row itself, not UP / DOWN: from none, one UP reaches the last
     expect(page.locator("#timer-choices li").nth(2)).to_have_class("chosen")
     card = box.state()["vip_choices"][2]
     assert box.state()["vip_offer"] == card

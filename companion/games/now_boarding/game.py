@@ -45,11 +45,11 @@ VIP variant (``vip=on``)
   many chances as it can have VIP cards) and while the current stage still has a VIP card,
   the ``vip`` step asks "Serve a VIP?" with the cards face-down: NEXT yes, DOWN no. After yes
   it asks which card was turned over among the stage's cards not served yet (UP / DOWN; no
-  question when one is possible), names it with its effect, and NEXT goes on. One VIP per
+  question when one is possible; no card chosen until UP / DOWN, NEXT refused before: only
+  ``flow=full`` preselects the first), names it with its effect, and NEXT goes on. One VIP per
   draw: it rides on "the last passenger card" dealt.
-- VIP cards left when their stage's deck is found empty become complaints at a NEXT of
-  their own at that ``passengers`` step (counted, never named); the next NEXT changes the
-  stage.
+- VIP cards left when their stage's deck is found empty become complaints at a NEXT of their
+  own at that ``passengers`` step (counted, never named); the next NEXT changes the stage.
 - A game journaled before the table dealt its own VIPs (options without ``pace``) replays
   the box's seeded deal of then (books.legacy_vip_deal), so it ends as it was played.
 
@@ -138,7 +138,7 @@ from companion.games.now_boarding.data import (
     STAGES,
     UPGRADE_ITEMS,
 )
-from companion.games.now_boarding.inputs import hold_next, up_down
+from companion.games.now_boarding.inputs import hold_next, up_down, vip_answer
 from companion.games.now_boarding.lessons import current_lesson, got_it
 from companion.games.now_boarding.record import state_json
 from companion.games.now_boarding.rules import (
@@ -152,8 +152,8 @@ from companion.games.now_boarding.rules import (
     setup_pages,
     temp_holder,
     upgrade_row,
+    vip_first_choice,
     vip_left,
-    vip_offer,
 )
 
 # -- the game -----------------------------------------------------------------------------------
@@ -287,8 +287,8 @@ class NowBoarding:
                 return f"{state.pending} undelivered"
             case Press(button=Button.NEXT), "passengers":
                 return f"{data.STAGE_TITLES[state.stage]} draw R{state.round}"
-            case Press(button=Button.NEXT) | Press(button=Button.DOWN), "vip":
-                return "VIP answer"
+            case Press(button=Button.NEXT | Button.DOWN | Button.UP), "vip":  # UP: a choice
+                return "VIP chosen" if state.page and action != Press(Button.NEXT) else "VIP answer"
             case Press(button=Button.NEXT), "weather":
                 return "weather card"
             case Press(button=Button.NEXT), "turnaround":
@@ -312,8 +312,8 @@ class NowBoarding:
                 return self._weather(state)
             case "vip":
                 if state.page == 0:  # "Serve a VIP?" NEXT: yes; now which card it is
-                    return (replace(state, page=1, serve_vip=True, vip_choice=0),
-                            (Play("click"),))
+                    return (replace(state, page=1, serve_vip=True,
+                                    vip_choice=vip_first_choice(state)), (Play("click"),))
                 return self._vip(state, now)
             case "ready":
                 return start_flight(state, now)
@@ -377,7 +377,7 @@ class NowBoarding:
 
     def _vip(self, state: NowBoardingState,
              now: float) -> tuple[NowBoardingState, tuple[Play, ...]]:
-        card = vip_offer(state) if state.serve_vip else None
+        card = vip_answer(state)  # refused while no card is chosen
         if card is not None:  # the card the table said it turned over
             index = state.stage_index
             waiting = list(state.vip_waiting)

@@ -17,7 +17,9 @@ What it enforces (the rules are listed whole in game.py's docstring):
   Afternoon VIP pages UP / DOWN set how many VIP cards the table dealt by that deck (read
   from the backs): players + 2 in all, at most 3 by a deck; the Evening gets the rest.
 - ``vip``: after "yes", UP / DOWN choose which card the table turned over among the stage's
-  cards not served yet (refused when only one is possible).
+  cards not served yet (refused when only one is possible). In every game started now no card
+  is chosen as the question opens: DOWN then chooses the first, UP the last, and NEXT is
+  refused until one is chosen (:func:`vip_answer`); a ``flow=full`` game preselects the first.
 - ``flight``: hold NEXT pauses and resumes the countdown (refused with ``strict=on`` or
   ``timer=off``).
 - Everywhere else UP / DOWN are refused with what the step wants instead.
@@ -49,10 +51,21 @@ from companion.games.now_boarding.rules import (
     upgrade_row,
     vip_choices,
     vip_count_range,
+    vip_offer,
 )
 
 #: What an input handler gives back: the new state and the tunes it plays.
 Outcome = tuple[NowBoardingState, tuple[Play, ...]]
+
+
+def vip_answer(state: NowBoardingState) -> str | None:
+    """The card NEXT serves at ``vip`` (None: no VIP, the table said no). Refused while the
+    table said yes but has chosen no card yet: a hurried NEXT never serves one it did not
+    choose."""
+    card = vip_offer(state) if state.serve_vip else None
+    if state.serve_vip and card is None and vip_choices(state):
+        raise RuleError("not-allowed", "which VIP card? UP/DOWN or tap it first")
+    return card
 
 
 def hold_next(state: NowBoardingState,
@@ -106,8 +119,11 @@ def up_down(state: NowBoardingState,
             choices = vip_choices(state)
             if len(choices) < 2:
                 raise RuleError("not-allowed", "the only VIP card left: NEXT goes on")
-            # UP moves up the list (to the card before), DOWN to the card after.
-            return replace(state, vip_choice=(state.vip_choice - direction) % len(choices)), ()
+            # UP moves up the list (to the card before), DOWN to the card after; from none
+            # chosen DOWN goes to the first card, UP to the last.
+            choice = (state.vip_choice - direction if state.vip_choice >= 0
+                      else 0 if direction < 0 else len(choices) - 1)
+            return replace(state, vip_choice=choice % len(choices)), ()
         case "upgrades":
             rows = len(UPGRADE_ITEMS)
             if not state.full_flow:  # one page for every player: their rows one after another

@@ -12,11 +12,12 @@ section; lessons.py), ``coach`` (the coach's warnings, most urgent first: ``[{"k
 "route"}], "draw": {"deck", "count"} or null, "final_next", "vip_offer"}``), ``serve_vip``,
 ``vip_offer`` and ``vip_choices`` (at ``vip``: null until the table said yes, the VIP cards
 being face-down; then the cards it may have turned over, the stage's cards not served yet, and
-the one chosen), ``ask`` (the page of a two-page step: ``cubes`` / ``count`` at ``anger``;
-``serve?``, then ``which`` (several cards possible, UP / DOWN choose) or ``named`` (one) at
-``vip``), ``deck_left`` (cards left in the current stage's deck), ``to_win`` (the most
-passengers that may still go undelivered for a win), ``elapsed`` (seconds used in the current
-flight), ``flights_total`` (flight phases in a whole game), ``flights``,
+the one chosen: ``vip_offer`` stays null until the table chooses one, except with
+``flow=full``, which opens on the first), ``ask`` (the page of a two-page step: ``cubes`` /
+``count`` at ``anger``; ``serve?``, then ``which`` (several cards possible, UP / DOWN choose)
+or ``named`` (one) at ``vip``), ``deck_left`` (cards left in the current stage's deck),
+``to_win`` (the most passengers that may still go undelivered for a win), ``elapsed`` (seconds
+used in the current flight), ``flights_total`` (flight phases in a whole game), ``flights``,
 ``complaints_by_round``, ``planes``, ``supply``, ``upgrade`` (the selected row at ``upgrades``),
 ``vips_dealt`` (how many VIP cards the table dealt by each deck, counted from their backs at
 setup: never a card's name), ``vips_served``, ``undelivered``, ``reason`` (why it ended) and

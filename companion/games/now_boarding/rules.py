@@ -151,7 +151,8 @@ class NowBoardingState:
     vip_told: tuple[int, int, int] = (0, 0, 0)
     #: VIP cards still face-down by each deck (served or complained of: no longer).
     vip_waiting: tuple[int, int, int] = (0, 0, 0)
-    #: At ``vip``'s question "which card?": the row chosen among :func:`vip_choices`.
+    #: At ``vip``'s question "which card?": the row chosen among :func:`vip_choices`; -1 none
+    #: yet (the short flow asks the table to choose: no card is preselected, issue #36).
     vip_choice: int = 0
     #: Only for a game journaled before the table dealt its own VIP cards (its options have
     #: no ``pace``): the deal the box made then, replayed as it was. Never in the state JSON.
@@ -321,11 +322,23 @@ def vip_choices(state: NowBoardingState) -> tuple[str, ...]:
 
 def vip_offer(state: NowBoardingState) -> str | None:
     """The card chosen at ``vip``'s second page (the only one possible, or the row chosen);
-    None on the face-down question "Serve a VIP?" and at every other step."""
+    None while the table has chosen no row yet (``vip_choice`` -1), on the face-down question
+    "Serve a VIP?" and at every other step."""
     if state.step != "vip" or state.page != 1:
         return None
     choices = vip_choices(state)
-    return choices[min(state.vip_choice, len(choices) - 1)] if choices else None
+    if len(choices) == 1:
+        return choices[0]
+    if not choices or state.vip_choice < 0:
+        return None
+    return choices[min(state.vip_choice, len(choices) - 1)]
+
+
+def vip_first_choice(state: NowBoardingState) -> int:
+    """The ``vip_choice`` of the question "which card?" as it opens: -1 (none chosen, the
+    table's UP / DOWN or tap chooses) in every game started now; a ``flow=full`` game
+    (journaled before) preselects the first card, as it did then, so its journal replays."""
+    return 0 if state.full_flow else -1
 
 
 def vip_count_range(state: NowBoardingState, stage_index: int) -> tuple[int, int]:

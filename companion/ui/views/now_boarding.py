@@ -75,10 +75,12 @@ SCENES: dict[str, tuple[str, ...]] = {
     "now-boarding-undone": (_NEW, *_TO_FLIGHT, "wait 15", "hold back"),
     "now-boarding-undone-pause": (_NEW, *_TO_FLIGHT, "wait 3", "hold next", "wait 30",
                                   "hold back"),
-    "now-boarding-cubes-baby": (_VIP, *("press next",) * 9, "wait 15"),
+    "now-boarding-cubes-baby": (_VIP, *("press next",) * 6, "press down", *("press next",) * 3,
+                                "wait 15"),
     "now-boarding-vip": (_VIP, *("press next",) * 5),
     "now-boarding-vip-count": (_VIP, *("press next",) * 2, "press down"),
-    "now-boarding-vip-which": (_VIP, *("press next",) * 6, "press down"),
+    "now-boarding-vip-none": (_VIP, *("press next",) * 6),  # which VIP? none chosen yet
+    "now-boarding-vip-which": (_VIP, *("press next",) * 6, "press down", "press down"),
     "now-boarding-vip-complaint": (_VIP, *("press next",) * 5, *_NO_VIP, "press next",
                                    "wait 15", "press next", "press next", *_NO_VIP,
                                    *_ROUND, *_NO_VIP, *_ROUND[:-1]),
@@ -274,20 +276,16 @@ def _vip(state: NowBoardingState) -> Screen:
     stage = STAGE_TITLES[state.stage]
     left = vip_left(state)
     if state.page == 0:  # the VIP deck is face-down: no name before the table says yes
-        return Screen("Serve a VIP?", (
-            f"{plural(left, f'{stage} VIP card')}",
-            "left, face-down.",
-            "NEXT yes   DOWN no",
-        ), status=status_line(state))
+        return Screen("Serve a VIP?", (plural(left, f"{stage} VIP card"), "left, face-down.",
+                                       "NEXT yes   DOWN no"), status=status_line(state))
     card = vip_offer(state) or ""
     effect = data.VIP_BY_NAME[card].effect if card in data.VIP_BY_NAME else ""
     choices = vip_choices(state)
+    if len(choices) > 1 and not card:  # none chosen yet (every game started now)
+        return short.which_vip_panel(state, status_line(state))
     if len(choices) > 1:  # which card did the table turn over? UP / DOWN choose it
         return Screen(f"Which VIP? {state.vip_choice + 1} of {len(choices)}", (
-            card,
-            effect,
-            "by the last card drawn",
-            "UP/DN other  NEXT it",
+            card, effect, "by the last card drawn", "UP/DN other  NEXT it",
         ), status=status_line(state)).with_main(0)
     # The main line starts the step's sentence; the small line under it ends it.
     return Screen(f"VIP: {card}", (

@@ -8,6 +8,9 @@ UP / DOWN choose the player, hold NEXT swaps seat and speed) and, with the VIP c
 Morning and Afternoon counts (the Evening gets the rest). The passenger decks are dealt on the
 first draw's page (now_boarding_words.passengers), after the starting passengers are out.
 
+"Which VIP?" opens with no card chosen (``which_vip_panel``; issue #36): the table chooses the
+card it turned over with UP / DOWN (or a tap on the page), and NEXT waits for that choice.
+
 A stage's weather (``weather_panel`` / ``weather_words``) is one page for all its cards: the
 tokens alternate storm and tailwind, each on a dot of its card's route (never an airport),
 and the cards go aside once their tokens are out; with ``weather=digital`` the page names the
@@ -33,7 +36,12 @@ from dataclasses import replace
 
 from companion.games.now_boarding import data
 from companion.games.now_boarding.data import COMPLAINT_LIMIT, PREFLIGHT, STAGE_TITLES, STAGES
-from companion.games.now_boarding.rules import NowBoardingState, setup_page, setup_pages
+from companion.games.now_boarding.rules import (
+    NowBoardingState,
+    setup_page,
+    setup_pages,
+    vip_choices,
+)
 from companion.ui.pictures.now_boarding import table_panel_scene
 from companion.ui.screen import Screen, Words
 
@@ -203,3 +211,16 @@ def weather_words(state: NowBoardingState) -> Words:
                "and so on, each on its card's route; then put the cards aside.")
     return {"heading": f"{before}: {stage} weather", "say": say, "then": "",
             "keys": (("next", "Tokens placed"), *UNDO)}
+
+
+def which_vip_panel(state: NowBoardingState, status: str) -> Screen:
+    """"Which VIP?" on the panel before the table chose a card: UP / DOWN choose it (DOWN the
+    first, UP the last), NEXT answers once one is chosen (at ``pace=brisk`` the answer starts
+    the flight)."""
+    brisk = state.pace == "brisk" and state.phase == "maintenance"
+    return Screen(f"Which VIP? - of {len(vip_choices(state))}", (
+        "UP/DN: choose card",
+        "the one turned over,",
+        "by the last card drawn;",
+        "then NEXT starts flight" if brisk else "then NEXT confirms",
+    ), status=status).with_main(0)

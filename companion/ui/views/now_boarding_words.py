@@ -220,7 +220,9 @@ def weather(state: NowBoardingState) -> Words:
 def vip(state: NowBoardingState) -> Words:
     """The ``vip`` step: serve a VIP? (face-down), then the VIP named. At ``pace=brisk``
     the answer starts the next flight at once: the words say so, and ask the card put by the
-    last passenger drawn before the answer (issue #36, item 5)."""
+    last passenger drawn before the answer (issue #36, item 5). In every game started now
+    "which VIP?" opens with no card chosen (``chosen`` None): its button says to tap the card,
+    as NEXT is refused until one is chosen; a ``flow=full`` game preselects the first."""
     stage = STAGE_TITLES[state.stage]
     heading = f"{_before(state)}: serve a VIP?"
     flies = state.pace == "brisk" and state.phase == "maintenance"
@@ -237,6 +239,12 @@ def vip(state: NowBoardingState) -> Words:
     effect = data.VIP_BY_NAME[card].effect if card in data.VIP_BY_NAME else ""
     choices = vip_choices(state)
     if len(choices) > 1:
+        # Every game started now opens the question with no card chosen (issue #36): the
+        # table taps (or UP / DOWN) the card it turned over; NEXT is refused until then.
+        # The same sentence before and after the choice (a first evening's reading is
+        # counted): the big button says to tap the card while none is chosen.
+        none = not card
+        answer = "Tap the card" if none else f"It is {card}{fly}"
         return {"heading": f"{_before(state)}: which VIP?",
                 "say": ("Turn the VIP card over and put it by the last passenger card drawn, "
                         "then say which it is: the answer starts the flight." if flies
@@ -244,9 +252,9 @@ def vip(state: NowBoardingState) -> Words:
                 "then": after if flies else "",
                 "choices": tuple(f"{name}: {data.VIP_BY_NAME[name].effect}"
                                  for name in choices),
-                "chosen": state.vip_choice,
-                "keys": (("next", f"It is {card}{fly}"), ("up", "Card before"),
-                         ("down", "Card after"), *UNDO)}
+                "chosen": None if none else state.vip_choice,
+                "keys": (("next", answer), ("up", "Last card" if none else "Card before"),
+                         ("down", "First card" if none else "Card after"), *UNDO)}
     return {"heading": f"{_before(state)}: VIP {card}",
             "say": f"The VIP is {card}. Put it by the last passenger card drawn. "
                    f"{sentence(effect)}".strip(),
@@ -380,7 +388,8 @@ def upgrades(state: NowBoardingState) -> Words:
     rows = [row_words(state, player, name) for name in data.UPGRADE_ITEMS]
     cursor = data.UPGRADE_ITEMS.index(item)
     last = player + 1 >= state.players or not state.full_flow  # short: one page for all
-    following = "Done: next flight" if last else f"Done: P{player + 2} buys"
+    back = "Done: back to the card" if state.pace == "brisk" else "Done: next flight"  # brisk
+    following = back if last else f"Done: P{player + 2} buys"
     keys: Keys = (("next", following),)
     buy = rows[cursor][1]
     if buy is not None:

@@ -164,7 +164,9 @@ let moving = false;
 
 /** A list whose rows are tapped, UP / DOWN moving the box's cursor (DOWN: the row after):
  * the upgrades page of the short flow (every player's rows, one after another; `per` a
- * player's), the planes page of setup (a row a player) and "which VIP?" (a row a card). */
+ * player's), the planes page of setup (a row a player) and "which VIP?" (a row a card).
+ * "Which VIP?" opens with no row chosen (`chosen` null, issue #36): DOWN then goes to the
+ * first row, UP to the last, as if "none" were a row after the last (`count` one more). */
 function upgradeRows(state, screen = page.screen) {
   if (state?.game !== "now-boarding" || state.lesson || !screen?.choices?.length) return null;
   const upgrade = state.upgrade;
@@ -175,7 +177,9 @@ function upgradeRows(state, screen = page.screen) {
   }
   if ((state.step === "vip" && state.ask === "which")
       || (state.step === "setup" && state.setup_page?.key === "planes")) {
-    return { cursor: screen.chosen ?? 0, count: screen.choices.length, base: 0 };
+    const count = screen.choices.length;
+    if (typeof screen.chosen !== "number") return { cursor: count, count: count + 1, base: 0 };
+    return { cursor: screen.chosen, count, base: 0 };
   }
   return null;
 }
@@ -185,16 +189,50 @@ async function moveTo(target) {
   if (!rows || moving) return;
   moving = true;
   try {
-    const down = (target - rows.cursor + rows.count) % rows.count;
-    const [line, times] = down <= rows.count - down ? ["press down", down]
-      : ["press up", rows.count - down];
-    for (let step = 0; step < times; step += 1) {
-      const reply = await sendLine(line);
-      if (reply.startsWith("err")) {
-        $("#timer-reply").textContent = reply.replace(/^err \S+ /, "The box refused: ");
-        return;
-      }
-    }
+    await walk(rows.cursor, target, rows.count);
+  } finally {
+    moving = false;
+  }
+}
+
+/** UP / DOWN from row `cursor` to row `target` of a list of `count` (the box wraps), the
+ * shorter way round; a refusal is said on the page and ends the walk. */
+async function walk(cursor, target, count) {
+  const down = (target - cursor + count) % count;
+  const [line, times] = down <= count - down ? ["press down", down] : ["press up", count - down];
+  for (let step = 0; step < times; step += 1) {
+    const reply = await sendLine(line);
+    $("#timer-reply").textContent = reply.startsWith("err")
+      ? reply.replace(/^err \S+ /, "The box refused: ") : "";
+    if (reply.startsWith("err")) return false;
+  }
+  return true;
+}
+
+/** `pace=brisk`'s maintenance card while it may buy (its `hold_next` is Buy): who buys is a
+ * button a player on the card itself, so a purchase takes three taps there as at the steps
+ * (issue #36, item 6): the player (opens the upgrades at that player's rows), the row, Buy. */
+function briskBuyers(state, screen = page.screen) {
+  return state?.game === "now-boarding" && state.step === "turnaround" && !state.lesson
+    && Boolean(screen?.keys?.hold_next);
+}
+
+/** The brisk card's player button: hold NEXT opens the upgrades page, then UP / DOWN move the
+ * box's cursor to the player's first row (read from the box's own state after the opening). */
+async function openUpgrades(player) {
+  if (moving) return;
+  moving = true;
+  try {
+    const opened = await sendLine("hold next");
+    $("#timer-reply").textContent = opened.startsWith("err")
+      ? opened.replace(/^err \S+ /, "The box refused: ") : "";
+    if (opened.startsWith("err")) return;
+    const reply = await sendLine("state");
+    if (!reply.startsWith("ok ")) return;
+    const state = JSON.parse(reply.slice(3));
+    const upgrade = state.upgrade;
+    if (!upgrade) return;
+    await walk(upgrade.row, player * (upgrade.rows / state.players), upgrade.rows);
   } finally {
     moving = false;
   }
@@ -202,9 +240,16 @@ async function moveTo(target) {
 
 function renderPlayers(state) {
   const rows = upgradeRows(state)?.per ? upgradeRows(state) : null;
+  const buyers = !rows && briskBuyers(state);
   const players = $("#timer-players");
-  players.hidden = !rows;
-  if (!rows) return fill(players);
+  players.hidden = !rows && !buyers;
+  if (players.hidden) return fill(players);
+  if (buyers) {  // the brisk card: "Buy for" a player, opening the upgrades at their rows
+    return fill(players, el("span", { class: "players-lead" }, "Buy for"),
+      ...Array.from({ length: state.players }, (_, index) => el("button", {
+        type: "button", class: "player-pick", onclick: () => openUpgrades(index),
+      }, `P${index + 1}`)));
+  }
   fill(players, ...Array.from({ length: state.players }, (_, index) => el("button", {
     type: "button", class: `player-pick${index + 1 === rows.player ? " chosen" : ""}`,
     "aria-pressed": String(index + 1 === rows.player),
@@ -411,8 +456,10 @@ function renderControls(mode) {
     // The options form's Back leaves it whole (menu.js), not one option at a time.
     const own = gesture === "back" && gestureLabel("leave", mode) ? "leave" : gesture;
     const text = gestureLabel(own, mode);
-    // The upgrades page's rows are tapped (who, what): no Row above / Row below beside them.
-    const tapped = (own === "up" || own === "down") && upgradeRows(page.state);
+    // The upgrades page's rows are tapped (who, what): no Row above / Row below beside them;
+    // the brisk card's "Buy for" buttons open the upgrades: no Buy beside them.
+    const tapped = ((own === "up" || own === "down") && upgradeRows(page.state))
+      || (own === "hold_next" && briskBuyers(page.state));
     button.hidden = !text || own === primaryGesture || Boolean(tapped);
     button.textContent = text;
     // A long hold-NEXT label ("Buy a seat for $9") takes a row of its own, on one line; the
@@ -430,14 +477,7 @@ async function moveToRow(index) {
   if (moving || !count || typeof cursor !== "number" || index === cursor) return;
   moving = true;
   try {
-    const down = (index - cursor + count) % count;
-    const [line, times] = down <= count - down ? ["press down", down] : ["press up", count - down];
-    for (let step = 0; step < times; step += 1) {
-      const reply = await sendLine(line);
-      $("#timer-reply").textContent = reply.startsWith("err")
-        ? reply.replace(/^err \S+ /, "The box refused: ") : "";
-      if (reply.startsWith("err")) return;
-    }
+    await walk(cursor, index, count);
   } finally {
     moving = false;
   }
