@@ -132,7 +132,7 @@ def tap_until(page, box, step):
     chosen: the first row tapped before the big button); the page then showing that step."""
     while (state := box.state())["step"] != step:
         settle(page, box)
-        if state["ask"] == "which" and state["vip_offer"] is None:  # Now Boarding's which VIP?
+        if state.get("ask") == "which" and state.get("vip_offer") is None:  # which VIP? (NB)
             assert tap(page, "#timer-choices .choice-pick >> nth=0") == "ok"  # none chosen yet
             continue
         assert tap(page, "#timer-primary") == "ok"
