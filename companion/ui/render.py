@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from companion.ui.pictures.raster import scene_panel
 from companion.ui.screen import (
     BIG_WIDTH,
     LINE_WIDTH,
@@ -79,6 +78,9 @@ def _draw_picture(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen,
                   width: int) -> None:
     """The panel picture (its own title row), the mark in its title row, and the status
     bar over its bottom rows."""
+    # Loaded with the first picture (a few setup pages show one), not at the box's start.
+    from companion.ui.pictures.raster import scene_panel
+
     assert screen.picture is not None
     image.paste(scene_panel(screen.picture), (0, 0))
     if screen.mark:

@@ -49,10 +49,12 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, replace
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from companion.core.words import plural
-from companion.ui.pictures.scene import Scene
+
+if TYPE_CHECKING:  # a picture's type only: the scenes load with the first picture drawn
+    from companion.ui.pictures.scene import Scene
 
 TITLE_WIDTH = 21
 LINE_WIDTH = 21
