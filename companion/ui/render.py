@@ -61,17 +61,26 @@ def _draw_text(draw: ImageDraw.ImageDraw, screen: Screen, width: int) -> Rows:
     draw.rectangle((0, 0, width - 1, TITLE_HEIGHT - 1), fill=ON)
     title_width = TITLE_WIDTH - (len(screen.mark) + 1 if screen.mark else 0)
     draw.text((2, 0), fit(screen.title, title_width), font=font("6x12"), fill=OFF)
-    if screen.mark:
-        mark_left = width - 6 * len(screen.mark) - 3
-        draw.rectangle((mark_left - 2, 1, width - 2, TITLE_HEIGHT - 2), fill=OFF)
-        draw.text((mark_left, 0), screen.mark, font=font("6x12"), fill=ON)
+    _draw_mark(draw, screen.mark, width)
     if screen.big is not None:
         rows = _draw_big(draw, screen, width)
     else:
         rows = _draw_lines(draw, screen, width)
-    if screen.status:
-        draw.text((0, STATUS_TOP), fit(screen.status, STATUS_WIDTH), font=font("5x8"), fill=ON)
+    _draw_status(draw, screen.status)
     return rows
+
+
+def _draw_mark(draw: ImageDraw.ImageDraw, mark: str, width: int) -> None:
+    """A lasting fault's mark at the right end of the (lit) title bar, in a dark box."""
+    if mark:
+        mark_left = width - 6 * len(mark) - 3
+        draw.rectangle((mark_left - 2, 1, width - 2, TITLE_HEIGHT - 2), fill=OFF)
+        draw.text((mark_left, 0), mark, font=font("6x12"), fill=ON)
+
+
+def _draw_status(draw: ImageDraw.ImageDraw, status: str) -> None:
+    if status:
+        draw.text((0, STATUS_TOP), fit(status, STATUS_WIDTH), font=font("5x8"), fill=ON)
 
 
 def _draw_picture(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen,
@@ -83,13 +92,10 @@ def _draw_picture(image: Image.Image, draw: ImageDraw.ImageDraw, screen: Screen,
 
     assert screen.picture is not None
     image.paste(scene_panel(screen.picture), (0, 0))
-    if screen.mark:
-        mark_left = width - 6 * len(screen.mark) - 3
-        draw.rectangle((mark_left - 2, 1, width - 2, TITLE_HEIGHT - 2), fill=OFF)
-        draw.text((mark_left, 0), screen.mark, font=font("6x12"), fill=ON)
-    if screen.status:
+    _draw_mark(draw, screen.mark, width)
+    if screen.status:  # over the picture's bottom rows: cleared first
         draw.rectangle((0, STATUS_TOP - 2, width - 1, image.height - 1), fill=OFF)
-        draw.text((0, STATUS_TOP), fit(screen.status, STATUS_WIDTH), font=font("5x8"), fill=ON)
+        _draw_status(draw, screen.status)
 
 
 Rows = list[tuple[int, int]]

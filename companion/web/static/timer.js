@@ -201,12 +201,17 @@ async function walk(cursor, target, count) {
   const down = (target - cursor + count) % count;
   const [line, times] = down <= count - down ? ["press down", down] : ["press up", count - down];
   for (let step = 0; step < times; step += 1) {
-    const reply = await sendLine(line);
-    $("#timer-reply").textContent = reply.startsWith("err")
-      ? reply.replace(/^err \S+ /, "The box refused: ") : "";
-    if (reply.startsWith("err")) return false;
+    if (!accepted(await sendLine(line))) return false;
   }
   return true;
+}
+
+/** Whether the box accepted a line the page sent for a tap; a refusal is said under the
+ * controls (and an accepted line clears the last one said). */
+function accepted(reply) {
+  const refused = reply.startsWith("err");
+  $("#timer-reply").textContent = refused ? reply.replace(/^err \S+ /, "The box refused: ") : "";
+  return !refused;
 }
 
 /** `pace=brisk`'s maintenance card while it may buy (its `hold_next` is Buy): who buys is a
@@ -223,10 +228,7 @@ async function openUpgrades(player) {
   if (moving) return;
   moving = true;
   try {
-    const opened = await sendLine("hold next");
-    $("#timer-reply").textContent = opened.startsWith("err")
-      ? opened.replace(/^err \S+ /, "The box refused: ") : "";
-    if (opened.startsWith("err")) return;
+    if (!accepted(await sendLine("hold next"))) return;
     const reply = await sendLine("state");
     if (!reply.startsWith("ok ")) return;
     const state = JSON.parse(reply.slice(3));
@@ -488,9 +490,7 @@ async function sendGesture(gesture) {
   if (gesture === "leave") return leaveOptions();
   const line = GESTURE_LINES[gesture];
   if (!line) return;
-  const reply = await sendLine(line);
-  $("#timer-reply").textContent = reply.startsWith("err")
-    ? reply.replace(/^err \S+ /, "The box refused: ") : "";
+  accepted(await sendLine(line));
 }
 
 export function wireTimer() {
